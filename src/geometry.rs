@@ -1,0 +1,277 @@
+//! Static grid geometry: candidates, cells, houses and the 324 CSP variables.
+//!
+//! Indices (all 0-based inside the library, printed 1-based):
+//! - digit `d` in `0..9`, row `r`, column `c`, block `b`, square `s` in `0..9`;
+//! - cell `r * 9 + c` in `0..81`;
+//! - candidate `cell * 9 + d` in `0..729` (Berthier's `nXrYcZ`);
+//! - house in `0..27`: rows `0..9`, columns `9..18`, blocks `18..27`;
+//! - CSP variable `space * 81 + i` in `0..324`, where space is
+//!   [`Space::Rc`] (`i` = cell), [`Space::Rn`] (`i = r*9+d`),
+//!   [`Space::Cn`] (`i = c*9+d`) or [`Space::Bn`] (`i = b*9+d`).
+//!
+//! Every candidate belongs to exactly one variable of each space. The tables
+//! here are computed once ([`LazyLock`]) and shared by everything else.
+
+use crate::bits::Bits;
+use std::sync::LazyLock;
+
+pub const N_CANDS: usize = 729;
+pub const N_CELLS: usize = 81;
+pub const N_HOUSES: usize = 27;
+pub const N_VARS: usize = 324;
+
+/// One of the four 2D spaces of CSP variables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Space {
+    Rc = 0,
+    Rn = 1,
+    Cn = 2,
+    Bn = 3,
+}
+
+impl Space {
+    pub const ALL: [Space; 4] = [Space::Rc, Space::Rn, Space::Cn, Space::Bn];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Rc => "rc",
+            Space::Rn => "rn",
+            Space::Cn => "cn",
+            Space::Bn => "bn",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Space> {
+        Space::ALL.into_iter().find(|sp| sp.name() == s)
+    }
+}
+
+/// The kind of a house.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HouseKind {
+    Row,
+    Column,
+    Block,
+}
+
+impl HouseKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            HouseKind::Row => "row",
+            HouseKind::Column => "column",
+            HouseKind::Block => "block",
+        }
+    }
+}
+
+#[inline]
+pub fn cand(cell: usize, digit: usize) -> usize {
+    cell * 9 + digit
+}
+#[inline]
+pub fn cand_cell(c: usize) -> usize {
+    c / 9
+}
+#[inline]
+pub fn cand_digit(c: usize) -> usize {
+    c % 9
+}
+#[inline]
+pub fn cell(row: usize, col: usize) -> usize {
+    row * 9 + col
+}
+#[inline]
+pub fn cell_row(cell: usize) -> usize {
+    cell / 9
+}
+#[inline]
+pub fn cell_col(cell: usize) -> usize {
+    cell % 9
+}
+#[inline]
+pub fn cell_block(cell: usize) -> usize {
+    (cell / 27) * 3 + (cell % 9) / 3
+}
+/// Position of a cell inside its block, `0..9`.
+#[inline]
+pub fn cell_square(cell: usize) -> usize {
+    ((cell / 9) % 3) * 3 + cell % 3
+}
+/// The cell at square `s` of block `b`.
+#[inline]
+pub fn block_cell(b: usize, s: usize) -> usize {
+    cell((b / 3) * 3 + s / 3, (b % 3) * 3 + s % 3)
+}
+
+pub fn house_kind(h: usize) -> HouseKind {
+    match h / 9 {
+        0 => HouseKind::Row,
+        1 => HouseKind::Column,
+        _ => HouseKind::Block,
+    }
+}
+
+/// The nine cells of house `h`, in increasing order.
+pub fn house_cells(h: usize) -> [usize; 9] {
+    let i = h % 9;
+    std::array::from_fn(|k| match house_kind(h) {
+        HouseKind::Row => cell(i, k),
+        HouseKind::Column => cell(k, i),
+        HouseKind::Block => block_cell(i, k),
+    })
+}
+
+/// The three houses of a cell: row, column, block (as house indices).
+pub fn cell_houses(c: usize) -> [usize; 3] {
+    [cell_row(c), 9 + cell_col(c), 18 + cell_block(c)]
+}
+
+#[inline]
+pub fn var(space: Space, i: usize) -> usize {
+    space as usize * 81 + i
+}
+#[inline]
+pub fn var_space(v: usize) -> Space {
+    Space::ALL[v / 81]
+}
+
+/// The four CSP variables of a candidate, in space order rc, rn, cn, bn.
+#[inline]
+pub fn cand_vars(z: usize) -> [usize; 4] {
+    let c = cand_cell(z);
+    let d = cand_digit(z);
+    [
+        var(Space::Rc, c),
+        var(Space::Rn, cell_row(c) * 9 + d),
+        var(Space::Cn, cell_col(c) * 9 + d),
+        var(Space::Bn, cell_block(c) * 9 + d),
+    ]
+}
+
+/// The nine candidates of a CSP variable, in increasing order.
+pub fn var_cands(v: usize) -> [usize; 9] {
+    let i = v % 81;
+    std::array::from_fn(|k| match var_space(v) {
+        Space::Rc => cand(i, k),
+        Space::Rn => cand(cell(i / 9, k), i % 9),
+        Space::Cn => cand(cell(k, i / 9), i % 9),
+        Space::Bn => cand(block_cell(i / 9, k), i % 9),
+    })
+}
+
+/// Precomputed candidate sets of the static geometry.
+pub struct Tables {
+    /// All candidates of each CSP variable.
+    pub var: Vec<Bits>,
+    /// All candidates of each cell.
+    pub cell: Vec<Bits>,
+    /// All candidates of each house (81 each).
+    pub house: Vec<Bits>,
+    /// All candidates of each digit (81 each).
+    pub digit: Vec<Bits>,
+}
+
+pub static TABLES: LazyLock<Tables> = LazyLock::new(|| Tables {
+    var: (0..N_VARS)
+        .map(|v| Bits::from_indices(var_cands(v)))
+        .collect(),
+    cell: (0..N_CELLS)
+        .map(|c| Bits::from_indices((0..9).map(|d| cand(c, d))))
+        .collect(),
+    house: (0..N_HOUSES)
+        .map(|h| {
+            Bits::from_indices(
+                house_cells(h)
+                    .into_iter()
+                    .flat_map(|c| (0..9).map(move |d| cand(c, d))),
+            )
+        })
+        .collect(),
+    digit: (0..9)
+        .map(|d| Bits::from_indices((0..N_CELLS).map(|c| cand(c, d))))
+        .collect(),
+});
+
+/// `n5r1c2` style name of a candidate.
+pub fn cand_name(z: usize) -> String {
+    let c = cand_cell(z);
+    format!(
+        "n{}r{}c{}",
+        cand_digit(z) + 1,
+        cell_row(c) + 1,
+        cell_col(c) + 1
+    )
+}
+
+/// `r1c2` style name of a cell.
+pub fn cell_name(c: usize) -> String {
+    format!("r{}c{}", cell_row(c) + 1, cell_col(c) + 1)
+}
+
+/// `r3`, `c5`, `b7` style name of a house.
+pub fn house_name(h: usize) -> String {
+    let p = match house_kind(h) {
+        HouseKind::Row => 'r',
+        HouseKind::Column => 'c',
+        HouseKind::Block => 'b',
+    };
+    format!("{}{}", p, h % 9 + 1)
+}
+
+/// `r1c2`, `r4n7`, `c3n1`, `b9n2` style name of a CSP variable.
+pub fn var_name(v: usize) -> String {
+    let i = v % 81;
+    match var_space(v) {
+        Space::Rc => cell_name(i),
+        Space::Rn => format!("r{}n{}", i / 9 + 1, i % 9 + 1),
+        Space::Cn => format!("c{}n{}", i / 9 + 1, i % 9 + 1),
+        Space::Bn => format!("b{}n{}", i / 9 + 1, i % 9 + 1),
+    }
+}
+
+/// How a candidate is written inside the braces of a variable of `space`:
+/// `n5` in a cell, `c3` in a row/digit, `r7` in a column/digit, `r7c3` in a
+/// block/digit (as SudoRules prints them).
+pub fn cand_in_var(space: Space, z: usize) -> String {
+    let c = cand_cell(z);
+    match space {
+        Space::Rc => format!("n{}", cand_digit(z) + 1),
+        Space::Rn => format!("c{}", cell_col(c) + 1),
+        Space::Cn => format!("r{}", cell_row(c) + 1),
+        Space::Bn => cell_name(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_candidate_has_one_variable_per_space() {
+        for z in 0..N_CANDS {
+            let vs = cand_vars(z);
+            for (k, &v) in vs.iter().enumerate() {
+                assert_eq!(var_space(v) as usize, k);
+                assert!(var_cands(v).contains(&z), "{} not in {}", cand_name(z), var_name(v));
+            }
+        }
+    }
+
+    #[test]
+    fn houses_and_blocks() {
+        assert_eq!(cell_block(cell(4, 5)), 4);
+        assert_eq!(cell_block(cell(8, 0)), 6);
+        assert_eq!(cell_square(cell(4, 5)), 5);
+        for b in 0..9 {
+            for s in 0..9 {
+                let c = block_cell(b, s);
+                assert_eq!((cell_block(c), cell_square(c)), (b, s));
+            }
+        }
+        assert_eq!(house_cells(9 + 2)[4], cell(4, 2));
+        assert_eq!(house_name(20), "b3");
+        assert_eq!(var_name(var(Space::Bn, 2 * 9 + 4)), "b3n5");
+        assert_eq!(TABLES.house[5].len(), 81);
+        assert_eq!(cand_name(cand(cell(0, 1), 4)), "n5r1c2");
+    }
+}

@@ -1,0 +1,241 @@
+//! The resolution state: which candidates are still live and which values
+//! are decided.
+//!
+//! A decided cell keeps its value in `values` and has no live candidate left;
+//! an undecided CSP variable has its live candidates in `cands`. A variable
+//! with neither a value nor a live candidate is *empty*: the state is then a
+//! contradiction. Asserting a value eliminates every candidate nrc-linked to
+//! it (elementary constraint propagation is part of asserting, as in
+//! SudoRules, not a rule).
+
+use crate::bits::Bits;
+use crate::geometry::*;
+use crate::links::links;
+use std::fmt;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct State {
+    /// Live candidates of undecided cells.
+    pub cands: Bits,
+    /// Asserted candidates (one per decided cell).
+    pub values: Bits,
+}
+
+impl State {
+    /// The state where every candidate is live and nothing is decided.
+    pub fn empty_grid() -> State {
+        State {
+            cands: Bits::first(N_CANDS),
+            values: Bits::EMPTY,
+        }
+    }
+
+    /// A state from per-cell digit masks (bit `d` = digit `d+1` possible) and
+    /// givens (`0` = none, `1..=9` = value). Givens are asserted, which
+    /// removes their linked candidates.
+    pub fn from_masks(masks: &[u16; 81], givens: &[u8; 81]) -> State {
+        let mut s = State {
+            cands: Bits::EMPTY,
+            values: Bits::EMPTY,
+        };
+        for (c, &m) in masks.iter().enumerate() {
+            for d in 0..9 {
+                if m & (1 << d) != 0 {
+                    s.cands.insert(cand(c, d));
+                }
+            }
+        }
+        for (c, &g) in givens.iter().enumerate() {
+            if (1..=9).contains(&g) {
+                s.assert(cand(c, g as usize - 1));
+            }
+        }
+        s
+    }
+
+    /// A state from givens only.
+    pub fn from_givens(givens: &[u8; 81]) -> State {
+        let masks = std::array::from_fn(|c| if givens[c] == 0 { 0x1FF } else { 1 << (givens[c] - 1) });
+        State::from_masks(&masks, givens)
+    }
+
+    /// Decide candidate `z`: it becomes a value, its linked candidates go.
+    /// Returns the candidates that were eliminated as a consequence.
+    pub fn assert(&mut self, z: usize) -> Bits {
+        let gone = self.cands.and(links(z));
+        self.values.insert(z);
+        self.cands.remove(z);
+        self.cands = self.cands.minus(links(z));
+        gone
+    }
+
+    /// Remove a live candidate. Returns whether it was live.
+    pub fn eliminate(&mut self, z: usize) -> bool {
+        let was = self.cands.contains(z);
+        self.cands.remove(z);
+        was
+    }
+
+    /// Live candidates of CSP variable `v`.
+    #[inline]
+    pub fn var_cands(&self, v: usize) -> Bits {
+        self.cands.and(&TABLES.var[v])
+    }
+
+    /// Is CSP variable `v` decided (does it hold a value)?
+    #[inline]
+    pub fn is_decided(&self, v: usize) -> bool {
+        self.values.intersects(&TABLES.var[v])
+    }
+
+    /// Undecided variables with no live candidate: a contradiction.
+    pub fn empty_vars(&self) -> Vec<usize> {
+        (0..N_VARS)
+            .filter(|&v| !self.is_decided(v) && self.var_cands(v).is_empty())
+            .collect()
+    }
+
+    /// Undecided variables with exactly `k` live candidates
+    /// (`k = 1`: singles, `k = 2`: bivalue / bilocal variables).
+    pub fn vars_with(&self, k: usize) -> Vec<usize> {
+        (0..N_VARS)
+            .filter(|&v| !self.is_decided(v) && self.var_cands(v).len() == k)
+            .collect()
+    }
+
+    /// Are `a` and `b` conjugate: the only two live candidates of a variable?
+    pub fn conjugates(&self, a: usize, b: usize) -> bool {
+        if a == b || !self.cands.contains(a) || !self.cands.contains(b) {
+            return false;
+        }
+        cand_vars(a)
+            .iter()
+            .any(|&v| TABLES.var[v].contains(b) && self.var_cands(v).len() == 2)
+    }
+
+    /// Is every cell decided?
+    pub fn is_solved(&self) -> bool {
+        self.values.len() == N_CELLS
+    }
+
+    /// Number of decided cells.
+    pub fn value_count(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Number of live candidates.
+    pub fn cand_count(&self) -> usize {
+        self.cands.len()
+    }
+
+    /// The decided digits, `0` where undecided.
+    pub fn grid(&self) -> [u8; 81] {
+        let mut g = [0u8; 81];
+        for z in self.values.iter() {
+            g[cand_cell(z)] = cand_digit(z) as u8 + 1;
+        }
+        g
+    }
+
+    /// The candidate digits of a cell as text (the value if decided).
+    pub fn cell_text(&self, c: usize) -> String {
+        let set = if self.values.intersects(&TABLES.cell[c]) {
+            self.values.and(&TABLES.cell[c])
+        } else {
+            self.cands.and(&TABLES.cell[c])
+        };
+        set.iter().map(|z| char::from(b'1' + cand_digit(z) as u8)).collect()
+    }
+
+    /// The 81-character line of values (`.` where undecided).
+    pub fn values_line(&self) -> String {
+        self.grid()
+            .iter()
+            .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
+            .collect()
+    }
+}
+
+/// Renders the state as SudoRules' boxed candidate grid.
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let texts: Vec<String> = (0..N_CELLS).map(|c| self.cell_text(c)).collect();
+        let width = texts.iter().map(|t| t.len().max(1)).max().unwrap_or(1) + 1;
+        let sep = format!(
+            "   +{}+{}+{}+",
+            "-".repeat(3 * width + 1),
+            "-".repeat(3 * width + 1),
+            "-".repeat(3 * width + 1)
+        );
+        writeln!(f, "{sep}")?;
+        for r in 0..9 {
+            write!(f, "   !")?;
+            for c in 0..9 {
+                let t = if texts[cell(r, c)].is_empty() { "-" } else { &texts[cell(r, c)] };
+                write!(f, " {t:<w$}", w = width - 1)?;
+                if c % 3 == 2 {
+                    write!(f, "!")?;
+                }
+            }
+            writeln!(f)?;
+            if r % 3 == 2 {
+                writeln!(f, "{sep}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn givens(s: &str) -> [u8; 81] {
+        let b = s.as_bytes();
+        std::array::from_fn(|i| if b[i].is_ascii_digit() { b[i] - b'0' } else { 0 })
+    }
+
+    #[test]
+    fn asserting_removes_linked_candidates() {
+        let mut s = State::empty_grid();
+        let gone = s.assert(cand(cell(0, 0), 4));
+        assert_eq!(gone.len(), 28);
+        assert_eq!(s.cand_count(), 729 - 29);
+        assert!(s.is_decided(var(Space::Rn, 4)));
+        assert!(!s.is_decided(var(Space::Rn, 3)));
+        assert!(s.empty_vars().is_empty());
+    }
+
+    #[test]
+    fn conjugacy_on_a_known_state() {
+        // The puzzle of subsets-S3-FSHTrow-SE8 (SudoRules example), after its givens.
+        let s = State::from_givens(&givens(
+            ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29",
+        ));
+        // r9c7 has the single candidate 3 (a naked single): not a pair.
+        assert_eq!(s.cell_text(cell(8, 6)), "3");
+        // In row 4, digit 5 can only go to c1 (r4c2 is a 6, c3 has a 5 in r7,
+        // c6 in r9, block 6 in r6c9) and c4: a bilocal rn variable.
+        let a = cand(cell(3, 0), 4);
+        let b = cand(cell(3, 3), 4);
+        assert_eq!(s.var_cands(var(Space::Rn, 3 * 9 + 4)), Bits::from_indices([a, b]));
+        assert!(s.conjugates(a, b));
+        assert!(s.conjugates(b, a));
+        // Linked but not conjugate: n5r4c1 and n5r5c1 share column 1, where 5
+        // has five places.
+        assert!(!s.conjugates(a, cand(cell(4, 0), 4)));
+        assert_eq!(s.var_cands(var(Space::Cn, 4)).len(), 5);
+        assert_eq!(s.vars_with(2).len(), 24);
+        // Not even linked.
+        assert!(!s.conjugates(a, cand(cell(0, 5), 4)));
+    }
+
+    #[test]
+    fn contradiction_is_an_empty_variable() {
+        let mut s = State::empty_grid();
+        for d in 0..9 {
+            s.eliminate(cand(cell(4, 4), d));
+        }
+        assert_eq!(s.empty_vars(), vec![var(Space::Rc, cell(4, 4))]);
+    }
+}
