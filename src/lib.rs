@@ -8,8 +8,13 @@
 //! resolution paths ([`path`]). See `ARCHITECTURE.md` for the map.
 
 pub mod bits;
+pub mod engine;
 pub mod geometry;
 pub mod input;
+pub mod lang;
 pub mod links;
+pub mod matcher;
+pub mod path;
+pub mod ruleset;
 pub mod solver;
 pub mod state;

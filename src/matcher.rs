@@ -1,0 +1,580 @@
+//! Compiled pattern rules: a plan of generators, definitions and filters
+//! over bitsets, and the depth-first search that runs it on a state.
+//!
+//! A [`Plan`] is produced by the rule compiler ([`crate::lang::check`]).
+//! Every value is an index or a [`Bits`] set, so each operation of an
+//! expression is a whole-set operation of a few machine words; the search
+//! never looks at a rule's text or AST.
+//!
+//! Architecture Invariant: a plan only reads the state it is given; it never
+//! mutates it. Conclusions are returned to the engine, which applies them.
+
+use crate::bits::Bits;
+use crate::geometry::*;
+use crate::links::common_links;
+use crate::state::State;
+use std::ops::ControlFlow;
+use std::sync::LazyLock;
+
+/// The element types of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Elem {
+    Digit,
+    Row,
+    Column,
+    Block,
+    /// Any house; rows, columns and blocks are houses too.
+    House,
+    Cell,
+    Cand,
+    /// A CSP variable, of one space or of any.
+    Var(Option<Space>),
+}
+
+impl Elem {
+    pub fn name(self) -> String {
+        match self {
+            Elem::Digit => "digit".into(),
+            Elem::Row => "row".into(),
+            Elem::Column => "column".into(),
+            Elem::Block => "block".into(),
+            Elem::House => "house".into(),
+            Elem::Cell => "cell".into(),
+            Elem::Cand => "cand".into(),
+            Elem::Var(None) => "var".into(),
+            Elem::Var(Some(s)) => s.name().into(),
+        }
+    }
+
+    /// Can a value of type `self` be used where `other` is expected?
+    pub fn fits(self, other: Elem) -> bool {
+        self == other
+            || (other == Elem::House && matches!(self, Elem::Row | Elem::Column | Elem::Block))
+            || (other == Elem::Var(None) && matches!(self, Elem::Var(_)))
+    }
+
+    /// The common supertype of two element types, if any.
+    pub fn join(self, other: Elem) -> Option<Elem> {
+        if self.fits(other) {
+            Some(other)
+        } else if other.fits(self) {
+            Some(self)
+        } else if self.is_house() && other.is_house() {
+            Some(Elem::House)
+        } else if matches!((self, other), (Elem::Var(_), Elem::Var(_))) {
+            Some(Elem::Var(None))
+        } else {
+            None
+        }
+    }
+
+    pub fn is_house(self) -> bool {
+        matches!(self, Elem::Row | Elem::Column | Elem::Block | Elem::House)
+    }
+}
+
+/// Static types of expressions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Int,
+    Bool,
+    Text,
+    /// A type name used as a value (`houses(column, S)`).
+    Kind(Elem),
+    One(Elem),
+    Set(Elem),
+}
+
+impl Ty {
+    pub fn name(self) -> String {
+        match self {
+            Ty::Int => "integer".into(),
+            Ty::Bool => "condition".into(),
+            Ty::Text => "text".into(),
+            Ty::Kind(e) => format!("type name `{}`", e.name()),
+            Ty::One(e) => e.name(),
+            Ty::Set(e) => format!("set of {}", e.name()),
+        }
+    }
+}
+
+/// Runtime values.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Val {
+    Int(i64),
+    Bool(bool),
+    Idx(usize),
+    Set(Bits),
+    Text(String),
+}
+
+impl Val {
+    #[inline]
+    fn set(&self) -> Bits {
+        match self {
+            Val::Set(b) => *b,
+            Val::Idx(i) => Bits::from_indices([*i]),
+            _ => Bits::EMPTY,
+        }
+    }
+    #[inline]
+    fn idx(&self) -> usize {
+        match self {
+            Val::Idx(i) => *i,
+            _ => usize::MAX,
+        }
+    }
+    #[inline]
+    fn int(&self) -> i64 {
+        match self {
+            Val::Int(i) => *i,
+            _ => 0,
+        }
+    }
+    #[inline]
+    fn bool(&self) -> bool {
+        matches!(self, Val::Bool(true))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetOp {
+    Union,
+    Inter,
+    Minus,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntOp {
+    Add,
+    Sub,
+    Mul,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A compiled expression. Types were checked by the compiler, so
+/// evaluation trusts them.
+#[derive(Clone, Debug)]
+pub enum Op {
+    Int(i64),
+    Text(String),
+    Slot(usize),
+    /// Live candidates of an element or a set of elements.
+    Cands(Elem, Box<Op>),
+    /// Projection of a candidate set onto element type.
+    Project(Elem, Box<Op>),
+    /// Live candidates nrc-linked to every candidate of a set.
+    Linked(Box<Op>),
+    /// Cells sharing a house with every cell of a set.
+    Peers(Box<Op>),
+    First(Box<Op>),
+    Last(Box<Op>),
+    Len(Box<Op>),
+    SetBin(SetOp, Box<Op>, Box<Op>),
+    IntBin(IntOp, Box<Op>, Box<Op>),
+    /// Comparison of integers or indices (`Int`/`Idx` values).
+    Cmp(CmpOp, Box<Op>, Box<Op>),
+    /// Equality of sets (after promoting scalars).
+    SetEq(bool, Box<Op>, Box<Op>),
+    /// Subset comparison `a <= b` on sets.
+    SubsetOf(Box<Op>, Box<Op>),
+    In(Box<Op>, Box<Op>),
+    And(Box<Op>, Box<Op>),
+    Or(Box<Op>, Box<Op>),
+    Not(Box<Op>),
+    /// Display of a value (for show templates).
+    Display(Ty, Box<Op>),
+    /// Display of elements relative to a context (a variable or a house).
+    Within(Elem, Box<Op>, Ty, Box<Op>),
+}
+
+/// Precomputed peers (20 per cell).
+static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
+    (0..N_CELLS)
+        .map(|c| {
+            let hs = cell_houses(c);
+            let mut b = Bits::EMPTY;
+            for h in hs {
+                for x in house_cells(h) {
+                    b.insert(x);
+                }
+            }
+            b.remove(c);
+            b
+        })
+        .collect()
+});
+
+/// Which houses are of which kind, as sets of house indices.
+fn kind_mask(e: Elem) -> Bits {
+    match e {
+        Elem::Row => Bits::from_indices(0..9),
+        Elem::Column => Bits::from_indices(9..18),
+        Elem::Block => Bits::from_indices(18..27),
+        _ => Bits::from_indices(0..27),
+    }
+}
+
+/// Live candidates of one element.
+#[inline]
+fn cands_of(state: &State, e: Elem, i: usize) -> Bits {
+    let t = &*TABLES;
+    let all = match e {
+        Elem::Digit => &t.digit[i],
+        Elem::Row | Elem::Column | Elem::Block | Elem::House => &t.house[i],
+        Elem::Cell => &t.cell[i],
+        Elem::Var(_) => &t.var[i],
+        Elem::Cand => return if state.cands.contains(i) { Bits::from_indices([i]) } else { Bits::EMPTY },
+    };
+    state.cands.and(all)
+}
+
+/// Projection of a candidate set onto an element type.
+pub fn project(e: Elem, s: &Bits) -> Bits {
+    let mut out = Bits::EMPTY;
+    match e {
+        Elem::Cand => return *s,
+        Elem::Digit => {
+            for d in 0..9 {
+                if s.intersects(&TABLES.digit[d]) {
+                    out.insert(d);
+                }
+            }
+        }
+        Elem::Cell => {
+            for z in s.iter() {
+                out.insert(cand_cell(z));
+            }
+        }
+        Elem::Row | Elem::Column | Elem::Block | Elem::House => {
+            let mask = kind_mask(e);
+            for z in s.iter() {
+                for h in cell_houses(cand_cell(z)) {
+                    if mask.contains(h) {
+                        out.insert(h);
+                    }
+                }
+            }
+        }
+        Elem::Var(sp) => {
+            for z in s.iter() {
+                for v in cand_vars(z) {
+                    if sp.is_none_or(|sp| var_space(v) == sp) {
+                        out.insert(v);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The default domain of a generator: the elements of type `e` that still
+/// have a live candidate (undecided cells, variables and houses with work
+/// left, digits not yet placed everywhere, live candidates).
+pub fn live_domain(state: &State, e: Elem) -> Bits {
+    project(e, &state.cands)
+}
+
+/// Display of one element.
+pub fn show_elem(e: Elem, i: usize) -> String {
+    match e {
+        Elem::Digit => format!("n{}", i + 1),
+        Elem::Row | Elem::Column | Elem::Block | Elem::House => house_name(i),
+        Elem::Cell => cell_name(i),
+        Elem::Cand => cand_name(i),
+        Elem::Var(_) => var_name(i),
+    }
+}
+
+/// Display of an element inside a context element (a variable or house):
+/// the coordinate that varies inside it.
+fn show_within(ctx: Elem, c: usize, e: Elem, i: usize) -> String {
+    match (ctx, e) {
+        (Elem::Var(_), Elem::Cand) => cand_in_var(var_space(c), i),
+        (Elem::Var(_), Elem::Cell) if var_space(c) != Space::Rc => {
+            cand_in_var(var_space(c), cand(i, 0))
+        }
+        (Elem::Row | Elem::Column | Elem::Block | Elem::House, Elem::Cell) => match house_kind(c) {
+            HouseKind::Row => format!("c{}", cell_col(i) + 1),
+            HouseKind::Column => format!("r{}", cell_row(i) + 1),
+            HouseKind::Block => cell_name(i),
+        },
+        (Elem::Row | Elem::Column | Elem::Block | Elem::House, Elem::Cand) => match house_kind(c) {
+            HouseKind::Row => format!("n{}c{}", cand_digit(i) + 1, cell_col(cand_cell(i)) + 1),
+            HouseKind::Column => format!("n{}r{}", cand_digit(i) + 1, cell_row(cand_cell(i)) + 1),
+            HouseKind::Block => cand_name(i),
+        },
+        _ => show_elem(e, i),
+    }
+}
+
+fn show_value(ty: Ty, v: &Val, f: impl Fn(Elem, usize) -> String) -> String {
+    match (ty, v) {
+        (Ty::One(e), Val::Idx(i)) => f(e, *i),
+        (Ty::Set(e), Val::Set(s)) => {
+            let parts: Vec<String> = s.iter().map(|i| f(e, i)).collect();
+            format!("{{{}}}", parts.join(" "))
+        }
+        (_, Val::Int(i)) => i.to_string(),
+        (_, Val::Text(t)) => t.clone(),
+        (_, Val::Bool(b)) => b.to_string(),
+        _ => String::new(),
+    }
+}
+
+impl Op {
+    /// Evaluates the expression on `state` with the bound values `env`.
+    pub fn eval(&self, state: &State, env: &[Val]) -> Val {
+        match self {
+            Op::Int(i) => Val::Int(*i),
+            Op::Text(t) => Val::Text(t.clone()),
+            Op::Slot(s) => env[*s].clone(),
+            Op::Cands(e, x) => match x.eval(state, env) {
+                Val::Idx(i) => Val::Set(cands_of(state, *e, i)),
+                Val::Set(s) => {
+                    if *e == Elem::Cand {
+                        return Val::Set(s.and(&state.cands));
+                    }
+                    let mut acc = Bits::EMPTY;
+                    for i in s.iter() {
+                        acc = acc.or(&cands_of(state, *e, i));
+                    }
+                    Val::Set(acc)
+                }
+                _ => Val::Set(Bits::EMPTY),
+            },
+            Op::Project(e, x) => Val::Set(project(*e, &x.eval(state, env).set())),
+            Op::Linked(x) => {
+                let s = x.eval(state, env).set();
+                if s.is_empty() {
+                    Val::Set(Bits::EMPTY)
+                } else {
+                    Val::Set(common_links(&s).and(&state.cands))
+                }
+            }
+            Op::Peers(x) => {
+                let s = x.eval(state, env).set();
+                if s.is_empty() {
+                    return Val::Set(Bits::EMPTY);
+                }
+                let mut acc = Bits::first(N_CELLS);
+                for c in s.iter() {
+                    acc = acc.and(&CELL_PEERS[c]);
+                }
+                Val::Set(acc)
+            }
+            Op::First(x) => x.eval(state, env).set().min().map_or(Val::Idx(usize::MAX), Val::Idx),
+            Op::Last(x) => x.eval(state, env).set().max().map_or(Val::Idx(usize::MAX), Val::Idx),
+            Op::Len(x) => Val::Int(x.eval(state, env).set().len() as i64),
+            Op::SetBin(op, a, b) => {
+                let (a, b) = (a.eval(state, env).set(), b.eval(state, env).set());
+                Val::Set(match op {
+                    SetOp::Union => a.or(&b),
+                    SetOp::Inter => a.and(&b),
+                    SetOp::Minus => a.minus(&b),
+                })
+            }
+            Op::IntBin(op, a, b) => {
+                let (a, b) = (a.eval(state, env).int(), b.eval(state, env).int());
+                Val::Int(match op {
+                    IntOp::Add => a.saturating_add(b),
+                    IntOp::Sub => a.saturating_sub(b),
+                    IntOp::Mul => a.saturating_mul(b),
+                })
+            }
+            Op::Cmp(op, a, b) => {
+                let (a, b) = (a.eval(state, env), b.eval(state, env));
+                let (a, b) = match (a, b) {
+                    (Val::Int(a), Val::Int(b)) => (a, b),
+                    (a, b) => (a.idx() as i64, b.idx() as i64),
+                };
+                Val::Bool(match op {
+                    CmpOp::Eq => a == b,
+                    CmpOp::Ne => a != b,
+                    CmpOp::Lt => a < b,
+                    CmpOp::Le => a <= b,
+                    CmpOp::Gt => a > b,
+                    CmpOp::Ge => a >= b,
+                })
+            }
+            Op::SetEq(eq, a, b) => {
+                Val::Bool((a.eval(state, env).set() == b.eval(state, env).set()) == *eq)
+            }
+            Op::SubsetOf(a, b) => {
+                Val::Bool(a.eval(state, env).set().is_subset(&b.eval(state, env).set()))
+            }
+            Op::In(a, b) => {
+                let i = a.eval(state, env).idx();
+                Val::Bool(b.eval(state, env).set().contains(i))
+            }
+            Op::And(a, b) => Val::Bool(a.eval(state, env).bool() && b.eval(state, env).bool()),
+            Op::Or(a, b) => Val::Bool(a.eval(state, env).bool() || b.eval(state, env).bool()),
+            Op::Not(a) => Val::Bool(!a.eval(state, env).bool()),
+            Op::Display(ty, x) => Val::Text(show_value(*ty, &x.eval(state, env), show_elem)),
+            Op::Within(ce, c, ty, x) => {
+                let c = c.eval(state, env).idx();
+                let v = x.eval(state, env);
+                Val::Text(show_value(*ty, &v, |e, i| show_within(*ce, c, e, i)))
+            }
+        }
+    }
+}
+
+/// One step of a plan, run in order.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// Binds `slot` to each element of the domain (`size: None`) or to each
+    /// `size`-subset of it, in increasing order.
+    Gen {
+        slot: usize,
+        elem: Elem,
+        size: Option<usize>,
+        domain: Option<Op>,
+    },
+    Def { slot: usize, op: Op },
+    Filter(Op),
+}
+
+/// What a matched pattern concludes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum ConclusionKind {
+    Eliminate,
+    Assert,
+}
+
+/// A piece of a show template.
+#[derive(Clone, Debug)]
+pub enum ShowPart {
+    Lit(String),
+    Hole(Op),
+}
+
+/// A compiled pattern rule.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub slots: usize,
+    pub steps: Vec<Step>,
+    pub conclusion: ConclusionKind,
+    pub target: Op,
+    pub show: Vec<ShowPart>,
+}
+
+/// A match: the bound values and the live candidates concluded upon.
+pub struct Match<'a> {
+    pub env: &'a [Val],
+    pub conclusions: Bits,
+}
+
+impl Plan {
+    /// Runs the search, calling `f` on every match with a non-empty
+    /// conclusion until it returns `Break`.
+    pub fn search(&self, state: &State, f: &mut dyn FnMut(&Match) -> ControlFlow<()>) -> ControlFlow<()> {
+        let mut env = vec![Val::Int(0); self.slots];
+        self.run(0, state, &mut env, f)
+    }
+
+    fn run(
+        &self,
+        k: usize,
+        state: &State,
+        env: &mut Vec<Val>,
+        f: &mut dyn FnMut(&Match) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let Some(step) = self.steps.get(k) else {
+            let t = self.target.eval(state, env).set().and(&state.cands);
+            if t.is_empty() {
+                return ControlFlow::Continue(());
+            }
+            return f(&Match {
+                env,
+                conclusions: t,
+            });
+        };
+        match step {
+            Step::Def { slot, op } => {
+                env[*slot] = op.eval(state, env);
+                self.run(k + 1, state, env, f)
+            }
+            Step::Filter(op) => {
+                if op.eval(state, env).bool() {
+                    self.run(k + 1, state, env, f)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            }
+            Step::Gen {
+                slot,
+                elem,
+                size,
+                domain,
+            } => {
+                let mut dom = live_domain(state, *elem);
+                if let Some(d) = domain {
+                    dom = dom.and(&d.eval(state, env).set());
+                }
+                match size {
+                    None => {
+                        for i in dom.iter() {
+                            env[*slot] = Val::Idx(i);
+                            self.run(k + 1, state, env, f)?;
+                        }
+                        ControlFlow::Continue(())
+                    }
+                    Some(n) => {
+                        let items: Vec<usize> = dom.iter().collect();
+                        let n = *n;
+                        if n == 0 || items.len() < n {
+                            return ControlFlow::Continue(());
+                        }
+                        // Iterative k-combinations of `items` in lexicographic order.
+                        let mut idx: Vec<usize> = (0..n).collect();
+                        loop {
+                            env[*slot] = Val::Set(idx.iter().map(|&j| items[j]).collect());
+                            self.run(k + 1, state, env, f)?;
+                            let mut i = n;
+                            loop {
+                                if i == 0 {
+                                    return ControlFlow::Continue(());
+                                }
+                                i -= 1;
+                                if idx[i] != i + items.len() - n {
+                                    break;
+                                }
+                            }
+                            idx[i] += 1;
+                            for j in i + 1..n {
+                                idx[j] = idx[j - 1] + 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Renders the show template for a match.
+    pub fn render(&self, state: &State, env: &[Val]) -> String {
+        let mut out = String::new();
+        for p in &self.show {
+            match p {
+                ShowPart::Lit(s) => out.push_str(s),
+                ShowPart::Hole(op) => {
+                    if let Val::Text(t) = op.eval(state, env) {
+                        out.push_str(&t)
+                    }
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,71 @@
+//! Resolution paths: the structured record of a run and its renderers
+//! (SudoRules' text notation and JSON).
+
+use crate::bits::Bits;
+use crate::geometry::*;
+use crate::matcher::ConclusionKind;
+use crate::state::State;
+use serde::Serialize;
+
+/// One applied pattern: which rule, what it matched, what it concluded.
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    pub rule: String,
+    /// The matched pattern in SudoRules notation (empty for singles).
+    pub pattern: String,
+    pub kind: ConclusionKind,
+    /// Concluded candidates (asserted or eliminated), in print order.
+    pub conclusions: Vec<usize>,
+    pub complexity: i64,
+    pub level: i64,
+    /// Live candidates and decided cells after the step.
+    pub cands_after: usize,
+    pub values_after: usize,
+}
+
+impl Step {
+    /// The conclusions in print order (SudoRules prints them by decreasing
+    /// candidate number).
+    pub fn ordered(set: &Bits) -> Vec<usize> {
+        let mut v: Vec<usize> = set.iter().collect();
+        v.reverse();
+        v
+    }
+
+    /// `r1c7 ≠ 7` / `r9c7 = 3`.
+    pub fn conclusion_text(kind: ConclusionKind, z: usize) -> String {
+        let op = match kind {
+            ConclusionKind::Eliminate => "≠",
+            ConclusionKind::Assert => "=",
+        };
+        format!("{} {op} {}", cell_name(cand_cell(z)), cand_digit(z) + 1)
+    }
+
+    /// The step as one line of a SudoRules path.
+    pub fn text(&self) -> String {
+        let concl: Vec<String> = self
+            .conclusions
+            .iter()
+            .map(|&z| Step::conclusion_text(self.kind, z))
+            .collect();
+        if self.pattern.is_empty() {
+            format!("{} ==> {}", self.rule, concl.join(", "))
+        } else {
+            format!("{}: {} ==> {}", self.rule, self.pattern, concl.join(", "))
+        }
+    }
+}
+
+/// The 9 lines of a solved grid, indented as SudoRules prints them.
+pub fn grid_lines(state: &State) -> String {
+    let g = state.grid();
+    let mut out = String::new();
+    for r in 0..9 {
+        out.push_str("   ");
+        for c in 0..9 {
+            out.push(char::from(b'0' + g[cell(r, c)]));
+        }
+        out.push('\n');
+    }
+    out
+}
