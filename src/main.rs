@@ -1,1 +1,471 @@
-fn main() {}
+//! The `ruledoku` command line: check puzzles with the oracle, solve and
+//! rate them with rule sets, inspect rule files, and benchmark.
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ruledoku::engine::{self, Limits, Run, StopReason};
+use ruledoku::input::{self, InputError, Puzzle};
+use ruledoku::path::grid_lines;
+use ruledoku::ruleset::{self, RuleSet};
+use ruledoku::solver::{self, Solutions};
+use ruledoku::state::State;
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+#[command(name = "ruledoku", version, about = "Sudoku solving techniques as declarative rules")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Count the solutions of each puzzle (unique / multiple / none) with the brute-force oracle.
+    Check {
+        /// Puzzle file, or `-` for standard input.
+        file: String,
+        /// Print the solution of each puzzle.
+        #[arg(long)]
+        solution: bool,
+        /// One JSON object per puzzle.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve puzzles with a rule set, printing the resolution path and rating.
+    Solve {
+        /// A puzzle (any supported format), a puzzle file, or `-` for standard input.
+        input: String,
+        #[command(flatten)]
+        opts: RunOpts,
+        /// One JSON object per puzzle (with the path's steps) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rate puzzles with a rule set: one line per puzzle (text, JSON or CSV).
+    Rate {
+        /// A puzzle file, a puzzle, or `-` for standard input.
+        input: String,
+        #[command(flatten)]
+        opts: RunOpts,
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        #[arg(long)]
+        csv: bool,
+    },
+    /// Inspect rule files and rule sets.
+    Rules {
+        #[command(subcommand)]
+        cmd: RulesCmd,
+    },
+    /// Measure puzzles/second of the oracle or of a rule set on a file (one thread).
+    Bench {
+        file: String,
+        /// Benchmark this rule set instead of the brute-force oracle.
+        #[arg(long)]
+        rules: Option<String>,
+        /// Only the first N puzzles.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Repeat the oracle run this many times (more stable timings).
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
+    },
+}
+
+#[derive(Subcommand)]
+enum RulesCmd {
+    /// Parse and validate rule files, a folder of them, or a rule set; report every error.
+    Check { paths: Vec<String> },
+    /// List the rules of a set with their file, complexity, level and rating.
+    List {
+        #[arg(long)]
+        rules: Option<String>,
+    },
+}
+
+#[derive(clap::Args)]
+struct RunOpts {
+    /// Rule set: an embedded set name (file stem under rules/sets/), a set file, a .rules file or a folder.
+    #[arg(long)]
+    rules: Option<String>,
+    /// Apply one conclusion per step instead of all conclusions of a match.
+    #[arg(long)]
+    unblocked: bool,
+    /// Stop after this many steps.
+    #[arg(long)]
+    max_steps: Option<usize>,
+    /// Stop after this many seconds per puzzle.
+    #[arg(long)]
+    max_seconds: Option<f64>,
+}
+
+impl RunOpts {
+    fn load(&self) -> Result<(RuleSet, Limits), String> {
+        let name = self.rules.as_deref().unwrap_or(ruleset::DEFAULT_SET);
+        let mut set = ruleset::load(name).map_err(|e| e.to_string())?;
+        if self.unblocked {
+            set.blocked = false;
+        }
+        let limits = Limits {
+            max_steps: self.max_steps,
+            max_time: self.max_seconds.map(Duration::from_secs_f64),
+        };
+        Ok((set, limits))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.cmd {
+        Cmd::Check { file, solution, json } => check(&file, solution, json),
+        Cmd::Solve { input, opts, json } => solve(&input, &opts, if json { Out::Json } else { Out::Path }),
+        Cmd::Rate { input, opts, json, csv } => solve(
+            &input,
+            &opts,
+            if json {
+                Out::Json
+            } else if csv {
+                Out::Csv
+            } else {
+                Out::Line
+            },
+        ),
+        Cmd::Rules { cmd } => rules(cmd),
+        Cmd::Bench {
+            file,
+            rules,
+            limit,
+            repeat,
+        } => bench(&file, rules.as_deref(), limit, repeat),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Puzzles from a file, `-`, or a puzzle given on the command line.
+fn records(arg: &str) -> Result<Box<dyn Iterator<Item = Result<Puzzle, InputError>>>, String> {
+    if arg == "-" || std::path::Path::new(arg).is_file() {
+        let r = input::open(arg).map_err(|e| e.to_string())?;
+        return Ok(Box::new(r));
+    }
+    if arg.len() >= 81 || arg.contains('\n') {
+        return Ok(Box::new(std::iter::once(input::parse_puzzle(arg))));
+    }
+    Err(format!("{arg}: no such file, and not a puzzle"))
+}
+
+/// A progress bar on a terminal (stderr), hidden when piped.
+fn progress(len: Option<u64>) -> ProgressBar {
+    let pb = match len {
+        Some(n) => ProgressBar::new(n),
+        None => ProgressBar::new_spinner(),
+    };
+    if std::io::stderr().is_terminal() {
+        pb.set_draw_target(ProgressDrawTarget::stderr());
+        pb.set_style(
+            ProgressStyle::with_template("{spinner} {pos} puzzles {per_sec} {elapsed_precise} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+    } else {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    pb
+}
+
+fn grid_text(g: &[u8; 81]) -> String {
+    g.iter().map(|&d| char::from(b'0' + d)).collect()
+}
+
+fn check(file: &str, show_solution: bool, json: bool) -> Result<bool, String> {
+    let pb = progress(None);
+    let out = std::io::stdout();
+    let mut out = std::io::BufWriter::new(out.lock());
+    let (mut unique, mut multiple, mut none, mut bad) = (0usize, 0usize, 0usize, 0usize);
+    for rec in records(file)? {
+        pb.inc(1);
+        let p = match rec {
+            Ok(p) => p,
+            Err(e) => {
+                bad += 1;
+                pb.suspend(|| eprintln!("{e}"));
+                if json {
+                    let _ = writeln!(out, "{}", json!({"line": e.line, "error": e.kind.to_string()}));
+                }
+                continue;
+            }
+        };
+        let (verdict, sol) = match solver::solve_candidates(&p.masks) {
+            Solutions::None => {
+                none += 1;
+                ("none", None)
+            }
+            Solutions::Unique(g) => {
+                unique += 1;
+                ("unique", Some(g))
+            }
+            Solutions::Multiple { first } => {
+                multiple += 1;
+                ("multiple", Some(first))
+            }
+        };
+        let r = if json {
+            let mut o = json!({"line": p.line, "puzzle": p.text, "solutions": verdict});
+            if show_solution && let Some(g) = sol {
+                o["solution"] = json!(grid_text(&g));
+            }
+            writeln!(out, "{o}")
+        } else if show_solution && let Some(g) = sol {
+            writeln!(out, "{} {verdict} {}", p.text, grid_text(&g))
+        } else {
+            writeln!(out, "{} {verdict}", p.text)
+        };
+        if r.is_err() {
+            return Ok(false); // stdout closed (e.g. `| head`)
+        }
+    }
+    pb.finish_and_clear();
+    let total = unique + multiple + none;
+    let summary = format!(
+        "{total} puzzles: {unique} unique, {multiple} multiple, {none} no solution; {bad} invalid line(s)"
+    );
+    if json {
+        let _ = writeln!(
+            out,
+            "{}",
+            json!({"summary": {"puzzles": total, "unique": unique, "multiple": multiple, "none": none, "invalid": bad}})
+        );
+    } else {
+        let _ = writeln!(out, "{summary}");
+    }
+    Ok(bad == 0)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Out {
+    Path,
+    Json,
+    Line,
+    Csv,
+}
+
+fn rating_text(set: &RuleSet, run: &Run) -> String {
+    match run.hardest {
+        Some(h) => set.rules[h].rating.clone().unwrap_or_else(|| set.rules[h].name.clone()),
+        None => "Singles".into(),
+    }
+}
+
+fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
+    let (set, limits) = opts.load()?;
+    let pb = progress(None);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut bad = 0usize;
+    let mut first = true;
+    if out_kind == Out::Csv {
+        let _ = writeln!(out, "line,puzzle,solved,stop,rating,level,hardest_rule,steps,values_missing,seconds");
+    }
+    for rec in records(arg)? {
+        pb.inc(1);
+        let p = match rec {
+            Ok(p) => p,
+            Err(e) => {
+                bad += 1;
+                pb.suspend(|| eprintln!("{e}"));
+                if out_kind == Out::Json {
+                    let _ = writeln!(out, "{}", json!({"line": e.line, "error": e.kind.to_string()}));
+                }
+                continue;
+            }
+        };
+        let state = State::from_masks(&p.masks, &p.givens);
+        let run = engine::run(&set, state, limits);
+        let solved = run.stop == StopReason::Solved;
+        let rating = rating_text(&set, &run);
+        let level = run.level(&set);
+        let hardest = run.hardest.map(|h| set.rules[h].name.clone());
+        let missing = 81 - run.state.value_count();
+        let secs = run.elapsed.as_secs_f64();
+        let stop = serde_json::to_value(run.stop).unwrap_or_default();
+        let stop = stop.as_str().unwrap_or("");
+        let r = match out_kind {
+            Out::Json => writeln!(
+                out,
+                "{}",
+                json!({
+                    "line": p.line, "puzzle": p.text, "solved": solved, "stop": stop,
+                    "rating": rating, "level": level, "hardest_rule": hardest,
+                    "values_missing": missing, "seconds": secs,
+                    "steps": run.steps.iter().map(|s| s.text()).collect::<Vec<_>>(),
+                    "final": run.state.values_line(),
+                })
+            ),
+            Out::Line => writeln!(
+                out,
+                "{} {} {} {} {level} {:.6}",
+                p.text,
+                if solved { "solved" } else { stop },
+                rating,
+                hardest.as_deref().unwrap_or("-"),
+                secs
+            ),
+            Out::Csv => writeln!(
+                out,
+                "{},{},{solved},{stop},{rating},{level},{},{},{missing},{secs:.6}",
+                p.line,
+                p.text,
+                hardest.as_deref().unwrap_or(""),
+                run.steps.len()
+            ),
+            Out::Path => {
+                if !first {
+                    let _ = writeln!(out);
+                }
+                first = false;
+                write_path(&mut out, &p, &set, &run, &rating, level)
+            }
+        };
+        if r.is_err() {
+            return Ok(false);
+        }
+    }
+    pb.finish_and_clear();
+    Ok(bad == 0)
+}
+
+fn write_path(out: &mut impl Write, p: &Puzzle, set: &RuleSet, run: &Run, rating: &str, level: i64) -> std::io::Result<()> {
+    writeln!(out, "{}", p.text)?;
+    writeln!(out, "rule set: {} ({} rules)", set.name, set.rules.len())?;
+    for s in &run.steps {
+        writeln!(out, "{}", s.text())?;
+    }
+    match run.stop {
+        StopReason::Solved => {
+            writeln!(out, "PUZZLE SOLVED.")?;
+            write!(out, "{}", grid_lines(&run.state))?;
+        }
+        stop => {
+            let missing = 81 - run.state.value_count();
+            let why = match stop {
+                StopReason::Stuck => "no rule applies".to_string(),
+                StopReason::Contradiction => "contradiction: a CSP variable has no candidate".to_string(),
+                StopReason::StepLimit => "step limit reached".to_string(),
+                StopReason::TimeLimit => "time limit reached".to_string(),
+                StopReason::Solved => unreachable!(),
+            };
+            writeln!(out, "PUZZLE NOT SOLVED ({why}). {missing} VALUES MISSING.")?;
+            writeln!(out, "Resolution state:")?;
+            write!(out, "{}", run.state)?;
+        }
+    }
+    let hardest = run.hardest.map(|h| set.rules[h].name.as_str()).unwrap_or("none");
+    writeln!(out, "rating: {rating} (level {level}, hardest rule: {hardest})")?;
+    writeln!(out, "seconds: {:.6}", run.elapsed.as_secs_f64())
+}
+
+fn rules(cmd: RulesCmd) -> Result<bool, String> {
+    match cmd {
+        RulesCmd::Check { paths } => {
+            let mut ok = true;
+            for p in &paths {
+                match ruleset::load(p) {
+                    Ok(set) => println!("{p}: ok, {} rules", set.rules.len()),
+                    Err(e) => {
+                        ok = false;
+                        println!("{e}");
+                    }
+                }
+            }
+            Ok(ok)
+        }
+        RulesCmd::List { rules } => {
+            let name = rules.as_deref().unwrap_or(ruleset::DEFAULT_SET);
+            let set = ruleset::load(name).map_err(|e| e.to_string())?;
+            println!("rule set {}: {}", set.name, set.description);
+            println!("{:<34} {:>10} {:>5} {:<8} file", "rule", "complexity", "level", "rating");
+            for r in &set.rules {
+                println!(
+                    "{:<34} {:>10} {:>5} {:<8} {}:{}",
+                    r.name,
+                    r.complexity,
+                    r.level,
+                    r.rating.as_deref().unwrap_or("-"),
+                    r.file,
+                    r.line
+                );
+            }
+            Ok(true)
+        }
+    }
+}
+
+fn bench(file: &str, rules: Option<&str>, limit: Option<usize>, repeat: usize) -> Result<bool, String> {
+    let mut puzzles = Vec::new();
+    let mut bad = 0;
+    for rec in records(file)? {
+        match rec {
+            Ok(p) => puzzles.push(p),
+            Err(e) => {
+                bad += 1;
+                eprintln!("{e}");
+            }
+        }
+        if limit.is_some_and(|l| puzzles.len() >= l) {
+            break;
+        }
+    }
+    if puzzles.is_empty() {
+        return Err(format!("{file}: no puzzle"));
+    }
+    let n = puzzles.len();
+    match rules {
+        None => {
+            let mut best = f64::MAX;
+            let mut unique = 0;
+            for _ in 0..repeat.max(1) {
+                unique = 0;
+                let t = Instant::now();
+                for p in &puzzles {
+                    if matches!(solver::solve_candidates(&p.masks), Solutions::Unique(_)) {
+                        unique += 1;
+                    }
+                }
+                best = best.min(t.elapsed().as_secs_f64());
+            }
+            println!(
+                "oracle: {n} puzzles ({unique} unique) in {best:.3} s: {:.0} puzzles/s (best of {repeat}, one thread)",
+                n as f64 / best
+            );
+        }
+        Some(spec) => {
+            let set = ruleset::load(spec).map_err(|e| e.to_string())?;
+            let pb = progress(Some(n as u64));
+            let t = Instant::now();
+            let mut solved = 0;
+            for p in &puzzles {
+                let run = engine::run(&set, State::from_masks(&p.masks, &p.givens), Limits::default());
+                if run.stop == StopReason::Solved {
+                    solved += 1;
+                }
+                pb.inc(1);
+            }
+            pb.finish_and_clear();
+            let secs = t.elapsed().as_secs_f64();
+            println!(
+                "rule set {}: {n} puzzles ({solved} solved) in {secs:.3} s: {:.1} puzzles/s (one thread)",
+                set.name,
+                n as f64 / secs
+            );
+        }
+    }
+    Ok(bad == 0)
+}
