@@ -39,7 +39,7 @@
 //!    a separator (a stray word, a label such as `Resolution state:`): an error of
 //!    its own;
 //! 6. **row** — anything else (a short line starting with a cell character or a
-//!    separator): a candidate grid row.
+//!    separator): a possible grid row.
 //!
 //! Consecutive row and separator lines (not interrupted by a blank line, a comment,
 //! a record or a text line) form a *block*, cut into grids of 9 rows. Separator lines
@@ -53,19 +53,29 @@
 //!   more digits `1-9`; otherwise it is a `Grid9`, and each row must then hold
 //!   exactly 9 cell characters once separators and whitespace are removed. (So a
 //!   fully solved candidate grid, all groups of one digit, reads as a `Grid9`.)
-//! * A block whose row count is not a multiple of 9 is an error: "grid has N rows",
-//!   reported once for the whole block (for grids written back to back, for the last
-//!   9 rows read plus the leftover ones, so that no wrongly cut grid is returned),
-//!   *unless* it has no separator line and none of its rows looks like a grid row
-//!   (9 cell characters, or 9 groups): then each of its lines is read as a one-line
-//!   record, which reports it as too short. So `12345` alone or amid one-line
+//! * A block of more than 9 rows whose row count is not a multiple of 9 gives its
+//!   first grids as usual and one error, "grid has N rows" (N = 10..17), for the
+//!   last 9 rows plus the leftover ones, so that no wrongly cut grid is returned.
+//! * A block of 1 to 8 rows is one error, "grid has N rows", *unless* it has no
+//!   separator line and none of its rows looks like a grid row (9 cell characters,
+//!   or 9 groups): then each of its lines is read as a one-line record, which
+//!   reports it as too short (or as a bad character, or as not a puzzle). So `12345` alone or amid one-line
 //!   puzzles is "line has 5 cell characters, expected 81 (or 729 for pencil marks)",
 //!   while 8 lines like `53..7....` are "grid has 8 rows, expected 9".
 //! * A block of separator lines only is an error ("separator line outside a grid").
 //!
+//! A one-line record (or a short line read as one) is checked left to right: if its
+//! first character is not a cell character and fewer than half of its first token
+//! are, it is "not a puzzle"; otherwise the first bad character is reported (with its
+//! column), else a length other than 81 or 729 ("line has N cell characters").
+//!
 //! Every line that is not blank or a comment ends up in exactly one returned record,
 //! a [`Puzzle`] or an [`InputError`], whose `line..=last_line` (resp.
 //! `first_line..=last_line`) range covers it. Reading never stops at a bad record.
+//!
+//! Errors carry the line (and column, when there is one) of the problem itself, e.g.
+//! the row of a grid holding a bad character or the second of two equal givens; a
+//! wrong row count is reported at the first line of the block.
 //!
 //! # Checks
 //!
@@ -574,15 +584,19 @@ fn is_cell_char(c: char) -> bool {
     matches!(c, '1'..='9' | '0' | '.' | '*' | '_')
 }
 
+/// `is_cell_char` for a byte, branch-free so that checks over a line vectorize.
+fn is_cell_byte(b: u8) -> bool {
+    b.wrapping_sub(b'0') <= 9 || b == b'.' || b == b'*' || b == b'_'
+}
+
 fn is_sep(c: char) -> bool {
     matches!(c, '|' | '!' | '+' | '-' | '=' | '\u{2500}'..='\u{257F}')
 }
 
+/// Value of a cell character: 1-9 for a digit, 0 for anything else.
 fn given_value(c: char) -> u8 {
-    match c {
-        '1'..='9' => c as u8 - b'0',
-        _ => 0,
-    }
+    let v = u32::from(c).wrapping_sub(u32::from('0'));
+    if (1..=9).contains(&v) { v as u8 } else { 0 }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -597,8 +611,20 @@ enum LineClass {
 
 /// The first whitespace-separated token of `t` (which has no leading whitespace).
 fn first_token(t: &str) -> &str {
-    let end = t.find(char::is_whitespace).unwrap_or(t.len());
+    // Fast scan for the first byte that may end the token (space, control, non-ASCII).
+    let Some(i) = t.bytes().position(|b| b <= b' ' || b >= 0x80) else {
+        return t;
+    };
+    if is_ws_byte(t.as_bytes()[i]) {
+        return &t[..i];
+    }
+    let end = t[i..].find(char::is_whitespace).map_or(t.len(), |j| i + j);
     &t[..end]
+}
+
+/// ASCII bytes that are whitespace for `char::is_whitespace`.
+fn is_ws_byte(b: u8) -> bool {
+    matches!(b, b'\t'..=b'\r' | b' ')
 }
 
 fn char_len(s: &str) -> usize {
@@ -705,41 +731,76 @@ const fn block_of(cell: usize) -> usize {
     (cell / 27) * 3 + (cell % 9) / 3
 }
 
+/// Bit of a given value (0 = empty: no bit). Arithmetic rather than a table: a
+/// table lookup here compiles to much slower code.
+fn given_bit(g: u8) -> u16 {
+    ((1u32 << g.min(9)) >> 1) as u16
+}
+
 /// The first given (in reading order) that repeats an earlier one in a row, column
 /// or block: (digit, house, earlier cell, this cell).
 fn find_duplicate(givens: &[u8; 81]) -> Option<(u8, House, usize, usize)> {
-    const NONE: u8 = u8::MAX;
-    let mut rows = [[NONE; 9]; 9];
-    let mut cols = [[NONE; 9]; 9];
-    let mut blocks = [[NONE; 9]; 9];
-    for (cell, &g) in givens.iter().enumerate() {
-        if g == 0 || g > 9 {
-            continue;
-        }
-        let d = usize::from(g - 1);
-        let (r, c, b) = (cell / 9, cell % 9, block_of(cell));
-        let houses = [
-            (rows[r][d], House::Row(r as u8 + 1)),
-            (cols[c][d], House::Column(c as u8 + 1)),
-            (blocks[b][d], House::Block(b as u8 + 1)),
-        ];
-        for (earlier, house) in houses {
-            if earlier != NONE {
-                return Some((g, house, usize::from(earlier), cell));
+    // Branch-free count of givens against distinct digits per house (givens are
+    // unpredictable); the search for the culprit runs only when a repeat exists.
+    let mut ok = true;
+    let mut col_mask = [0u16; 9];
+    let mut col_count = [0u32; 9];
+    for band in givens.chunks_exact(27) {
+        let mut block_mask = [0u16; 3];
+        let mut block_count = [0u32; 3];
+        for row in band.chunks_exact(9) {
+            let mut row_mask = 0u16;
+            let mut row_count = 0u32;
+            for (c, &g) in row.iter().enumerate() {
+                let bit = given_bit(g);
+                let present = u32::from(bit != 0);
+                row_mask |= bit;
+                row_count += present;
+                col_mask[c] |= bit;
+                col_count[c] += present;
+                block_mask[c / 3] |= bit;
+                block_count[c / 3] += present;
             }
+            ok &= row_mask.count_ones() == row_count;
         }
-        rows[r][d] = cell as u8;
-        cols[c][d] = cell as u8;
-        blocks[b][d] = cell as u8;
+        for (m, n) in block_mask.iter().zip(&block_count) {
+            ok &= m.count_ones() == *n;
+        }
     }
-    None
+    for (m, n) in col_mask.iter().zip(&col_count) {
+        ok &= m.count_ones() == *n;
+    }
+    if ok {
+        return None;
+    }
+    (0..81).find_map(|cell| duplicate_of(givens, cell))
+}
+
+/// The earlier cell that holds the same given as `cell`, looking in its row, then
+/// its column, then its block.
+fn duplicate_of(givens: &[u8; 81], cell: usize) -> Option<(u8, House, usize, usize)> {
+    let g = givens[cell];
+    if g == 0 {
+        return None;
+    }
+    let (r, c, b) = (cell / 9, cell % 9, block_of(cell));
+    let earlier = |same: &dyn Fn(usize) -> bool| (0..cell).find(|&i| same(i) && givens[i] == g);
+    if let Some(i) = earlier(&|i| i / 9 == r) {
+        return Some((g, House::Row(r as u8 + 1), i, cell));
+    }
+    if let Some(i) = earlier(&|i| i % 9 == c) {
+        return Some((g, House::Column(c as u8 + 1), i, cell));
+    }
+    earlier(&|i| block_of(i) == b).map(|i| (g, House::Block(b as u8 + 1), i, cell))
 }
 
 fn givens_text(givens: &[u8; 81]) -> String {
-    givens
+    const CHARS: &[u8; 10] = b".123456789";
+    let bytes: Vec<u8> = givens
         .iter()
-        .map(|&g| if g == 0 { '.' } else { char::from(b'0' + g) })
-        .collect()
+        .map(|&g| CHARS[usize::from(g.min(9))])
+        .collect();
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 fn marks_text(masks: &[u16; 81]) -> String {
@@ -759,9 +820,8 @@ fn marks_text(masks: &[u16; 81]) -> String {
 fn givens_masks(givens: &[u8; 81]) -> [u16; 81] {
     let mut masks = [ALL_DIGITS; 81];
     for (m, &g) in masks.iter_mut().zip(givens) {
-        if (1..=9).contains(&g) {
-            *m = 1 << (g - 1);
-        }
+        let bit = given_bit(g);
+        *m = bit | (u16::from(bit == 0) * ALL_DIGITS);
     }
     masks
 }
@@ -972,16 +1032,21 @@ impl Assembler {
         }
 
         let n = char_len(tok);
-        let cellish = tok.chars().filter(|&c| is_cell_char(c)).count();
-        let starts_cell = tok.chars().next().is_some_and(is_cell_char);
-        if !starts_cell && cellish * 2 < n {
-            return Err(self.error(
-                no,
-                Some(column(line, lead)),
-                ErrorKind::NotAPuzzle { text: excerpt(t) },
-            ));
-        }
-        if let Some((i, ch)) = tok.char_indices().find(|&(_, c)| !is_cell_char(c)) {
+        let all_cells = tok.bytes().fold(true, |ok, b| ok & is_cell_byte(b));
+        let bad = if all_cells {
+            None
+        } else {
+            tok.char_indices().find(|&(_, c)| !is_cell_char(c))
+        };
+        if let Some((i, ch)) = bad {
+            let cellish = tok.chars().filter(|&c| is_cell_char(c)).count();
+            if i == 0 && cellish * 2 < n {
+                return Err(self.error(
+                    no,
+                    Some(column(line, lead)),
+                    ErrorKind::NotAPuzzle { text: excerpt(t) },
+                ));
+            }
             return Err(at(
                 lead + i,
                 ErrorKind::BadChar {
@@ -999,8 +1064,8 @@ impl Assembler {
         match n {
             81 => {
                 let mut givens = [0u8; 81];
-                for (g, c) in givens.iter_mut().zip(tok.chars()) {
-                    *g = given_value(c);
+                for (g, &b) in givens.iter_mut().zip(tok.as_bytes()) {
+                    *g = given_value(char::from(b));
                 }
                 if let Some((digit, house, first, second)) = find_duplicate(&givens) {
                     return Err(at(
@@ -1955,15 +2020,14 @@ mod tests {
         for r in recs {
             let (a, b) = match r {
                 Ok(p) => {
-                    assert_eq!(p.masks, {
-                        if p.format.is_candidates() {
-                            p.masks
-                        } else {
-                            givens_masks(&p.givens)
-                        }
-                    });
-                    let len = if p.format.is_candidates() { 729 } else { 81 };
-                    assert_eq!(p.text.len(), len);
+                    if p.format.is_candidates() {
+                        assert_eq!(p.givens, [0; 81]);
+                        assert_eq!(p.text, marks_text(&p.masks));
+                    } else {
+                        assert_eq!(p.masks, givens_masks(&p.givens));
+                        assert_eq!(p.text, givens_text(&p.givens));
+                        assert_eq!(find_duplicate(&p.givens), None);
+                    }
                     assert!(p.masks.iter().all(|&m| m != 0 && m <= 0x1FF));
                     (p.line, p.last_line)
                 }

@@ -92,11 +92,23 @@ pub fn linked(a: usize, b: usize) -> bool {
     GRAPH.links[a].contains(b)
 }
 
+static ALL_CANDS: LazyLock<Bits> = LazyLock::new(|| Bits::first(N_CANDS));
+
 /// Candidates linked to every member of `set` (the empty set gives all 729).
 pub fn common_links(set: &Bits) -> Bits {
-    let mut acc = Bits::first(N_CANDS);
+    common_links_in(set, &ALL_CANDS)
+}
+
+/// The members of `within` linked to every member of `set`.
+#[inline]
+pub fn common_links_in(set: &Bits, within: &Bits) -> Bits {
+    let links = &GRAPH.links;
+    let mut acc = *within;
     for z in set.iter() {
-        acc = acc.and(&GRAPH.links[z]);
+        acc = acc.and(&links[z]);
+        if acc.is_empty() {
+            break;
+        }
     }
     acc
 }

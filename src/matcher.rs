@@ -11,7 +11,7 @@
 
 use crate::bits::Bits;
 use crate::geometry::*;
-use crate::links::common_links;
+use crate::links::common_links_in;
 use crate::state::State;
 use std::ops::ControlFlow;
 use std::sync::LazyLock;
@@ -214,15 +214,7 @@ static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
         .collect()
 });
 
-/// Which houses are of which kind, as sets of house indices.
-fn kind_mask(e: Elem) -> Bits {
-    match e {
-        Elem::Row => Bits::from_indices(0..9),
-        Elem::Column => Bits::from_indices(9..18),
-        Elem::Block => Bits::from_indices(18..27),
-        _ => Bits::from_indices(0..27),
-    }
-}
+static ALL_CELLS: LazyLock<Bits> = LazyLock::new(|| Bits::first(N_CELLS));
 
 /// Live candidates of one element.
 #[inline]
@@ -238,38 +230,84 @@ fn cands_of(state: &State, e: Elem, i: usize) -> Bits {
     state.cands.and(all)
 }
 
+/// The digits of each cell present in a candidate set, as 9-bit masks.
+#[inline]
+pub fn cell_masks(s: &Bits) -> [u16; 81] {
+    std::array::from_fn(|c| {
+        let i = c * 9;
+        let (w, off) = (i >> 6, i & 63);
+        let mut v = s.0[w] >> off;
+        if off > 55 {
+            v |= s.0[w + 1] << (64 - off);
+        }
+        (v & 0x1FF) as u16
+    })
+}
+
 /// Projection of a candidate set onto an element type.
 pub fn project(e: Elem, s: &Bits) -> Bits {
     let mut out = Bits::EMPTY;
+    if e == Elem::Cand {
+        return *s;
+    }
+    let m = cell_masks(s);
     match e {
-        Elem::Cand => return *s,
+        Elem::Cand => {}
         Elem::Digit => {
+            let all = m.iter().fold(0u16, |a, &x| a | x);
             for d in 0..9 {
-                if s.intersects(&TABLES.digit[d]) {
+                if all & (1 << d) != 0 {
                     out.insert(d);
                 }
             }
         }
         Elem::Cell => {
-            for z in s.iter() {
-                out.insert(cand_cell(z));
+            for (c, &x) in m.iter().enumerate() {
+                if x != 0 {
+                    out.insert(c);
+                }
             }
         }
         Elem::Row | Elem::Column | Elem::Block | Elem::House => {
-            let mask = kind_mask(e);
-            for z in s.iter() {
-                for h in cell_houses(cand_cell(z)) {
-                    if mask.contains(h) {
-                        out.insert(h);
+            let kinds: &[usize] = match e {
+                Elem::Row => &[0],
+                Elem::Column => &[1],
+                Elem::Block => &[2],
+                _ => &[0, 1, 2],
+            };
+            for (c, &x) in m.iter().enumerate() {
+                if x != 0 {
+                    let hs = cell_houses(c);
+                    for &k in kinds {
+                        out.insert(hs[k]);
                     }
                 }
             }
         }
         Elem::Var(sp) => {
-            for z in s.iter() {
-                for v in cand_vars(z) {
-                    if sp.is_none_or(|sp| var_space(v) == sp) {
-                        out.insert(v);
+            let spaces: &[Space] = match sp {
+                Some(Space::Rc) => &[Space::Rc],
+                Some(Space::Rn) => &[Space::Rn],
+                Some(Space::Cn) => &[Space::Cn],
+                Some(Space::Bn) => &[Space::Bn],
+                None => &Space::ALL,
+            };
+            for &sp in spaces {
+                if sp == Space::Rc {
+                    for (c, &x) in m.iter().enumerate() {
+                        if x != 0 {
+                            out.insert(var(Space::Rc, c));
+                        }
+                    }
+                    continue;
+                }
+                let kind = sp as usize - 1;
+                for h in 0..9 {
+                    let or = house_cells(kind * 9 + h).iter().fold(0u16, |a, &c| a | m[c]);
+                    for d in 0..9 {
+                        if or & (1 << d) != 0 {
+                            out.insert(var(sp, h * 9 + d));
+                        }
                     }
                 }
             }
@@ -359,7 +397,7 @@ impl Op {
                 if s.is_empty() {
                     Val::Set(Bits::EMPTY)
                 } else {
-                    Val::Set(common_links(&s).and(&state.cands))
+                    Val::Set(common_links_in(&s, &state.cands))
                 }
             }
             Op::Peers(x) => {
@@ -367,7 +405,7 @@ impl Op {
                 if s.is_empty() {
                     return Val::Set(Bits::EMPTY);
                 }
-                let mut acc = Bits::first(N_CELLS);
+                let mut acc = *ALL_CELLS;
                 for c in s.iter() {
                     acc = acc.and(&CELL_PEERS[c]);
                 }
@@ -480,7 +518,8 @@ impl Plan {
     /// conclusion until it returns `Break`.
     pub fn search(&self, state: &State, f: &mut dyn FnMut(&Match) -> ControlFlow<()>) -> ControlFlow<()> {
         let mut env = vec![Val::Int(0); self.slots];
-        self.run(0, state, &mut env, f)
+        let mut live = vec![None; self.steps.len()];
+        self.run(0, state, &mut env, &mut live, f)
     }
 
     fn run(
@@ -488,6 +527,7 @@ impl Plan {
         k: usize,
         state: &State,
         env: &mut Vec<Val>,
+        live: &mut Vec<Option<Bits>>,
         f: &mut dyn FnMut(&Match) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let Some(step) = self.steps.get(k) else {
@@ -503,11 +543,11 @@ impl Plan {
         match step {
             Step::Def { slot, op } => {
                 env[*slot] = op.eval(state, env);
-                self.run(k + 1, state, env, f)
+                self.run(k + 1, state, env, live, f)
             }
             Step::Filter(op) => {
                 if op.eval(state, env).bool() {
-                    self.run(k + 1, state, env, f)
+                    self.run(k + 1, state, env, live, f)
                 } else {
                     ControlFlow::Continue(())
                 }
@@ -518,7 +558,7 @@ impl Plan {
                 size,
                 domain,
             } => {
-                let mut dom = live_domain(state, *elem);
+                let mut dom = *live[k].get_or_insert_with(|| live_domain(state, *elem));
                 if let Some(d) = domain {
                     dom = dom.and(&d.eval(state, env).set());
                 }
@@ -526,7 +566,7 @@ impl Plan {
                     None => {
                         for i in dom.iter() {
                             env[*slot] = Val::Idx(i);
-                            self.run(k + 1, state, env, f)?;
+                            self.run(k + 1, state, env, live, f)?;
                         }
                         ControlFlow::Continue(())
                     }
@@ -540,7 +580,7 @@ impl Plan {
                         let mut idx: Vec<usize> = (0..n).collect();
                         loop {
                             env[*slot] = Val::Set(idx.iter().map(|&j| items[j]).collect());
-                            self.run(k + 1, state, env, f)?;
+                            self.run(k + 1, state, env, live, f)?;
                             let mut i = n;
                             loop {
                                 if i == 0 {
