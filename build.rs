@@ -5,15 +5,27 @@ use std::fs;
 use std::path::Path;
 
 fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
             walk(&p, root, out);
-        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("rules" | "yaml")) {
-            let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
-            out.push((rel, p.canonicalize().unwrap().to_string_lossy().into_owned()));
+        } else if matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("rules" | "yaml")
+        ) {
+            let rel = p
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((
+                rel,
+                p.canonicalize().unwrap().to_string_lossy().into_owned(),
+            ));
         }
     }
 }
@@ -23,7 +35,9 @@ fn main() {
     let root = Path::new("rules");
     let mut files = Vec::new();
     walk(root, root, &mut files);
-    let mut code = String::from("/// Files of `rules/`, relative path and contents.\npub static EMBEDDED: &[(&str, &str)] = &[\n");
+    let mut code = String::from(
+        "/// Files of `rules/`, relative path and contents.\npub static EMBEDDED: &[(&str, &str)] = &[\n",
+    );
     for (rel, abs) in files {
         code.push_str(&format!("    ({rel:?}, include_str!({abs:?})),\n"));
     }

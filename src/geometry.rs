@@ -252,7 +252,12 @@ mod tests {
             let vs = cand_vars(z);
             for (k, &v) in vs.iter().enumerate() {
                 assert_eq!(var_space(v) as usize, k);
-                assert!(var_cands(v).contains(&z), "{} not in {}", cand_name(z), var_name(v));
+                assert!(
+                    var_cands(v).contains(&z),
+                    "{} not in {}",
+                    cand_name(z),
+                    var_name(v)
+                );
             }
         }
     }

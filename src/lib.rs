@@ -15,6 +15,7 @@ pub mod lang;
 pub mod links;
 pub mod matcher;
 pub mod path;
+pub mod referee;
 pub mod ruleset;
 pub mod solver;
 pub mod state;

@@ -127,11 +127,15 @@ mod tests {
             let in_cell = l.iter().filter(|&w| cand_cell(w) == c).count();
             let in_row = l
                 .iter()
-                .filter(|&w| cand_digit(w) == cand_digit(z) && cell_row(cand_cell(w)) == cell_row(c))
+                .filter(|&w| {
+                    cand_digit(w) == cand_digit(z) && cell_row(cand_cell(w)) == cell_row(c)
+                })
                 .count();
             let in_col = l
                 .iter()
-                .filter(|&w| cand_digit(w) == cand_digit(z) && cell_col(cand_cell(w)) == cell_col(c))
+                .filter(|&w| {
+                    cand_digit(w) == cand_digit(z) && cell_col(cand_cell(w)) == cell_col(c)
+                })
                 .count();
             let block_only = l
                 .iter()
@@ -174,6 +178,10 @@ mod tests {
         let set = Bits::from_indices([cand(cell(0, 0), 0), cand(cell(0, 4), 0)]);
         let common = common_links(&set);
         assert_eq!(common.len(), 7);
-        assert!(common.iter().all(|z| cand_digit(z) == 0 && cell_row(cand_cell(z)) == 0));
+        assert!(
+            common
+                .iter()
+                .all(|z| cand_digit(z) == 0 && cell_row(cand_cell(z)) == 0)
+        );
     }
 }

@@ -15,7 +15,11 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 #[derive(Parser)]
-#[command(name = "ruledoku", version, about = "Sudoku solving techniques as declarative rules")]
+#[command(
+    name = "ruledoku",
+    version,
+    about = "Sudoku solving techniques as declarative rules"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -120,9 +124,20 @@ impl RunOpts {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.cmd {
-        Cmd::Check { file, solution, json } => check(&file, solution, json),
-        Cmd::Solve { input, opts, json } => solve(&input, &opts, if json { Out::Json } else { Out::Path }),
-        Cmd::Rate { input, opts, json, csv } => solve(
+        Cmd::Check {
+            file,
+            solution,
+            json,
+        } => check(&file, solution, json),
+        Cmd::Solve { input, opts, json } => {
+            solve(&input, &opts, if json { Out::Json } else { Out::Path })
+        }
+        Cmd::Rate {
+            input,
+            opts,
+            json,
+            csv,
+        } => solve(
             &input,
             &opts,
             if json {
@@ -172,8 +187,10 @@ fn progress(len: Option<u64>) -> ProgressBar {
     if std::io::stderr().is_terminal() {
         pb.set_draw_target(ProgressDrawTarget::stderr());
         pb.set_style(
-            ProgressStyle::with_template("{spinner} {pos} puzzles {per_sec} {elapsed_precise} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            ProgressStyle::with_template(
+                "{spinner} {pos} puzzles {per_sec} {elapsed_precise} {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
     } else {
         pb.set_draw_target(ProgressDrawTarget::hidden());
@@ -198,7 +215,11 @@ fn check(file: &str, show_solution: bool, json: bool) -> Result<bool, String> {
                 bad += 1;
                 pb.suspend(|| eprintln!("{e}"));
                 if json {
-                    let _ = writeln!(out, "{}", json!({"line": e.line, "error": e.kind.to_string()}));
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        json!({"line": e.line, "error": e.kind.to_string()})
+                    );
                 }
                 continue;
             }
@@ -259,7 +280,10 @@ enum Out {
 
 fn rating_text(set: &RuleSet, run: &Run) -> String {
     match run.hardest {
-        Some(h) => set.rules[h].rating.clone().unwrap_or_else(|| set.rules[h].name.clone()),
+        Some(h) => set.rules[h]
+            .rating
+            .clone()
+            .unwrap_or_else(|| set.rules[h].name.clone()),
         None => "Singles".into(),
     }
 }
@@ -272,7 +296,10 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
     let mut bad = 0usize;
     let mut first = true;
     if out_kind == Out::Csv {
-        let _ = writeln!(out, "line,puzzle,solved,stop,rating,level,hardest_rule,steps,values_missing,seconds");
+        let _ = writeln!(
+            out,
+            "line,puzzle,solved,stop,rating,level,hardest_rule,steps,values_missing,seconds"
+        );
     }
     for rec in records(arg)? {
         pb.inc(1);
@@ -282,7 +309,11 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
                 bad += 1;
                 pb.suspend(|| eprintln!("{e}"));
                 if out_kind == Out::Json {
-                    let _ = writeln!(out, "{}", json!({"line": e.line, "error": e.kind.to_string()}));
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        json!({"line": e.line, "error": e.kind.to_string()})
+                    );
                 }
                 continue;
             }
@@ -342,7 +373,14 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
     Ok(bad == 0)
 }
 
-fn write_path(out: &mut impl Write, p: &Puzzle, set: &RuleSet, run: &Run, rating: &str, level: i64) -> std::io::Result<()> {
+fn write_path(
+    out: &mut impl Write,
+    p: &Puzzle,
+    set: &RuleSet,
+    run: &Run,
+    rating: &str,
+    level: i64,
+) -> std::io::Result<()> {
     writeln!(out, "{}", p.text)?;
     writeln!(out, "rule set: {} ({} rules)", set.name, set.rules.len())?;
     for s in &run.steps {
@@ -357,7 +395,9 @@ fn write_path(out: &mut impl Write, p: &Puzzle, set: &RuleSet, run: &Run, rating
             let missing = 81 - run.state.value_count();
             let why = match stop {
                 StopReason::Stuck => "no rule applies".to_string(),
-                StopReason::Contradiction => "contradiction: a CSP variable has no candidate".to_string(),
+                StopReason::Contradiction => {
+                    "contradiction: a CSP variable has no candidate".to_string()
+                }
                 StopReason::StepLimit => "step limit reached".to_string(),
                 StopReason::TimeLimit => "time limit reached".to_string(),
                 StopReason::Solved => unreachable!(),
@@ -367,8 +407,14 @@ fn write_path(out: &mut impl Write, p: &Puzzle, set: &RuleSet, run: &Run, rating
             write!(out, "{}", run.state)?;
         }
     }
-    let hardest = run.hardest.map(|h| set.rules[h].name.as_str()).unwrap_or("none");
-    writeln!(out, "rating: {rating} (level {level}, hardest rule: {hardest})")?;
+    let hardest = run
+        .hardest
+        .map(|h| set.rules[h].name.as_str())
+        .unwrap_or("none");
+    writeln!(
+        out,
+        "rating: {rating} (level {level}, hardest rule: {hardest})"
+    )?;
     writeln!(out, "seconds: {:.6}", run.elapsed.as_secs_f64())
 }
 
@@ -391,7 +437,10 @@ fn rules(cmd: RulesCmd) -> Result<bool, String> {
             let name = rules.as_deref().unwrap_or(ruleset::DEFAULT_SET);
             let set = ruleset::load(name).map_err(|e| e.to_string())?;
             println!("rule set {}: {}", set.name, set.description);
-            println!("{:<34} {:>10} {:>5} {:<8} file", "rule", "complexity", "level", "rating");
+            println!(
+                "{:<34} {:>10} {:>5} {:<8} file",
+                "rule", "complexity", "level", "rating"
+            );
             for r in &set.rules {
                 println!(
                     "{:<34} {:>10} {:>5} {:<8} {}:{}",
@@ -408,7 +457,12 @@ fn rules(cmd: RulesCmd) -> Result<bool, String> {
     }
 }
 
-fn bench(file: &str, rules: Option<&str>, limit: Option<usize>, repeat: usize) -> Result<bool, String> {
+fn bench(
+    file: &str,
+    rules: Option<&str>,
+    limit: Option<usize>,
+    repeat: usize,
+) -> Result<bool, String> {
     let mut puzzles = Vec::new();
     let mut bad = 0;
     for rec in records(file)? {
@@ -452,7 +506,11 @@ fn bench(file: &str, rules: Option<&str>, limit: Option<usize>, repeat: usize) -
             let t = Instant::now();
             let mut solved = 0;
             for p in &puzzles {
-                let run = engine::run(&set, State::from_masks(&p.masks, &p.givens), Limits::default());
+                let run = engine::run(
+                    &set,
+                    State::from_masks(&p.masks, &p.givens),
+                    Limits::default(),
+                );
                 if run.stop == StopReason::Solved {
                     solved += 1;
                 }

@@ -225,7 +225,13 @@ fn cands_of(state: &State, e: Elem, i: usize) -> Bits {
         Elem::Row | Elem::Column | Elem::Block | Elem::House => &t.house[i],
         Elem::Cell => &t.cell[i],
         Elem::Var(_) => &t.var[i],
-        Elem::Cand => return if state.cands.contains(i) { Bits::from_indices([i]) } else { Bits::EMPTY },
+        Elem::Cand => {
+            return if state.cands.contains(i) {
+                Bits::from_indices([i])
+            } else {
+                Bits::EMPTY
+            };
+        }
     };
     state.cands.and(all)
 }
@@ -303,7 +309,9 @@ pub fn project(e: Elem, s: &Bits) -> Bits {
                 }
                 let kind = sp as usize - 1;
                 for h in 0..9 {
-                    let or = house_cells(kind * 9 + h).iter().fold(0u16, |a, &c| a | m[c]);
+                    let or = house_cells(kind * 9 + h)
+                        .iter()
+                        .fold(0u16, |a, &c| a | m[c]);
                     for d in 0..9 {
                         if or & (1 << d) != 0 {
                             out.insert(var(sp, h * 9 + d));
@@ -411,8 +419,16 @@ impl Op {
                 }
                 Val::Set(acc)
             }
-            Op::First(x) => x.eval(state, env).set().min().map_or(Val::Idx(usize::MAX), Val::Idx),
-            Op::Last(x) => x.eval(state, env).set().max().map_or(Val::Idx(usize::MAX), Val::Idx),
+            Op::First(x) => x
+                .eval(state, env)
+                .set()
+                .min()
+                .map_or(Val::Idx(usize::MAX), Val::Idx),
+            Op::Last(x) => x
+                .eval(state, env)
+                .set()
+                .max()
+                .map_or(Val::Idx(usize::MAX), Val::Idx),
             Op::Len(x) => Val::Int(x.eval(state, env).set().len() as i64),
             Op::SetBin(op, a, b) => {
                 let (a, b) = (a.eval(state, env).set(), b.eval(state, env).set());
@@ -448,9 +464,11 @@ impl Op {
             Op::SetEq(eq, a, b) => {
                 Val::Bool((a.eval(state, env).set() == b.eval(state, env).set()) == *eq)
             }
-            Op::SubsetOf(a, b) => {
-                Val::Bool(a.eval(state, env).set().is_subset(&b.eval(state, env).set()))
-            }
+            Op::SubsetOf(a, b) => Val::Bool(
+                a.eval(state, env)
+                    .set()
+                    .is_subset(&b.eval(state, env).set()),
+            ),
             Op::In(a, b) => {
                 let i = a.eval(state, env).idx();
                 Val::Bool(b.eval(state, env).set().contains(i))
@@ -479,7 +497,10 @@ pub enum Step {
         size: Option<usize>,
         domain: Option<Op>,
     },
-    Def { slot: usize, op: Op },
+    Def {
+        slot: usize,
+        op: Op,
+    },
     Filter(Op),
 }
 
@@ -516,7 +537,11 @@ pub struct Match<'a> {
 impl Plan {
     /// Runs the search, calling `f` on every match with a non-empty
     /// conclusion until it returns `Break`.
-    pub fn search(&self, state: &State, f: &mut dyn FnMut(&Match) -> ControlFlow<()>) -> ControlFlow<()> {
+    pub fn search(
+        &self,
+        state: &State,
+        f: &mut dyn FnMut(&Match) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let mut env = vec![Val::Int(0); self.slots];
         let mut live = vec![None; self.steps.len()];
         self.run(0, state, &mut env, &mut live, f)

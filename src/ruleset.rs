@@ -84,7 +84,9 @@ enum Source {
 
 fn read(src: Source, path: &Path) -> Result<String, SetError> {
     match src {
-        Source::Disk => std::fs::read_to_string(path).map_err(|e| SetError::Io(path.display().to_string(), e)),
+        Source::Disk => {
+            std::fs::read_to_string(path).map_err(|e| SetError::Io(path.display().to_string(), e))
+        }
         Source::Embedded => {
             let key = normalize(path);
             embedded::EMBEDDED
@@ -120,7 +122,11 @@ fn normalize(p: &Path) -> String {
 pub fn embedded_set_names() -> Vec<String> {
     embedded::EMBEDDED
         .iter()
-        .filter_map(|(p, _)| p.strip_prefix("sets/")?.strip_suffix(".yaml").map(str::to_string))
+        .filter_map(|(p, _)| {
+            p.strip_prefix("sets/")?
+                .strip_suffix(".yaml")
+                .map(str::to_string)
+        })
         .collect()
 }
 
@@ -137,17 +143,41 @@ pub fn load(spec: &str) -> Result<RuleSet, SetError> {
                 .filter(|p| p.extension().is_some_and(|e| e == "rules"))
                 .collect();
             files.sort();
-            return build(Source::Disk, spec, "", &files, None, &[], &BTreeMap::new(), true);
+            return build(
+                Source::Disk,
+                spec,
+                "",
+                &files,
+                None,
+                &[],
+                &BTreeMap::new(),
+                true,
+            );
         }
         if path.extension().is_some_and(|e| e == "rules") {
-            return build(Source::Disk, spec, "", &[path.to_path_buf()], None, &[], &BTreeMap::new(), true);
+            return build(
+                Source::Disk,
+                spec,
+                "",
+                &[path.to_path_buf()],
+                None,
+                &[],
+                &BTreeMap::new(),
+                true,
+            );
         }
         return load_yaml(Source::Disk, path);
     }
     if embedded_set_names().iter().any(|n| n == spec) {
-        return load_yaml(Source::Embedded, &PathBuf::from(format!("sets/{spec}.yaml")));
+        return load_yaml(
+            Source::Embedded,
+            &PathBuf::from(format!("sets/{spec}.yaml")),
+        );
     }
-    Err(SetError::Unknown(spec.to_string(), embedded_set_names().join(", ")))
+    Err(SetError::Unknown(
+        spec.to_string(),
+        embedded_set_names().join(", "),
+    ))
 }
 
 fn load_yaml(src: Source, path: &Path) -> Result<RuleSet, SetError> {
@@ -156,11 +186,13 @@ fn load_yaml(src: Source, path: &Path) -> Result<RuleSet, SetError> {
         Source::Disk => path.display().to_string(),
         Source::Embedded => format!("<embedded>/{}", normalize(path)),
     };
-    let set: SetFile = serde_yaml::from_str(&text).map_err(|e| SetError::Yaml(shown.clone(), e.to_string()))?;
+    let set: SetFile =
+        serde_yaml::from_str(&text).map_err(|e| SetError::Yaml(shown.clone(), e.to_string()))?;
     let dir = path.parent().unwrap_or(Path::new(""));
     let files: Vec<PathBuf> = set.files.iter().map(|f| dir.join(f)).collect();
     let name = set.name.clone().unwrap_or_else(|| {
-        path.file_stem().map_or("rules".into(), |s| s.to_string_lossy().into_owned())
+        path.file_stem()
+            .map_or("rules".into(), |s| s.to_string_lossy().into_owned())
     });
     let mut rs = build(
         src,

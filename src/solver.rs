@@ -524,36 +524,60 @@ impl State {
                         // fewer total positions of its digits
                         let m = self.cell_digits(b, i);
                         let mut t = 0;
-                        for d in 0..9 { if m >> d & 1 != 0 { for bb in 0..3 { t += (self.cand[3*d+bb] & self.unsolved[bb]).count_ones() as i32; } } }
+                        for d in 0..9 {
+                            if m >> d & 1 != 0 {
+                                for bb in 0..3 {
+                                    t += (self.cand[3 * d + bb] & self.unsolved[bb]).count_ones()
+                                        as i32;
+                                }
+                            }
+                        }
                         1000 - t
                     } else if mode == 3 {
                         // bivalue peers
                         let mut t = (biv[b] & BAND_PEERS[i as usize]).count_ones() as i32;
-                        for ob in OTHER_BANDS[b] { t += (biv[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32; }
+                        for ob in OTHER_BANDS[b] {
+                            t += (biv[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32;
+                        }
                         t
                     } else if mode == 5 {
                         let mut t = (self.unsolved[b] & BAND_PEERS[i as usize]).count_ones() as i32;
-                        for ob in OTHER_BANDS[b] { t += (self.unsolved[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32; }
+                        for ob in OTHER_BANDS[b] {
+                            t += (self.unsolved[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32;
+                        }
                         100 - t
                     } else if mode == 6 {
                         let mut t = (self.unsolved[b] & BAND_PEERS[i as usize]).count_ones() as i32;
-                        for ob in OTHER_BANDS[b] { t += (self.unsolved[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32; }
+                        for ob in OTHER_BANDS[b] {
+                            t += (self.unsolved[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32;
+                        }
                         let mut v = (biv[b] & BAND_PEERS[i as usize]).count_ones() as i32;
-                        for ob in OTHER_BANDS[b] { v += (biv[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32; }
+                        for ob in OTHER_BANDS[b] {
+                            v += (biv[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32;
+                        }
                         v * 100 + 100 - t
                     } else if mode == 7 {
                         let mut t = (self.unsolved[b] & BAND_PEERS[i as usize]).count_ones() as i32;
-                        for ob in OTHER_BANDS[b] { t += (self.unsolved[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32; }
+                        for ob in OTHER_BANDS[b] {
+                            t += (self.unsolved[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32;
+                        }
                         let mut v = (biv[b] & BAND_PEERS[i as usize]).count_ones() as i32;
-                        for ob in OTHER_BANDS[b] { v += (biv[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32; }
+                        for ob in OTHER_BANDS[b] {
+                            v += (biv[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32;
+                        }
                         v * 2 - t
                     } else {
                         // unsolved peers
                         let mut t = (self.unsolved[b] & BAND_PEERS[i as usize]).count_ones() as i32;
-                        for ob in OTHER_BANDS[b] { t += (self.unsolved[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32; }
+                        for ob in OTHER_BANDS[b] {
+                            t += (self.unsolved[ob] & COLUMN[(i % 9) as usize]).count_ones() as i32;
+                        }
                         t
                     };
-                    if score > best_score { best_score = score; best = (b, i); }
+                    if score > best_score {
+                        best_score = score;
+                        best = (b, i);
+                    }
                 }
             }
             return best;
@@ -625,7 +649,6 @@ impl State {
         }
     }
 }
-
 
 pub static MODE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 pub static FALLBACK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

@@ -55,7 +55,13 @@ impl State {
 
     /// A state from givens only.
     pub fn from_givens(givens: &[u8; 81]) -> State {
-        let masks = std::array::from_fn(|c| if givens[c] == 0 { 0x1FF } else { 1 << (givens[c] - 1) });
+        let masks = std::array::from_fn(|c| {
+            if givens[c] == 0 {
+                0x1FF
+            } else {
+                1 << (givens[c] - 1)
+            }
+        });
         State::from_masks(&masks, givens)
     }
 
@@ -144,7 +150,9 @@ impl State {
         } else {
             self.cands.and(&TABLES.cell[c])
         };
-        set.iter().map(|z| char::from(b'1' + cand_digit(z) as u8)).collect()
+        set.iter()
+            .map(|z| char::from(b'1' + cand_digit(z) as u8))
+            .collect()
     }
 
     /// The 81-character line of values (`.` where undecided).
@@ -171,7 +179,11 @@ impl fmt::Display for State {
         for r in 0..9 {
             write!(f, "   !")?;
             for c in 0..9 {
-                let t = if texts[cell(r, c)].is_empty() { "-" } else { &texts[cell(r, c)] };
+                let t = if texts[cell(r, c)].is_empty() {
+                    "-"
+                } else {
+                    &texts[cell(r, c)]
+                };
                 write!(f, " {t:<w$}", w = width - 1)?;
                 if c % 3 == 2 {
                     write!(f, "!")?;
@@ -192,7 +204,13 @@ mod tests {
 
     fn givens(s: &str) -> [u8; 81] {
         let b = s.as_bytes();
-        std::array::from_fn(|i| if b[i].is_ascii_digit() { b[i] - b'0' } else { 0 })
+        std::array::from_fn(|i| {
+            if b[i].is_ascii_digit() {
+                b[i] - b'0'
+            } else {
+                0
+            }
+        })
     }
 
     #[test]
@@ -218,7 +236,10 @@ mod tests {
         // c6 in r9, block 6 in r6c9) and c4: a bilocal rn variable.
         let a = cand(cell(3, 0), 4);
         let b = cand(cell(3, 3), 4);
-        assert_eq!(s.var_cands(var(Space::Rn, 3 * 9 + 4)), Bits::from_indices([a, b]));
+        assert_eq!(
+            s.var_cands(var(Space::Rn, 3 * 9 + 4)),
+            Bits::from_indices([a, b])
+        );
         assert!(s.conjugates(a, b));
         assert!(s.conjugates(b, a));
         // Linked but not conjugate: n5r4c1 and n5r5c1 share column 1, where 5

@@ -26,7 +26,11 @@ struct Case {
 fn cases() -> Vec<Case> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sudorules");
     let mut out = Vec::new();
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     files.sort();
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap();
@@ -36,7 +40,10 @@ fn cases() -> Vec<Case> {
             .find(|l| l.len() == 81 && l.bytes().all(|b| b == b'.' || b.is_ascii_digit()))
             .unwrap()
             .to_string();
-        let last = text.lines().find(|l| l.contains("MOST COMPLEX RULE TRIED")).unwrap();
+        let last = text
+            .lines()
+            .find(|l| l.contains("MOST COMPLEX RULE TRIED"))
+            .unwrap();
         out.push(Case {
             file: f.file_name().unwrap().to_string_lossy().into_owned(),
             puzzle,
@@ -61,10 +68,20 @@ fn same_outcome_and_most_complex_rule_as_sudorules() {
     assert_eq!(cases.len(), 42);
     let mut wrong = Vec::new();
     for c in &cases {
-        let run = engine::run(&set, State::from_givens(&givens(&c.puzzle)), Limits::default());
-        let label = run.hardest.and_then(|h| set.rules[h].rating.clone()).unwrap_or_default();
+        let run = engine::run(
+            &set,
+            State::from_givens(&givens(&c.puzzle)),
+            Limits::default(),
+        );
+        let label = run
+            .hardest
+            .and_then(|h| set.rules[h].rating.clone())
+            .unwrap_or_default();
         if (run.stop == StopReason::Solved) != c.solved || label != c.hardest {
-            wrong.push(format!("{}: expected {} ({}), got {} ({:?})", c.file, c.hardest, c.solved, label, run.stop));
+            wrong.push(format!(
+                "{}: expected {} ({}), got {} ({:?})",
+                c.file, c.hardest, c.solved, label, run.stop
+            ));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
@@ -77,7 +94,12 @@ fn groups(s: &str) -> (String, Vec<Vec<String>>) {
     let mut rest = &s[head.len()..];
     while let Some(i) = rest.find('{') {
         let j = rest.find('}').unwrap();
-        gs.push(rest[i + 1..j].split_whitespace().map(str::to_string).collect());
+        gs.push(
+            rest[i + 1..j]
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
+        );
         rest = &rest[j + 1..];
     }
     (head, gs)
@@ -131,7 +153,11 @@ fn expected(rule: &str, pattern: &str, state: &State) -> Option<Bits> {
     if rule.starts_with("naked-") || rule.starts_with("hidden-") {
         let h = house(&head);
         let naked = rule.starts_with("naked-");
-        let (cells_txt, digits_txt) = if naked { (&gs[0], &gs[1]) } else { (&gs[1], &gs[0]) };
+        let (cells_txt, digits_txt) = if naked {
+            (&gs[0], &gs[1])
+        } else {
+            (&gs[1], &gs[0])
+        };
         let cs: Vec<usize> = cells_txt.iter().map(|s| cell_in(h, s)).collect();
         let ds: Vec<usize> = digits_txt.iter().map(|s| num(s)).collect();
         // The pattern itself must hold: the N cells' candidates of the house
@@ -139,11 +165,19 @@ fn expected(rule: &str, pattern: &str, state: &State) -> Option<Bits> {
         let all_d: Vec<usize> = (0..9).collect();
         let hc = house_cells(h).to_vec();
         if naked {
-            assert_eq!(cands_in(state, &cs, &all_d), cands_in(state, &cs, &ds), "{rule}: {pattern}");
+            assert_eq!(
+                cands_in(state, &cs, &all_d),
+                cands_in(state, &cs, &ds),
+                "{rule}: {pattern}"
+            );
             let others: Vec<usize> = hc.into_iter().filter(|c| !cs.contains(c)).collect();
             Some(cands_in(state, &others, &ds))
         } else {
-            assert_eq!(cands_in(state, &hc, &ds), cands_in(state, &cs, &ds), "{rule}: {pattern}");
+            assert_eq!(
+                cands_in(state, &hc, &ds),
+                cands_in(state, &cs, &ds),
+                "{rule}: {pattern}"
+            );
             let other_d: Vec<usize> = all_d.into_iter().filter(|d| !ds.contains(d)).collect();
             Some(cands_in(state, &cs, &other_d))
         }
@@ -151,7 +185,8 @@ fn expected(rule: &str, pattern: &str, state: &State) -> Option<Bits> {
         let d = num(&head);
         let base: Vec<usize> = gs[0].iter().map(|s| house(s)).collect();
         let cover: Vec<usize> = gs[1].iter().map(|s| house(s)).collect();
-        let cells_of = |hs: &[usize]| -> Vec<usize> { hs.iter().flat_map(|&h| house_cells(h)).collect() };
+        let cells_of =
+            |hs: &[usize]| -> Vec<usize> { hs.iter().flat_map(|&h| house_cells(h)).collect() };
         let base_cells = cells_of(&base);
         let cover_cells = cells_of(&cover);
         let in_base = cands_in(state, &base_cells, &[d]);
@@ -176,7 +211,11 @@ fn every_subset_and_fish_step_concludes_exactly_what_its_pattern_allows() {
     let set = ruleset::load("sfin").unwrap();
     let mut checked = 0;
     for c in cases() {
-        let run = engine::run(&set, State::from_givens(&givens(&c.puzzle)), Limits::default());
+        let run = engine::run(
+            &set,
+            State::from_givens(&givens(&c.puzzle)),
+            Limits::default(),
+        );
         let mut state = run.initial;
         for s in &run.steps {
             if let Some(exp) = expected(&s.rule, &s.pattern, &state) {

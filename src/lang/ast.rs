@@ -43,7 +43,12 @@ pub struct RuleAst {
 #[derive(Clone, Debug, PartialEq)]
 pub enum FamBind {
     /// `N in 2..=4`
-    Range { name: Ident, lo: i64, hi: i64, span: Span },
+    Range {
+        name: Ident,
+        lo: i64,
+        hi: i64,
+        span: Span,
+    },
     /// `(N, W) in [(2, pairs), (3, triplets)]`
     List {
         names: Vec<Ident>,
@@ -96,7 +101,10 @@ pub enum ClauseKind {
         domain: Option<Expr>,
     },
     /// `let X = expr`
-    Def { name: Ident, expr: Expr },
+    Def {
+        name: Ident,
+        expr: Expr,
+    },
     Where(Expr),
     Eliminate(Expr),
     Assert(Expr),

@@ -33,14 +33,21 @@ pub struct CompiledRule {
 const MAX_FAMILY: usize = 256;
 
 /// Compiles every rule of a parsed file; returns the rules or all errors.
-pub fn compile_file(file: &str, source: &str, asts: &[RuleAst]) -> Result<Vec<CompiledRule>, Vec<Diagnostic>> {
+pub fn compile_file(
+    file: &str,
+    source: &str,
+    asts: &[RuleAst],
+) -> Result<Vec<CompiledRule>, Vec<Diagnostic>> {
     let mut out = Vec::new();
     let mut errs = Vec::new();
     for ast in asts {
         let instances = match expand(ast) {
             Ok(i) => i,
             Err(e) => {
-                errs.extend(e.into_iter().map(|(sp, m)| Diagnostic::new(file, source, sp, m)));
+                errs.extend(
+                    e.into_iter()
+                        .map(|(sp, m)| Diagnostic::new(file, source, sp, m)),
+                );
                 continue;
             }
         };
@@ -67,13 +74,19 @@ pub fn compile_file(file: &str, source: &str, asts: &[RuleAst]) -> Result<Vec<Co
                 }
             }
         }
-        errs.extend(seen_errs.into_iter().map(|(sp, m)| Diagnostic::new(file, source, sp, m)));
+        errs.extend(
+            seen_errs
+                .into_iter()
+                .map(|(sp, m)| Diagnostic::new(file, source, sp, m)),
+        );
     }
     if errs.is_empty() { Ok(out) } else { Err(errs) }
 }
 
 type Params = HashMap<String, Atom>;
 type Errors = Vec<(Span, String)>;
+/// A compiled rule instance: name, (complexity, level), rating, plan.
+type Compiled = (String, (i64, i64), Option<String>, Plan);
 
 /// Expands a rule's family into its parameter tuples.
 fn expand(ast: &RuleAst) -> Result<Vec<Params>, Errors> {
@@ -88,16 +101,32 @@ fn expand(ast: &RuleAst) -> Result<Vec<Params>, Errors> {
                     continue;
                 }
                 if hi - lo >= MAX_FAMILY as i64 {
-                    errs.push((*span, format!("unbounded family: {} values (at most {MAX_FAMILY})", hi - lo + 1)));
+                    errs.push((
+                        *span,
+                        format!(
+                            "unbounded family: {} values (at most {MAX_FAMILY})",
+                            hi - lo + 1
+                        ),
+                    ));
                     continue;
                 }
-                (vec![name], (*lo..=*hi).map(|i| vec![Atom::Int(i)]).collect())
+                (
+                    vec![name],
+                    (*lo..=*hi).map(|i| vec![Atom::Int(i)]).collect(),
+                )
             }
             FamBind::List { names, tuples, .. } => {
                 let mut ok = Vec::new();
                 for (t, sp) in tuples {
                     if t.len() != names.len() {
-                        errs.push((*sp, format!("expected a tuple of {} values, found {}", names.len(), t.len())));
+                        errs.push((
+                            *sp,
+                            format!(
+                                "expected a tuple of {} values, found {}",
+                                names.len(),
+                                t.len()
+                            ),
+                        ));
                     } else {
                         ok.push(t.clone());
                     }
@@ -107,7 +136,10 @@ fn expand(ast: &RuleAst) -> Result<Vec<Params>, Errors> {
         };
         for n in &names {
             if names_seen.contains(&n.name) {
-                errs.push((n.span, format!("family parameter `{}` is bound twice", n.name)));
+                errs.push((
+                    n.span,
+                    format!("family parameter `{}` is bound twice", n.name),
+                ));
             }
             names_seen.push(n.name.clone());
         }
@@ -123,17 +155,27 @@ fn expand(ast: &RuleAst) -> Result<Vec<Params>, Errors> {
         }
         instances = next;
         if instances.len() > MAX_FAMILY {
-            errs.push((ast.span, format!("unbounded family: more than {MAX_FAMILY} rules")));
+            errs.push((
+                ast.span,
+                format!("unbounded family: more than {MAX_FAMILY} rules"),
+            ));
             return Err(errs);
         }
     }
     // Holes in the name must be parameters.
     for (hole, sp) in holes(&ast.name, ast.name_span.start) {
         if !names_seen.contains(&hole) {
-            errs.push((sp, format!("`{{{hole}}}` in the rule name is not a family parameter")));
+            errs.push((
+                sp,
+                format!("`{{{hole}}}` in the rule name is not a family parameter"),
+            ));
         }
     }
-    if errs.is_empty() { Ok(instances) } else { Err(errs) }
+    if errs.is_empty() {
+        Ok(instances)
+    } else {
+        Err(errs)
+    }
 }
 
 /// `{NAME}` holes of a template, with their spans.
@@ -183,8 +225,7 @@ fn elem_of(word: &str) -> Option<Elem> {
 }
 
 const TYPE_NAMES: &str = "digit, row, column, block, house, cell, cand, var, rc, rn, cn, bn";
-const FUNCTIONS: &str =
-    "cands, digits, cells, rows, columns, blocks, houses, vars, linked, peers, first, last, count, within";
+const FUNCTIONS: &str = "cands, digits, cells, rows, columns, blocks, houses, vars, linked, peers, first, last, count, within";
 
 #[derive(Clone)]
 struct Binding {
@@ -224,7 +265,7 @@ impl<'p> Compiler<'p> {
         self.errs.push((sp, m.into()));
     }
 
-    fn rule(mut self, ast: &RuleAst) -> Result<(String, (i64, i64), Option<String>, Plan), Errors> {
+    fn rule(mut self, ast: &RuleAst) -> Result<Compiled, Errors> {
         let name = substitute(&ast.name, self.params);
         let mut complexity = None;
         let mut level = 0;
@@ -267,7 +308,10 @@ impl<'p> Compiler<'p> {
                         _ => ty.name.clone(),
                     };
                     let Some(elem) = elem_of(&word) else {
-                        self.err(ty.span, format!("unknown type `{word}`, expected one of {TYPE_NAMES}"));
+                        self.err(
+                            ty.span,
+                            format!("unknown type `{word}`, expected one of {TYPE_NAMES}"),
+                        );
                         continue;
                     };
                     let size = match size {
@@ -276,13 +320,19 @@ impl<'p> Compiler<'p> {
                         Some(Size::Param(p)) => match self.params.get(&p.name) {
                             Some(Atom::Int(n)) => self.size(*n, p.span),
                             Some(_) => {
-                                self.err(p.span, format!("family parameter `{}` is not an integer", p.name));
+                                self.err(
+                                    p.span,
+                                    format!("family parameter `{}` is not an integer", p.name),
+                                );
                                 None
                             }
                             None => {
                                 self.err(
                                     p.span,
-                                    format!("unbounded family: size `{}` is not a family parameter", p.name),
+                                    format!(
+                                        "unbounded family: size `{}` is not a family parameter",
+                                        p.name
+                                    ),
                                 );
                                 None
                             }
@@ -293,7 +343,15 @@ impl<'p> Compiler<'p> {
                         let t = self.expr(d);
                         self.coerce_domain(t, elem, d.span)
                     });
-                    let slot = self.bind(n, if size.is_some() { Ty::Set(elem) } else { Ty::One(elem) }, self.gens + 1);
+                    let slot = self.bind(
+                        n,
+                        if size.is_some() {
+                            Ty::Set(elem)
+                        } else {
+                            Ty::One(elem)
+                        },
+                        self.gens + 1,
+                    );
                     self.gens += 1;
                     gens.push(Step::Gen {
                         slot,
@@ -324,10 +382,13 @@ impl<'p> Compiler<'p> {
                         ConclusionKind::Assert
                     };
                     if conclusion.is_some() {
-                        self.err(cl.span, "a rule has one conclusion (`eliminate` or `assert`)");
+                        self.err(
+                            cl.span,
+                            "a rule has one conclusion (`eliminate` or `assert`)",
+                        );
                     }
                     let t = self.expr(e);
-                    let op = self.to_cands(t, e.span);
+                    let op = self.coerce_cands(t, e.span);
                     conclusion = Some((kind, op));
                 }
                 ClauseKind::Show(text, sp) => show = self.template(text, *sp),
@@ -342,7 +403,10 @@ impl<'p> Compiler<'p> {
             self.err(ast.name_span, "missing `complexity` clause");
         }
         let Some((kind, target)) = conclusion else {
-            self.err(ast.name_span, "missing conclusion: expected `eliminate` or `assert`");
+            self.err(
+                ast.name_span,
+                "missing conclusion: expected `eliminate` or `assert`",
+            );
             return Err(self.errs);
         };
         if !self.errs.is_empty() {
@@ -353,7 +417,12 @@ impl<'p> Compiler<'p> {
             if level > 0 {
                 steps.push(gens[level - 1].clone());
             }
-            steps.extend(placed.iter().filter(|(l, _)| *l == level).map(|(_, s)| s.clone()));
+            steps.extend(
+                placed
+                    .iter()
+                    .filter(|(l, _)| *l == level)
+                    .map(|(_, s)| s.clone()),
+            );
         }
         let complexity = match complexity {
             Some(Val::Int(i)) => i,
@@ -408,7 +477,7 @@ impl<'p> Compiler<'p> {
     }
 
     /// Converts a value of element type to its live candidates.
-    fn to_cands(&mut self, (op, ty): Typed, sp: Span) -> Op {
+    fn coerce_cands(&mut self, (op, ty): Typed, sp: Span) -> Op {
         match ty {
             Ty::One(Elem::Cand) | Ty::Set(Elem::Cand) => Op::Cands(Elem::Cand, Box::new(op)),
             Ty::One(e) | Ty::Set(e) => Op::Cands(e, Box::new(op)),
@@ -423,11 +492,14 @@ impl<'p> Compiler<'p> {
         match ty {
             Ty::Set(e) | Ty::One(e) if e.fits(elem) || elem.fits(e) => op,
             Ty::Set(_) | Ty::One(_) => {
-                let c = self.to_cands((op, ty), sp);
+                let c = self.coerce_cands((op, ty), sp);
                 Op::Project(elem, Box::new(c))
             }
             t => {
-                self.err(sp, format!("expected a set of {}, found {}", elem.name(), t.name()));
+                self.err(
+                    sp,
+                    format!("expected a set of {}, found {}", elem.name(), t.name()),
+                );
                 Op::Int(0)
             }
         }
@@ -495,7 +567,10 @@ impl<'p> Compiler<'p> {
             ExprKind::Not(x) => {
                 let (op, ty) = self.expr(x);
                 if ty != Ty::Bool {
-                    self.err(x.span, format!("`not` expects a condition, found {}", ty.name()));
+                    self.err(
+                        x.span,
+                        format!("`not` expects a condition, found {}", ty.name()),
+                    );
                 }
                 (Op::Not(Box::new(op)), Ty::Bool)
             }
@@ -533,7 +608,7 @@ impl<'p> Compiler<'p> {
         let t = self.expr(x);
         let op = match t.1 {
             Ty::Set(_) => t.0,
-            Ty::One(_) => self.to_cands(t, x.span),
+            Ty::One(_) => self.coerce_cands(t, x.span),
             ty => {
                 self.err(x.span, format!("cannot count a {}", ty.name()));
                 t.0
@@ -545,7 +620,10 @@ impl<'p> Compiler<'p> {
     fn call(&mut self, f: &Ident, args: &[Expr], sp: Span) -> Typed {
         let arity = |c: &mut Self, n: usize| {
             if args.len() != n {
-                c.err(sp, format!("`{}` takes {n} argument(s), found {}", f.name, args.len()));
+                c.err(
+                    sp,
+                    format!("`{}` takes {n} argument(s), found {}", f.name, args.len()),
+                );
                 false
             } else {
                 true
@@ -556,7 +634,7 @@ impl<'p> Compiler<'p> {
                 return (Op::Int(0), Ty::Set(e));
             }
             let t = c.expr(&args[0]);
-            let op = c.to_cands(t, args[0].span);
+            let op = c.coerce_cands(t, args[0].span);
             (Op::Project(e, Box::new(op)), Ty::Set(e))
         };
         match f.name.as_str() {
@@ -565,7 +643,7 @@ impl<'p> Compiler<'p> {
                     return (Op::Int(0), Ty::Set(Elem::Cand));
                 }
                 let t = self.expr(&args[0]);
-                (self.to_cands(t, args[0].span), Ty::Set(Elem::Cand))
+                (self.coerce_cands(t, args[0].span), Ty::Set(Elem::Cand))
             }
             "digits" => proj(self, Elem::Digit),
             "cells" => proj(self, Elem::Cell),
@@ -582,13 +660,17 @@ impl<'p> Compiler<'p> {
                     Ty::Kind(e) if e.is_house() && !want_var => e,
                     Ty::Kind(e @ Elem::Var(_)) if want_var => e,
                     t => {
-                        let what = if want_var { "a space (rc, rn, cn, bn or var)" } else { "a house type (row, column, block or house)" };
+                        let what = if want_var {
+                            "a space (rc, rn, cn, bn or var)"
+                        } else {
+                            "a house type (row, column, block or house)"
+                        };
                         self.err(args[0].span, format!("expected {what}, found {}", t.name()));
                         Elem::House
                     }
                 };
                 let t = self.expr(&args[1]);
-                let op = self.to_cands(t, args[1].span);
+                let op = self.coerce_cands(t, args[1].span);
                 (Op::Project(e, Box::new(op)), Ty::Set(e))
             }
             "linked" => {
@@ -596,7 +678,7 @@ impl<'p> Compiler<'p> {
                     return (Op::Int(0), Ty::Set(Elem::Cand));
                 }
                 let t = self.expr(&args[0]);
-                let op = self.to_cands(t, args[0].span);
+                let op = self.coerce_cands(t, args[0].span);
                 (Op::Linked(Box::new(op)), Ty::Set(Elem::Cand))
             }
             "peers" => {
@@ -605,7 +687,10 @@ impl<'p> Compiler<'p> {
                 }
                 let (op, ty) = self.expr(&args[0]);
                 if !matches!(ty, Ty::One(Elem::Cell) | Ty::Set(Elem::Cell)) {
-                    self.err(args[0].span, format!("`peers` expects cells, found {}", ty.name()));
+                    self.err(
+                        args[0].span,
+                        format!("`peers` expects cells, found {}", ty.name()),
+                    );
                 }
                 (Op::Peers(Box::new(op)), Ty::Set(Elem::Cell))
             }
@@ -616,13 +701,17 @@ impl<'p> Compiler<'p> {
                 let t = self.expr(&args[0]);
                 let (op, e) = match t.1 {
                     Ty::Set(e) => (t.0, e),
-                    Ty::One(_) => (self.to_cands(t, args[0].span), Elem::Cand),
+                    Ty::One(_) => (self.coerce_cands(t, args[0].span), Elem::Cand),
                     ty => {
                         self.err(args[0].span, format!("expected a set, found {}", ty.name()));
                         (t.0, Elem::Cand)
                     }
                 };
-                let op = if f.name == "first" { Op::First(Box::new(op)) } else { Op::Last(Box::new(op)) };
+                let op = if f.name == "first" {
+                    Op::First(Box::new(op))
+                } else {
+                    Op::Last(Box::new(op))
+                };
                 (op, Ty::One(e))
             }
             "count" => {
@@ -637,9 +726,14 @@ impl<'p> Compiler<'p> {
                 }
                 let (cop, cty) = self.expr(&args[0]);
                 let ce = match cty {
-                    Ty::One(e @ (Elem::Var(_) | Elem::Row | Elem::Column | Elem::Block | Elem::House)) => e,
+                    Ty::One(
+                        e @ (Elem::Var(_) | Elem::Row | Elem::Column | Elem::Block | Elem::House),
+                    ) => e,
                     t => {
-                        self.err(args[0].span, format!("`within` expects a variable or a house, found {}", t.name()));
+                        self.err(
+                            args[0].span,
+                            format!("`within` expects a variable or a house, found {}", t.name()),
+                        );
                         Elem::House
                     }
                 };
@@ -650,7 +744,10 @@ impl<'p> Compiler<'p> {
                 (Op::Within(ce, Box::new(cop), xty, Box::new(xop)), Ty::Text)
             }
             other => {
-                self.err(f.span, format!("unknown function `{other}`, expected one of {FUNCTIONS}"));
+                self.err(
+                    f.span,
+                    format!("unknown function `{other}`, expected one of {FUNCTIONS}"),
+                );
                 for a in args {
                     self.expr(a);
                 }
@@ -685,7 +782,11 @@ impl<'p> Compiler<'p> {
                 if tx != Ty::Bool || ty != Ty::Bool {
                     return mismatch(self);
                 }
-                let o = if op == BinOp::And { Op::And(bx, by) } else { Op::Or(bx, by) };
+                let o = if op == BinOp::And {
+                    Op::And(bx, by)
+                } else {
+                    Op::Or(bx, by)
+                };
                 (o, Ty::Bool)
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
@@ -699,7 +800,9 @@ impl<'p> Compiler<'p> {
                 };
                 match (tx, ty) {
                     (Ty::Int, Ty::Int) => (Op::Cmp(cmp, bx, by), Ty::Bool),
-                    (Ty::One(p), Ty::One(q)) if p.join(q).is_some() => (Op::Cmp(cmp, bx, by), Ty::Bool),
+                    (Ty::One(p), Ty::One(q)) if p.join(q).is_some() => {
+                        (Op::Cmp(cmp, bx, by), Ty::Bool)
+                    }
                     (Ty::Set(p), Ty::Set(q)) if p.join(q).is_some() => match op {
                         BinOp::Eq => (Op::SetEq(true, bx, by), Ty::Bool),
                         BinOp::Ne => (Op::SetEq(false, bx, by), Ty::Bool),
@@ -715,7 +818,7 @@ impl<'p> Compiler<'p> {
                     (Op::In(bx, by), Ty::Bool)
                 }
                 (Ty::One(Elem::Cand), Ty::Set(_) | Ty::One(_)) => {
-                    let c = self.to_cands((*by, ty), b.span);
+                    let c = self.coerce_cands((*by, ty), b.span);
                     (Op::In(bx, Box::new(c)), Ty::Bool)
                 }
                 _ => mismatch(self),
@@ -740,9 +843,12 @@ impl<'p> Compiler<'p> {
                 if let Some(j) = p.join(q) {
                     (Op::SetBin(sop, bx, by), Ty::Set(j))
                 } else {
-                    let cx = self.to_cands((*bx, tx), a.span);
-                    let cy = self.to_cands((*by, ty), b.span);
-                    (Op::SetBin(sop, Box::new(cx), Box::new(cy)), Ty::Set(Elem::Cand))
+                    let cx = self.coerce_cands((*bx, tx), a.span);
+                    let cy = self.coerce_cands((*by, ty), b.span);
+                    (
+                        Op::SetBin(sop, Box::new(cx), Box::new(cy)),
+                        Ty::Set(Elem::Cand),
+                    )
                 }
             }
             BinOp::Times => mismatch(self),

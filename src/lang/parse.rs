@@ -107,12 +107,23 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<RuleAst>, Diagnostic> 
                 if words.is_empty() {
                     format!("syntax error: unexpected {found}")
                 } else {
-                    format!("syntax error: expected {}, found {found}", words.join(" or "))
+                    format!(
+                        "syntax error: expected {}, found {found}",
+                        words.join(" or ")
+                    )
                 }
             }
             pest::error::ErrorVariant::CustomError { message } => message.clone(),
         };
-        Diagnostic::new(file, source, Span { start: pos, end: pos + 1 }, msg)
+        Diagnostic::new(
+            file,
+            source,
+            Span {
+                start: pos,
+                end: pos + 1,
+            },
+            msg,
+        )
     })?;
     let file_pair = pairs.next().expect("grammar: file");
     Ok(file_pair
