@@ -55,6 +55,18 @@ impl Run {
     pub fn level(&self, set: &RuleSet) -> i64 {
         self.hardest.map_or(0, |i| set.rules[i].level)
     }
+
+    /// The rating label: the most complex applied rule's `rating` (or its
+    /// name), `Singles` when nothing but singles (or nothing) was needed.
+    pub fn rating(&self, set: &RuleSet) -> String {
+        match self.hardest {
+            Some(h) => set.rules[h]
+                .rating
+                .clone()
+                .unwrap_or_else(|| set.rules[h].name.clone()),
+            None => "Singles".into(),
+        }
+    }
 }
 
 /// Runs `set` on `state` until solved, stuck, contradictory or out of limits.

@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ruledoku::engine::{self, Limits, Run, StopReason};
 use ruledoku::input::{self, InputError, Puzzle};
-use ruledoku::path::grid_lines;
+use ruledoku::path::render_run;
 use ruledoku::ruleset::{self, RuleSet};
 use ruledoku::solver::{self, Solutions};
 use ruledoku::state::State;
@@ -278,16 +278,6 @@ enum Out {
     Csv,
 }
 
-fn rating_text(set: &RuleSet, run: &Run) -> String {
-    match run.hardest {
-        Some(h) => set.rules[h]
-            .rating
-            .clone()
-            .unwrap_or_else(|| set.rules[h].name.clone()),
-        None => "Singles".into(),
-    }
-}
-
 fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
     let (set, limits) = opts.load()?;
     let pb = progress(None);
@@ -321,7 +311,7 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
         let state = State::from_masks(&p.masks, &p.givens);
         let run = engine::run(&set, state, limits);
         let solved = run.stop == StopReason::Solved;
-        let rating = rating_text(&set, &run);
+        let rating = run.rating(&set);
         let level = run.level(&set);
         let hardest = run.hardest.map(|h| set.rules[h].name.clone());
         let missing = 81 - run.state.value_count();
@@ -362,7 +352,8 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
                     let _ = writeln!(out);
                 }
                 first = false;
-                write_path(&mut out, &p, &set, &run, &rating, level)
+                write!(out, "{}", render_run(&p.text, &set, &run))
+                    .and_then(|_| writeln!(out, "seconds: {secs:.6}"))
             }
         };
         if r.is_err() {
@@ -371,51 +362,6 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
     }
     pb.finish_and_clear();
     Ok(bad == 0)
-}
-
-fn write_path(
-    out: &mut impl Write,
-    p: &Puzzle,
-    set: &RuleSet,
-    run: &Run,
-    rating: &str,
-    level: i64,
-) -> std::io::Result<()> {
-    writeln!(out, "{}", p.text)?;
-    writeln!(out, "rule set: {} ({} rules)", set.name, set.rules.len())?;
-    for s in &run.steps {
-        writeln!(out, "{}", s.text())?;
-    }
-    match run.stop {
-        StopReason::Solved => {
-            writeln!(out, "PUZZLE SOLVED.")?;
-            write!(out, "{}", grid_lines(&run.state))?;
-        }
-        stop => {
-            let missing = 81 - run.state.value_count();
-            let why = match stop {
-                StopReason::Stuck => "no rule applies".to_string(),
-                StopReason::Contradiction => {
-                    "contradiction: a CSP variable has no candidate".to_string()
-                }
-                StopReason::StepLimit => "step limit reached".to_string(),
-                StopReason::TimeLimit => "time limit reached".to_string(),
-                StopReason::Solved => unreachable!(),
-            };
-            writeln!(out, "PUZZLE NOT SOLVED ({why}). {missing} VALUES MISSING.")?;
-            writeln!(out, "Resolution state:")?;
-            write!(out, "{}", run.state)?;
-        }
-    }
-    let hardest = run
-        .hardest
-        .map(|h| set.rules[h].name.as_str())
-        .unwrap_or("none");
-    writeln!(
-        out,
-        "rating: {rating} (level {level}, hardest rule: {hardest})"
-    )?;
-    writeln!(out, "seconds: {:.6}", run.elapsed.as_secs_f64())
 }
 
 fn rules(cmd: RulesCmd) -> Result<bool, String> {

@@ -2,8 +2,10 @@
 //! (SudoRules' text notation and JSON).
 
 use crate::bits::Bits;
+use crate::engine::{Run, StopReason};
 use crate::geometry::*;
 use crate::matcher::ConclusionKind;
+use crate::ruleset::RuleSet;
 use crate::state::State;
 use serde::Serialize;
 
@@ -67,5 +69,42 @@ pub fn grid_lines(state: &State) -> String {
         }
         out.push('\n');
     }
+    out
+}
+
+/// A whole run as text: the puzzle, the rule set, one line per step, the
+/// solution (or the resolution state reached) and the rating line.
+/// Timing is left out so that the text is reproducible.
+pub fn render_run(puzzle_text: &str, set: &RuleSet, run: &Run) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "{puzzle_text}");
+    let _ = writeln!(out, "rule set: {} ({} rules)", set.name, set.rules.len());
+    for s in &run.steps {
+        let _ = writeln!(out, "{}", s.text());
+    }
+    if run.stop == StopReason::Solved {
+        let _ = writeln!(out, "PUZZLE SOLVED.");
+        out.push_str(&grid_lines(&run.state));
+    } else {
+        let why = match run.stop {
+            StopReason::Stuck => "no rule applies",
+            StopReason::Contradiction => "contradiction: a CSP variable has no candidate",
+            StopReason::StepLimit => "step limit reached",
+            StopReason::TimeLimit => "time limit reached",
+            StopReason::Solved => "",
+        };
+        let missing = 81 - run.state.value_count();
+        let _ = writeln!(out, "PUZZLE NOT SOLVED ({why}). {missing} VALUES MISSING.");
+        let _ = writeln!(out, "Resolution state:");
+        let _ = write!(out, "{}", run.state);
+    }
+    let hardest = run.hardest.map_or("none", |h| set.rules[h].name.as_str());
+    let _ = writeln!(
+        out,
+        "rating: {} (level {}, hardest rule: {hardest})",
+        run.rating(set),
+        run.level(set)
+    );
     out
 }

@@ -164,32 +164,26 @@ impl State {
     }
 }
 
-/// Renders the state as SudoRules' boxed candidate grid.
+/// Renders the state as SudoRules' boxed candidate grid: every cell padded
+/// to the width of the longest one plus a space.
 impl fmt::Display for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let texts: Vec<String> = (0..N_CELLS).map(|c| self.cell_text(c)).collect();
         let width = texts.iter().map(|t| t.len().max(1)).max().unwrap_or(1) + 1;
-        let sep = format!(
-            "   +{}+{}+{}+",
-            "-".repeat(3 * width + 1),
-            "-".repeat(3 * width + 1),
-            "-".repeat(3 * width + 1)
-        );
+        let dashes = "-".repeat(3 * width + 1);
+        let sep = format!("   +{dashes}+{dashes}+{dashes}+");
         writeln!(f, "{sep}")?;
         for r in 0..9 {
-            write!(f, "   !")?;
+            write!(f, "   ")?;
             for c in 0..9 {
-                let t = if texts[cell(r, c)].is_empty() {
-                    "-"
-                } else {
-                    &texts[cell(r, c)]
-                };
-                write!(f, " {t:<w$}", w = width - 1)?;
-                if c % 3 == 2 {
-                    write!(f, "!")?;
+                if c % 3 == 0 {
+                    write!(f, "! ")?;
                 }
+                let t = &texts[cell(r, c)];
+                let t = if t.is_empty() { "-" } else { t.as_str() };
+                write!(f, "{t:<width$}")?;
             }
-            writeln!(f)?;
+            writeln!(f, "!")?;
             if r % 3 == 2 {
                 writeln!(f, "{sep}")?;
             }
