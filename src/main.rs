@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ruledoku::engine::{self, Limits, Run, StopReason};
+use ruledoku::engine::{self, Limits, StopReason};
 use ruledoku::input::{self, InputError, Puzzle};
 use ruledoku::path::render_run;
 use ruledoku::ruleset::{self, RuleSet};

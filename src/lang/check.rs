@@ -261,8 +261,12 @@ impl<'p> Compiler<'p> {
         }
     }
 
+    /// Records an error, unless one was already reported at the same
+    /// place (a follow-on of the first, e.g. the type of an unknown name).
     fn err(&mut self, sp: Span, m: impl Into<String>) {
-        self.errs.push((sp, m.into()));
+        if !self.errs.iter().any(|(s, _)| s.start == sp.start) {
+            self.errs.push((sp, m.into()));
+        }
     }
 
     fn rule(mut self, ast: &RuleAst) -> Result<Compiled, Errors> {

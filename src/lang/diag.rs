@@ -18,7 +18,10 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// Builds a diagnostic for `span` of `source`.
     pub fn new(file: &str, source: &str, span: Span, message: impl Into<String>) -> Diagnostic {
-        let start = span.start.min(source.len());
+        let mut start = span.start.min(source.len());
+        while !source.is_char_boundary(start) {
+            start -= 1;
+        }
         let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
         let line_end = source[start..]
             .find('\n')
@@ -26,10 +29,11 @@ impl Diagnostic {
         let line = source[..start].matches('\n').count() + 1;
         let column = source[line_start..start].chars().count() + 1;
         let text = source[line_start..line_end].trim_end_matches('\r');
-        let width = source[start..span.end.clamp(start, line_end)]
-            .chars()
-            .count()
-            .max(1);
+        let mut end = span.end.clamp(start, line_end);
+        while !source.is_char_boundary(end) {
+            end += 1;
+        }
+        let width = source[start..end].chars().count().max(1);
         let gutter = format!("{line}");
         let excerpt = format!(
             "{pad} |\n{gutter} | {text}\n{pad} | {spaces}{carets}",
