@@ -629,16 +629,25 @@ fn rules_check_missing_conclusion() {
 fn rules_check_duplicate_conclusion() {
     let source =
         broken_rule(&GOOD_BODY.replace("    show ", "    assert cands(X) & cands(C)\n    show "));
-    let run_dir = tempfile::tempdir().unwrap();
-    let file = run_dir.path().join("duplicate-conclusion.rules");
-    fs::write(&file, source).unwrap();
-    let run = ruledoku(["rules", "check", path_str(&file)]);
-    assert_eq!(run.code, Some(1), "{}", run.stdout);
-    assert!(
-        run.stdout.contains(&format!("{}:", file.display())),
-        "{}",
-        run.stdout
-    );
+    let (out, errors) = rules_check_broken("duplicate-conclusion", &source, &["10:5"]);
+    assert_eq!(errors, 1, "{out}");
+    assert!(out.contains("one conclusion"), "{out}");
+    insta::assert_snapshot!("rules_check_duplicate_conclusion", out);
+}
+
+#[test]
+fn rules_check_errors_in_a_show_template_after_non_ascii_text() {
+    // Columns count characters, not bytes: `Q` is the 23rd character of its
+    // line, `frob` starts at the 28th.
+    let source = broken_rule(&GOOD_BODY.replace(
+        "show \"${X}${B}${C}\"",
+        "show \"≠≠ ${X} ≠ ${Q} ${frob(B)} ${C}\"",
+    ));
+    let (out, errors) = rules_check_broken("show-template", &source, &["10:23", "10:28"]);
+    assert_eq!(errors, 2, "{out}");
+    assert!(out.contains("unknown name `Q`"), "{out}");
+    assert!(out.contains("unknown function `frob`"), "{out}");
+    insta::assert_snapshot!("rules_check_show_template", out);
 }
 
 #[test]
