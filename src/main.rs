@@ -82,7 +82,10 @@ enum Cmd {
 #[derive(Subcommand)]
 enum RulesCmd {
     /// Parse and validate rule files, a folder of them, or a rule set; report every error.
-    Check { paths: Vec<String> },
+    Check {
+        #[arg(required = true)]
+        paths: Vec<String>,
+    },
     /// List the rules of a set with their file, complexity, level and rating.
     List {
         #[arg(long)]
@@ -159,6 +162,10 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
+        Err(e) if e.starts_with("error") => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
@@ -196,6 +203,17 @@ fn progress(len: Option<u64>) -> ProgressBar {
         pb.set_draw_target(ProgressDrawTarget::hidden());
     }
     pb
+}
+
+/// How messages name the input.
+fn source_name(arg: &str) -> &str {
+    if arg == "-" {
+        "<stdin>"
+    } else if std::path::Path::new(arg).is_file() {
+        arg
+    } else {
+        "<arg>"
+    }
 }
 
 fn grid_text(g: &[u8; 81]) -> String {
@@ -308,11 +326,36 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
                 continue;
             }
         };
+        // A rating only means something for a puzzle with one solution.
+        let verdict = match solver::solve_candidates(&p.masks) {
+            Solutions::Unique(_) => None,
+            Solutions::None => Some("the puzzle has no solution"),
+            Solutions::Multiple { .. } => Some("the puzzle has several solutions"),
+        };
+        if let Some(why) = verdict {
+            bad += 1;
+            pb.suspend(|| eprintln!("{}:{}: {why}", source_name(arg), p.line));
+            if out_kind == Out::Json {
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    json!({"line": p.line, "puzzle": p.text, "error": why})
+                );
+            }
+            continue;
+        }
         let state = State::from_masks(&p.masks, &p.givens);
         let run = engine::run(&set, state, limits);
         let solved = run.stop == StopReason::Solved;
-        let rating = run.rating(&set);
-        let level = run.level(&set);
+        // A rule set rates only the puzzles it solves.
+        let rating = solved.then(|| run.rating(&set));
+        let level = solved.then(|| run.level(&set));
+        let rating_txt = rating.clone().unwrap_or_else(|| "-".into());
+        let level_txt = level.map_or("-".into(), |l| l.to_string());
+        let (rating_csv, level_csv) = (
+            rating.clone().unwrap_or_default(),
+            level.map_or(String::new(), |l| l.to_string()),
+        );
         let hardest = run.hardest.map(|h| set.rules[h].name.clone());
         let missing = 81 - run.state.value_count();
         let secs = run.elapsed.as_secs_f64();
@@ -332,16 +375,15 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
             ),
             Out::Line => writeln!(
                 out,
-                "{} {} {} {} {level} {:.6}",
+                "{} {} {rating_txt} {} {level_txt} {:.6}",
                 p.text,
                 if solved { "solved" } else { stop },
-                rating,
                 hardest.as_deref().unwrap_or("-"),
                 secs
             ),
             Out::Csv => writeln!(
                 out,
-                "{},{},{solved},{stop},{rating},{level},{},{},{missing},{secs:.6}",
+                "{},{},{solved},{stop},{rating_csv},{level_csv},{},{},{missing},{secs:.6}",
                 p.line,
                 p.text,
                 hardest.as_deref().unwrap_or(""),
@@ -365,15 +407,18 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
 }
 
 fn rules(cmd: RulesCmd) -> Result<bool, String> {
+    let mut o = std::io::stdout().lock();
     match cmd {
         RulesCmd::Check { paths } => {
             let mut ok = true;
             for p in &paths {
                 match ruleset::load(p) {
-                    Ok(set) => println!("{p}: ok, {} rules", set.rules.len()),
+                    Ok(set) => {
+                        let _ = writeln!(o, "{p}: ok, {} rules", set.rules.len());
+                    }
                     Err(e) => {
                         ok = false;
-                        println!("{e}");
+                        let _ = writeln!(o, "{e}");
                     }
                 }
             }
@@ -382,13 +427,15 @@ fn rules(cmd: RulesCmd) -> Result<bool, String> {
         RulesCmd::List { rules } => {
             let name = rules.as_deref().unwrap_or(ruleset::DEFAULT_SET);
             let set = ruleset::load(name).map_err(|e| e.to_string())?;
-            println!("rule set {}: {}", set.name, set.description);
-            println!(
+            let _ = writeln!(o, "rule set {}: {}", set.name, set.description);
+            let _ = writeln!(
+                o,
                 "{:<34} {:>10} {:>5} {:<8} file",
                 "rule", "complexity", "level", "rating"
             );
             for r in &set.rules {
-                println!(
+                let _ = writeln!(
+                    o,
                     "{:<34} {:>10} {:>5} {:<8} {}:{}",
                     r.name,
                     r.complexity,
@@ -409,6 +456,7 @@ fn bench(
     limit: Option<usize>,
     repeat: usize,
 ) -> Result<bool, String> {
+    let mut o = std::io::stdout().lock();
     let mut puzzles = Vec::new();
     let mut bad = 0;
     for rec in records(file)? {
@@ -441,7 +489,8 @@ fn bench(
                 }
                 best = best.min(t.elapsed().as_secs_f64());
             }
-            println!(
+            let _ = writeln!(
+                o,
                 "oracle: {n} puzzles ({unique} unique) in {best:.3} s: {:.0} puzzles/s (best of {repeat}, one thread)",
                 n as f64 / best
             );
@@ -464,7 +513,8 @@ fn bench(
             }
             pb.finish_and_clear();
             let secs = t.elapsed().as_secs_f64();
-            println!(
+            let _ = writeln!(
+                o,
                 "rule set {}: {n} puzzles ({solved} solved) in {secs:.3} s: {:.1} puzzles/s (one thread)",
                 set.name,
                 n as f64 / secs

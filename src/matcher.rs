@@ -76,6 +76,9 @@ impl Elem {
 /// Static types of expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
+    /// The type of an expression that already has an error: it fits
+    /// everywhere, so one mistake is reported once.
+    Error,
     Int,
     Bool,
     Text,
@@ -88,6 +91,7 @@ pub enum Ty {
 impl Ty {
     pub fn name(self) -> String {
         match self {
+            Ty::Error => "\u{0}error\u{0}".into(),
             Ty::Int => "integer".into(),
             Ty::Bool => "condition".into(),
             Ty::Text => "text".into(),

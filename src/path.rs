@@ -100,11 +100,19 @@ pub fn render_run(puzzle_text: &str, set: &RuleSet, run: &Run) -> String {
         let _ = write!(out, "{}", run.state);
     }
     let hardest = run.hardest.map_or("none", |h| set.rules[h].name.as_str());
-    let _ = writeln!(
-        out,
-        "rating: {} (level {}, hardest rule: {hardest})",
-        run.rating(set),
-        run.level(set)
-    );
+    if run.stop == StopReason::Solved {
+        let _ = writeln!(
+            out,
+            "rating: {} (level {}, hardest rule: {hardest})",
+            run.rating(set),
+            run.level(set)
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "rating: none (not solved by {}; hardest rule applied: {hardest})",
+            set.name
+        );
+    }
     out
 }

@@ -143,10 +143,15 @@ pub fn load(spec: &str) -> Result<RuleSet, SetError> {
                 .filter(|p| p.extension().is_some_and(|e| e == "rules"))
                 .collect();
             files.sort();
+            let name = std::fs::canonicalize(path)
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| spec.to_string());
+            let description = format!("the .rules files of {spec}");
             return build(
                 Source::Disk,
-                spec,
-                "",
+                &name,
+                &description,
                 &files,
                 None,
                 &[],
@@ -155,11 +160,16 @@ pub fn load(spec: &str) -> Result<RuleSet, SetError> {
             );
         }
         if path.extension().is_some_and(|e| e == "rules") {
+            let name = path
+                .file_stem()
+                .map_or(spec.to_string(), |n| n.to_string_lossy().into_owned());
+            let description = format!("the rules of {spec}");
+            let files = [path.to_path_buf()];
             return build(
                 Source::Disk,
-                spec,
-                "",
-                &[path.to_path_buf()],
+                &name,
+                &description,
+                &files,
                 None,
                 &[],
                 &BTreeMap::new(),
@@ -167,6 +177,16 @@ pub fn load(spec: &str) -> Result<RuleSet, SetError> {
             );
         }
         return load_yaml(Source::Disk, path);
+    }
+    let looks_like_path = spec.contains('/')
+        || spec.contains('\\')
+        || spec.ends_with(".yaml")
+        || spec.ends_with(".rules");
+    if looks_like_path {
+        return Err(SetError::Io(
+            spec.to_string(),
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such file or directory"),
+        ));
     }
     if embedded_set_names().iter().any(|n| n == spec) {
         return load_yaml(

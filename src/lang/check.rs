@@ -58,7 +58,7 @@ pub fn compile_file(
                     name,
                     docs: ast.docs.clone(),
                     file: file.to_string(),
-                    line: source[..ast.span.start].matches('\n').count() + 1,
+                    line: source[..ast.name_span.start].matches('\n').count() + 1,
                     complexity,
                     rating,
                     level,
@@ -224,6 +224,10 @@ fn elem_of(word: &str) -> Option<Elem> {
     })
 }
 
+/// Messages that mention the error type are follow-ons of an error
+/// already reported; [`Ty::Error`]'s name marks them.
+const POISON: &str = "\u{0}error\u{0}";
+
 const TYPE_NAMES: &str = "digit, row, column, block, house, cell, cand, var, rc, rn, cn, bn";
 const FUNCTIONS: &str = "cands, digits, cells, rows, columns, blocks, houses, vars, linked, peers, first, last, count, within";
 
@@ -264,8 +268,9 @@ impl<'p> Compiler<'p> {
     /// Records an error, unless one was already reported at the same
     /// place (a follow-on of the first, e.g. the type of an unknown name).
     fn err(&mut self, sp: Span, m: impl Into<String>) {
-        if !self.errs.iter().any(|(s, _)| s.start == sp.start) {
-            self.errs.push((sp, m.into()));
+        let m = m.into();
+        if !self.errs.iter().any(|(s, _)| s.start == sp.start) && !m.contains(POISON) {
+            self.errs.push((sp, m));
         }
     }
 
@@ -605,7 +610,7 @@ impl<'p> Compiler<'p> {
             return (Op::Int(0), Ty::Kind(e));
         }
         self.err(sp, format!("unknown name `{n}`"));
-        (Op::Int(0), Ty::Int)
+        (Op::Int(0), Ty::Error)
     }
 
     fn call_count(&mut self, x: &Expr) -> Typed {
@@ -755,7 +760,7 @@ impl<'p> Compiler<'p> {
                 for a in args {
                     self.expr(a);
                 }
-                (Op::Int(0), Ty::Int)
+                (Op::Int(0), Ty::Error)
             }
         }
     }

@@ -98,6 +98,10 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<RuleAst>, Diagnostic> 
         let msg = match &e.variant {
             pest::error::ErrorVariant::ParsingError { positives, .. } => {
                 let mut words: Vec<&str> = positives.iter().map(describe).collect();
+                // Wherever a clause may start, the rule may also end.
+                if positives.contains(&Rule::complexity) {
+                    words.push("`}`");
+                }
                 words.sort();
                 words.dedup();
                 let found = source[pos..]
