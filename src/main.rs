@@ -205,6 +205,19 @@ fn progress(len: Option<u64>) -> ProgressBar {
     pb
 }
 
+/// A bad input line: one message on stderr (and a JSON record when the
+/// output is JSON); the run goes on.
+fn report_bad_line(pb: &ProgressBar, out: &mut impl Write, json: bool, e: &InputError) {
+    pb.suspend(|| eprintln!("{e}"));
+    if json {
+        let _ = writeln!(
+            out,
+            "{}",
+            json!({"line": e.line, "error": e.kind.to_string()})
+        );
+    }
+}
+
 /// How messages name the input.
 fn source_name(arg: &str) -> &str {
     if arg == "-" {
@@ -231,14 +244,7 @@ fn check(file: &str, show_solution: bool, json: bool) -> Result<bool, String> {
             Ok(p) => p,
             Err(e) => {
                 bad += 1;
-                pb.suspend(|| eprintln!("{e}"));
-                if json {
-                    let _ = writeln!(
-                        out,
-                        "{}",
-                        json!({"line": e.line, "error": e.kind.to_string()})
-                    );
-                }
+                report_bad_line(&pb, &mut out, json, &e);
                 continue;
             }
         };
@@ -315,14 +321,7 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
             Ok(p) => p,
             Err(e) => {
                 bad += 1;
-                pb.suspend(|| eprintln!("{e}"));
-                if out_kind == Out::Json {
-                    let _ = writeln!(
-                        out,
-                        "{}",
-                        json!({"line": e.line, "error": e.kind.to_string()})
-                    );
-                }
+                report_bad_line(&pb, &mut out, out_kind == Out::Json, &e);
                 continue;
             }
         };

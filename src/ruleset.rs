@@ -135,7 +135,8 @@ pub fn embedded_set_names() -> Vec<String> {
 pub fn load(spec: &str) -> Result<RuleSet, SetError> {
     let path = Path::new(spec);
     if path.exists() {
-        if path.is_dir() {
+        // A folder of .rules files or a single .rules file is a set of its own.
+        let files: Vec<PathBuf> = if path.is_dir() {
             let mut files: Vec<PathBuf> = std::fs::read_dir(path)
                 .map_err(|e| SetError::Io(spec.to_string(), e))?
                 .flatten()
@@ -143,40 +144,27 @@ pub fn load(spec: &str) -> Result<RuleSet, SetError> {
                 .filter(|p| p.extension().is_some_and(|e| e == "rules"))
                 .collect();
             files.sort();
-            let name = std::fs::canonicalize(path)
-                .ok()
-                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-                .unwrap_or_else(|| spec.to_string());
-            let description = format!("the .rules files of {spec}");
-            return build(
-                Source::Disk,
-                &name,
-                &description,
-                &files,
-                None,
-                &[],
-                &BTreeMap::new(),
-                true,
-            );
-        }
-        if path.extension().is_some_and(|e| e == "rules") {
-            let name = path
-                .file_stem()
-                .map_or(spec.to_string(), |n| n.to_string_lossy().into_owned());
-            let description = format!("the rules of {spec}");
-            let files = [path.to_path_buf()];
-            return build(
-                Source::Disk,
-                &name,
-                &description,
-                &files,
-                None,
-                &[],
-                &BTreeMap::new(),
-                true,
-            );
-        }
-        return load_yaml(Source::Disk, path);
+            files
+        } else if path.extension().is_some_and(|e| e == "rules") {
+            vec![path.to_path_buf()]
+        } else {
+            return load_yaml(Source::Disk, path);
+        };
+        let name = std::fs::canonicalize(path)
+            .ok()
+            .and_then(|p| p.file_stem().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| spec.to_string());
+        let description = format!("the rules of {spec}");
+        return build(
+            Source::Disk,
+            &name,
+            &description,
+            &files,
+            None,
+            &[],
+            &BTreeMap::new(),
+            true,
+        );
     }
     let looks_like_path = spec.contains('/')
         || spec.contains('\\')
