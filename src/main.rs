@@ -107,6 +107,9 @@ struct RunOpts {
     /// Stop after this many seconds per puzzle.
     #[arg(long)]
     max_seconds: Option<f64>,
+    /// Worker threads (output stays in input order).
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
 }
 
 impl RunOpts {
@@ -302,8 +305,112 @@ enum Out {
     Csv,
 }
 
+/// What one input record gives: text for stdout, a message for stderr.
+struct Outcome {
+    stdout: String,
+    stderr: Option<String>,
+}
+
+/// Solves one record and renders it in the chosen output form.
+fn solve_one(
+    rec: Result<Puzzle, InputError>,
+    set: &RuleSet,
+    limits: Limits,
+    out_kind: Out,
+    source: &str,
+) -> Outcome {
+    let json_out = out_kind == Out::Json;
+    let p = match rec {
+        Ok(p) => p,
+        Err(e) => {
+            let stdout = if json_out {
+                format!("{}\n", json!({"line": e.line, "error": e.kind.to_string()}))
+            } else {
+                String::new()
+            };
+            return Outcome {
+                stdout,
+                stderr: Some(e.to_string()),
+            };
+        }
+    };
+    // A rating only means something for a puzzle with one solution.
+    let verdict = match solver::solve_candidates(&p.masks) {
+        Solutions::Unique(_) => None,
+        Solutions::None => Some("the puzzle has no solution"),
+        Solutions::Multiple { .. } => Some("the puzzle has several solutions"),
+    };
+    if let Some(why) = verdict {
+        let stdout = if json_out {
+            format!(
+                "{}\n",
+                json!({"line": p.line, "puzzle": p.text, "error": why})
+            )
+        } else {
+            String::new()
+        };
+        return Outcome {
+            stdout,
+            stderr: Some(format!("{source}:{}: {why}", p.line)),
+        };
+    }
+    let run = engine::run(set, State::from_masks(&p.masks, &p.givens), limits);
+    let solved = run.stop == StopReason::Solved;
+    // A rule set rates only the puzzles it solves.
+    let rating = solved.then(|| run.rating(set));
+    let level = solved.then(|| run.level(set));
+    let hardest = run.hardest.map(|h| set.rules[h].name.clone());
+    let missing = 81 - run.state.value_count();
+    let secs = run.elapsed.as_secs_f64();
+    let stop = serde_json::to_value(run.stop).unwrap_or_default();
+    let stop = stop.as_str().unwrap_or("");
+    let stdout = match out_kind {
+        Out::Json => format!(
+            "{}\n",
+            json!({
+                "line": p.line, "puzzle": p.text, "solved": solved, "stop": stop,
+                "rating": rating, "level": level, "hardest_rule": hardest,
+                "values_missing": missing, "seconds": secs,
+                "steps": run.steps.iter().map(|s| s.text()).collect::<Vec<_>>(),
+                "final": run.state.values_line(),
+            })
+        ),
+        Out::Line => format!(
+            "{} {} {} {} {} {secs:.6}\n",
+            p.text,
+            if solved { "solved" } else { stop },
+            rating.as_deref().unwrap_or("-"),
+            hardest.as_deref().unwrap_or("-"),
+            level.map_or("-".into(), |l| l.to_string()),
+        ),
+        Out::Csv => format!(
+            "{},{},{solved},{stop},{},{},{},{},{missing},{secs:.6}\n",
+            p.line,
+            p.text,
+            rating.as_deref().unwrap_or(""),
+            level.map_or(String::new(), |l| l.to_string()),
+            hardest.as_deref().unwrap_or(""),
+            run.steps.len()
+        ),
+        Out::Path => format!("{}seconds: {secs:.6}\n", render_run(&p.text, set, &run)),
+    };
+    Outcome {
+        stdout,
+        stderr: None,
+    }
+}
+
+/// Records handed to the worker threads at a time; output keeps input order.
+const CHUNK: usize = 256;
+
 fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
     let (set, limits) = opts.load()?;
+    let jobs = opts.jobs.unwrap_or(1).max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let source = source_name(arg).to_string();
     let pb = progress(None);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -315,91 +422,46 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
             "line,puzzle,solved,stop,rating,level,hardest_rule,steps,values_missing,seconds"
         );
     }
-    for rec in records(arg)? {
-        pb.inc(1);
-        let p = match rec {
-            Ok(p) => p,
-            Err(e) => {
+    let mut recs = records(arg)?;
+    loop {
+        let chunk: Vec<_> = recs
+            .by_ref()
+            .take(if jobs == 1 { 1 } else { CHUNK })
+            .collect();
+        if chunk.is_empty() {
+            break;
+        }
+        let outcomes: Vec<Outcome> = if jobs == 1 {
+            chunk
+                .into_iter()
+                .map(|r| solve_one(r, &set, limits, out_kind, &source))
+                .collect()
+        } else {
+            use rayon::prelude::*;
+            pool.install(|| {
+                chunk
+                    .into_par_iter()
+                    .map(|r| solve_one(r, &set, limits, out_kind, &source))
+                    .collect()
+            })
+        };
+        for o in outcomes {
+            pb.inc(1);
+            if let Some(msg) = &o.stderr {
                 bad += 1;
-                report_bad_line(&pb, &mut out, out_kind == Out::Json, &e);
+                pb.suspend(|| eprintln!("{msg}"));
+            }
+            if o.stdout.is_empty() {
                 continue;
             }
-        };
-        // A rating only means something for a puzzle with one solution.
-        let verdict = match solver::solve_candidates(&p.masks) {
-            Solutions::Unique(_) => None,
-            Solutions::None => Some("the puzzle has no solution"),
-            Solutions::Multiple { .. } => Some("the puzzle has several solutions"),
-        };
-        if let Some(why) = verdict {
-            bad += 1;
-            pb.suspend(|| eprintln!("{}:{}: {why}", source_name(arg), p.line));
-            if out_kind == Out::Json {
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    json!({"line": p.line, "puzzle": p.text, "error": why})
-                );
+            if out_kind == Out::Path && !std::mem::take(&mut first) {
+                let _ = writeln!(out);
             }
-            continue;
-        }
-        let state = State::from_masks(&p.masks, &p.givens);
-        let run = engine::run(&set, state, limits);
-        let solved = run.stop == StopReason::Solved;
-        // A rule set rates only the puzzles it solves.
-        let rating = solved.then(|| run.rating(&set));
-        let level = solved.then(|| run.level(&set));
-        let rating_txt = rating.clone().unwrap_or_else(|| "-".into());
-        let level_txt = level.map_or("-".into(), |l| l.to_string());
-        let (rating_csv, level_csv) = (
-            rating.clone().unwrap_or_default(),
-            level.map_or(String::new(), |l| l.to_string()),
-        );
-        let hardest = run.hardest.map(|h| set.rules[h].name.clone());
-        let missing = 81 - run.state.value_count();
-        let secs = run.elapsed.as_secs_f64();
-        let stop = serde_json::to_value(run.stop).unwrap_or_default();
-        let stop = stop.as_str().unwrap_or("");
-        let r = match out_kind {
-            Out::Json => writeln!(
-                out,
-                "{}",
-                json!({
-                    "line": p.line, "puzzle": p.text, "solved": solved, "stop": stop,
-                    "rating": rating, "level": level, "hardest_rule": hardest,
-                    "values_missing": missing, "seconds": secs,
-                    "steps": run.steps.iter().map(|s| s.text()).collect::<Vec<_>>(),
-                    "final": run.state.values_line(),
-                })
-            ),
-            Out::Line => writeln!(
-                out,
-                "{} {} {rating_txt} {} {level_txt} {:.6}",
-                p.text,
-                if solved { "solved" } else { stop },
-                hardest.as_deref().unwrap_or("-"),
-                secs
-            ),
-            Out::Csv => writeln!(
-                out,
-                "{},{},{solved},{stop},{rating_csv},{level_csv},{},{},{missing},{secs:.6}",
-                p.line,
-                p.text,
-                hardest.as_deref().unwrap_or(""),
-                run.steps.len()
-            ),
-            Out::Path => {
-                if !first {
-                    let _ = writeln!(out);
-                }
-                first = false;
-                write!(out, "{}", render_run(&p.text, &set, &run))
-                    .and_then(|_| writeln!(out, "seconds: {secs:.6}"))
+            if out.write_all(o.stdout.as_bytes()).is_err() {
+                return Ok(false); // stdout closed (e.g. `| head`)
             }
-        };
-        if r.is_err() {
-            return Ok(false);
         }
+        let _ = out.flush();
     }
     pb.finish_and_clear();
     Ok(bad == 0)

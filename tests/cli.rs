@@ -1336,3 +1336,24 @@ fn broken_rule_set_error_is_prefixed_once() {
     assert!(run.stderr.contains("unused variable `D`"), "{}", run.stderr);
     assert!(!run.stderr.contains("error: error:"), "{}", run.stderr);
 }
+
+/// `rate -j 2` gives the same lines, in the same order, as one thread.
+#[test]
+fn rate_with_two_jobs_keeps_input_order() {
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/cbg-000-first1000.txt"
+    );
+    let strip = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(|l| l.rsplit_once(' ').map_or(l, |(a, _)| a).to_string())
+            .collect()
+    };
+    let one = ruledoku(["rate", "--rules", "sfin", sample]);
+    let two = ruledoku(["rate", "-j", "2", "--rules", "sfin", sample]);
+    assert_eq!((one.code, two.code), (Some(0), Some(0)));
+    let (a, b) = (strip(&one.stdout), strip(&two.stdout));
+    assert_eq!(a.len(), 1000);
+    assert_eq!(a, b);
+    assert_eq!(a.iter().filter(|l| l.contains(" solved ")).count(), 576);
+}
