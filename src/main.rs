@@ -211,6 +211,8 @@ fn progress(len: Option<u64>) -> ProgressBar {
 /// A bad input line: one message on stderr (and a JSON record when the
 /// output is JSON); the run goes on.
 fn report_bad_line(pb: &ProgressBar, out: &mut impl Write, json: bool, e: &InputError) {
+    // Keep stdout and stderr in input order on a terminal.
+    let _ = out.flush();
     pb.suspend(|| eprintln!("{e}"));
     if json {
         let _ = writeln!(
@@ -449,6 +451,7 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
             pb.inc(1);
             if let Some(msg) = &o.stderr {
                 bad += 1;
+                let _ = out.flush();
                 pb.suspend(|| eprintln!("{msg}"));
             }
             if o.stdout.is_empty() {
