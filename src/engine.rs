@@ -79,7 +79,7 @@ pub fn run(set: &RuleSet, mut state: State, limits: Limits) -> Run {
         if state.is_solved() {
             break StopReason::Solved;
         }
-        if !state.empty_vars().is_empty() {
+        if state.has_empty_var() {
             break StopReason::Contradiction;
         }
         if limits.max_steps.is_some_and(|m| steps.len() >= m) {

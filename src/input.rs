@@ -192,10 +192,7 @@ impl fmt::Display for House {
     }
 }
 
-/// The name `rRcC` (1-based) of cell index `cell` (0..81).
-pub fn cell_name(cell: usize) -> String {
-    format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
-}
+pub use crate::geometry::cell_name;
 
 /// What is wrong with a record.
 #[derive(Debug, Clone, PartialEq, Eq)]

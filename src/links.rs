@@ -5,7 +5,8 @@
 //! `729..1053`), and an edge for each membership "candidate ∈ variable".
 //! Two distinct candidates are *nrc-linked* iff they have a common neighbour
 //! variable in that graph. The relation is derived once from the graph into
-//! per-candidate bitsets ([`LINKS`]) that hot loops use.
+//! per-candidate bitsets ([`LinkGraph::links`], read with [`links`]) that hot
+//! loops use.
 //!
 //! Conjugacy ("strong links") depends on the state: two candidates are
 //! conjugate when they are the only two live candidates of some variable;

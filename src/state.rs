@@ -94,6 +94,11 @@ impl State {
         self.values.intersects(&TABLES.var[v])
     }
 
+    /// Is some undecided variable without a live candidate (a contradiction)?
+    pub fn has_empty_var(&self) -> bool {
+        (0..N_VARS).any(|v| !self.is_decided(v) && self.var_cands(v).is_empty())
+    }
+
     /// Undecided variables with no live candidate: a contradiction.
     pub fn empty_vars(&self) -> Vec<usize> {
         (0..N_VARS)

@@ -488,7 +488,6 @@ impl<'p> Compiler<'p> {
     /// Converts a value of element type to its live candidates.
     fn coerce_cands(&mut self, (op, ty): Typed, sp: Span) -> Op {
         match ty {
-            Ty::One(Elem::Cand) | Ty::Set(Elem::Cand) => Op::Cands(Elem::Cand, Box::new(op)),
             Ty::One(e) | Ty::Set(e) => Op::Cands(e, Box::new(op)),
             t => {
                 self.err(sp, format!("expected candidates, found {}", t.name()));
