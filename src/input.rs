@@ -736,6 +736,40 @@ fn given_bit(g: u8) -> u16 {
 
 /// The first given (in reading order) that repeats an earlier one in a row, column
 /// or block: (digit, house, earlier cell, this cell).
+/// A puzzle of givens (formats [`Format::Line81`] and [`Format::Grid9`]).
+fn givens_puzzle(
+    givens: [u8; 81],
+    format: Format,
+    line: usize,
+    last_line: usize,
+    metadata: String,
+) -> Puzzle {
+    Puzzle {
+        line,
+        last_line,
+        masks: givens_masks(&givens),
+        givens,
+        format,
+        metadata,
+        text: givens_text(&givens),
+    }
+}
+
+/// The repeated given, if any, as the cell to point at and its error.
+fn duplicate_error(givens: &[u8; 81]) -> Option<(usize, ErrorKind)> {
+    find_duplicate(givens).map(|(digit, house, first, second)| {
+        (
+            second,
+            ErrorKind::DuplicateGiven {
+                digit,
+                house,
+                first,
+                second,
+            },
+        )
+    })
+}
+
 fn find_duplicate(givens: &[u8; 81]) -> Option<(u8, House, usize, usize)> {
     // Branch-free count of givens against distinct digits per house (givens are
     // unpredictable); the search for the culprit runs only when a repeat exists.
@@ -1064,26 +1098,10 @@ impl Assembler {
                 for (g, &b) in givens.iter_mut().zip(tok.as_bytes()) {
                     *g = given_value(char::from(b));
                 }
-                if let Some((digit, house, first, second)) = find_duplicate(&givens) {
-                    return Err(at(
-                        lead + second,
-                        ErrorKind::DuplicateGiven {
-                            digit,
-                            house,
-                            first,
-                            second,
-                        },
-                    ));
+                if let Some((second, kind)) = duplicate_error(&givens) {
+                    return Err(at(lead + second, kind));
                 }
-                Ok(Puzzle {
-                    line: no,
-                    last_line: no,
-                    masks: givens_masks(&givens),
-                    givens,
-                    format: Format::Line81,
-                    metadata,
-                    text: givens_text(&givens),
-                })
+                Ok(givens_puzzle(givens, Format::Line81, no, no, metadata))
             }
             729 => {
                 let mut masks = [0u16; 81];
@@ -1223,28 +1241,17 @@ impl Assembler {
                 ));
             }
         }
-        if let Some((digit, house, first, second)) = find_duplicate(&givens) {
+        if let Some((second, kind)) = duplicate_error(&givens) {
             let row = rows[second / 9];
-            return Err(self.error(
-                row.first,
-                Some(column(&row.text, offsets[second])),
-                ErrorKind::DuplicateGiven {
-                    digit,
-                    house,
-                    first,
-                    second,
-                },
-            ));
+            return Err(self.error(row.first, Some(column(&row.text, offsets[second])), kind));
         }
-        Ok(Puzzle {
-            line: first_line,
-            last_line,
-            masks: givens_masks(&givens),
+        Ok(givens_puzzle(
             givens,
-            format: Format::Grid9,
-            metadata: String::new(),
-            text: givens_text(&givens),
-        })
+            Format::Grid9,
+            first_line,
+            last_line,
+            String::new(),
+        ))
     }
 
     fn parse_candidate_grid(
