@@ -1,4 +1,4 @@
-//! Throughput of the brute-force oracle (`ruledoku::solver`): every puzzle of
+//! Throughput of the brute-force oracle (`ruledoku::oracle::solver`): every puzzle of
 //! a shared collection is checked for uniqueness (solutions counted up to 2).
 //!
 //! The collections live outside the repository, in `../shared/data/`
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ruledoku::solver::count_solutions;
+use ruledoku::oracle::solver::count_solutions;
 
 /// The collections: benchmark name and path below the data directory.
 const FILES: [(&str, &str); 2] = [

@@ -2,18 +2,24 @@
 //! re-starting from the simplest after every change (SudoRules' strategy).
 //!
 //! Like egg's `Runner`, a run has limits (steps, time) and ends with a
-//! [`StopReason`]; every applied pattern becomes a [`Step`] record.
+//! [`StopReason`]; every applied match becomes a [`Step`] that keeps its
+//! evidence and the state it was found in, so that it is rendered only when
+//! a path is printed. With statistics on, the run also counts, per rule,
+//! the searches made, the time they took and the conclusions they gave.
 //!
 //! Architecture Invariant: the engine knows no technique. It only orders
-//! compiled rules by complexity, asks each for its first match, and applies
-//! conclusions (asserting a value eliminates its nrc-linked candidates).
+//! compiled rules by complexity, asks each searcher for its first match,
+//! and applies conclusions (asserting a value eliminates its nrc-linked
+//! candidates).
 
-use crate::matcher::ConclusionKind;
-use crate::path::Step;
+use crate::grid::bits::Bits;
+use crate::grid::state::State;
+use crate::rule::Rule;
 use crate::ruleset::RuleSet;
-use crate::state::State;
+use crate::search::{ConclusionKind, Evidence, Grade, SearchCx};
 use serde::Serialize;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Why a run stopped.
@@ -31,11 +37,96 @@ pub enum StopReason {
     TimeLimit,
 }
 
+impl StopReason {
+    /// The kebab-case name used in JSON, CSV and rate lines.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Solved => "solved",
+            StopReason::Stuck => "stuck",
+            StopReason::Contradiction => "contradiction",
+            StopReason::StepLimit => "step-limit",
+            StopReason::TimeLimit => "time-limit",
+        }
+    }
+}
+
 /// Limits of a run.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
     pub max_steps: Option<usize>,
     pub max_time: Option<Duration>,
+}
+
+/// One applied match: which rule, what it concluded, how it was graded,
+/// and what explains it.
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub rule: Arc<Rule>,
+    pub kind: ConclusionKind,
+    /// Concluded candidates (asserted or eliminated), in print order.
+    pub conclusions: Vec<usize>,
+    pub grade: Grade,
+    pub evidence: Evidence,
+    /// The state the match was found in (renderers read it).
+    pub before: State,
+    /// Live candidates and decided cells after the step.
+    pub cands_after: usize,
+    pub values_after: usize,
+}
+
+impl Step {
+    /// The conclusions in print order (SudoRules prints them by decreasing
+    /// candidate number).
+    pub fn ordered(set: &Bits) -> Vec<usize> {
+        let mut v: Vec<usize> = set.iter().collect();
+        v.reverse();
+        v
+    }
+
+    /// The rule's name.
+    pub fn rule_name(&self) -> &str {
+        &self.rule.head.name
+    }
+
+    /// The matched pattern in SudoRules notation (empty for singles).
+    pub fn pattern(&self) -> String {
+        self.rule.searcher.render(&self.before, &self.evidence)
+    }
+
+    /// The step as one line of a SudoRules path.
+    pub fn text(&self) -> String {
+        crate::path::step_text(self)
+    }
+}
+
+/// What one rule cost and gave during a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RuleStats {
+    /// Searches made (one per engine step that reached this rule).
+    pub calls: u64,
+    /// Search nodes visited (bindings tried).
+    pub nodes: u64,
+    /// Time spent searching.
+    #[serde(serialize_with = "as_secs")]
+    pub time: Duration,
+    /// Steps this rule made, and the candidates they concluded upon.
+    pub steps: u64,
+    pub conclusions: u64,
+}
+
+fn as_secs<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl RuleStats {
+    /// Adds another run's figures.
+    pub fn add(&mut self, o: &RuleStats) {
+        self.calls += o.calls;
+        self.nodes += o.nodes;
+        self.time += o.time;
+        self.steps += o.steps;
+        self.conclusions += o.conclusions;
+    }
 }
 
 /// The result of a run.
@@ -45,103 +136,177 @@ pub struct Run {
     pub state: State,
     pub steps: Vec<Step>,
     pub stop: StopReason,
-    /// Index into the set's rules of the most complex rule applied.
+    /// Index into `steps` of the most complex step (the first of equals).
     pub hardest: Option<usize>,
     pub elapsed: Duration,
+    /// Per-rule statistics, in the set's rule order (when asked for).
+    pub stats: Option<Vec<RuleStats>>,
 }
 
 impl Run {
-    /// Highest level among applied rules (0 when only singles, or nothing, were needed).
-    pub fn level(&self, set: &RuleSet) -> i64 {
-        self.hardest.map_or(0, |i| set.rules[i].level)
+    /// The most complex step applied.
+    pub fn hardest_step(&self) -> Option<&Step> {
+        self.hardest.map(|h| &self.steps[h])
     }
 
-    /// The rating label: the most complex applied rule's `rating` (or its
-    /// name), `Singles` when nothing but singles (or nothing) was needed.
-    pub fn rating(&self, set: &RuleSet) -> String {
-        match self.hardest {
-            Some(h) => set.rules[h]
-                .rating
-                .clone()
-                .unwrap_or_else(|| set.rules[h].name.clone()),
-            None => "Singles".into(),
+    /// The name of the most complex rule applied.
+    pub fn hardest_rule(&self) -> Option<&str> {
+        self.hardest_step().map(Step::rule_name)
+    }
+
+    /// The level of the most complex step (0 when only singles, or
+    /// nothing, were needed).
+    pub fn level(&self) -> crate::rating::Rating {
+        self.hardest_step()
+            .map_or(crate::rating::Rating::level(0), |s| s.grade.level)
+    }
+
+    /// The rating label: the most complex step's label, `Singles` when
+    /// nothing but singles (or nothing) was needed.
+    pub fn rating(&self) -> String {
+        self.hardest_step()
+            .map_or_else(|| "Singles".into(), |s| s.grade.label.clone())
+    }
+}
+
+/// Runs a rule set with limits, optionally counting per-rule statistics.
+pub struct Runner<'a> {
+    set: &'a RuleSet,
+    limits: Limits,
+    stats: bool,
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(set: &'a RuleSet) -> Runner<'a> {
+        Runner {
+            set,
+            limits: Limits::default(),
+            stats: false,
+        }
+    }
+
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Count calls, nodes, time and conclusions per rule.
+    pub fn with_stats(mut self, on: bool) -> Self {
+        self.stats = on;
+        self
+    }
+
+    /// Runs until solved, stuck, contradictory or out of limits.
+    pub fn run(&self, mut state: State) -> Run {
+        let set = self.set;
+        let start = Instant::now();
+        let deadline = self.limits.max_time.and_then(|t| start.checked_add(t));
+        let mut cx = SearchCx::new(deadline);
+        let initial = state;
+        let mut steps: Vec<Step> = Vec::new();
+        let mut hardest: Option<usize> = None;
+        let mut stats = self
+            .stats
+            .then(|| vec![RuleStats::default(); set.rules.len()]);
+        let stop = loop {
+            if state.is_solved() {
+                break StopReason::Solved;
+            }
+            if state.has_empty_var() {
+                break StopReason::Contradiction;
+            }
+            if self.limits.max_steps.is_some_and(|m| steps.len() >= m) {
+                break StopReason::StepLimit;
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break StopReason::TimeLimit;
+            }
+            let Some((ri, mut step)) = first_step(set, &state, &mut cx, stats.as_deref_mut())
+            else {
+                if cx.interrupted() {
+                    break StopReason::TimeLimit;
+                }
+                break StopReason::Stuck;
+            };
+            if !set.blocked {
+                step.conclusions.truncate(1);
+            }
+            apply(&mut state, &step);
+            step.cands_after = state.cand_count();
+            step.values_after = state.value_count();
+            if let Some(st) = stats.as_deref_mut() {
+                st[ri].steps += 1;
+                st[ri].conclusions += step.conclusions.len() as u64;
+            }
+            if hardest.is_none_or(|h| steps[h].grade.complexity < step.grade.complexity) {
+                hardest = Some(steps.len());
+            }
+            steps.push(step);
+        };
+        Run {
+            initial,
+            state,
+            steps,
+            stop,
+            hardest,
+            elapsed: start.elapsed(),
+            stats,
         }
     }
 }
 
 /// Runs `set` on `state` until solved, stuck, contradictory or out of limits.
-pub fn run(set: &RuleSet, mut state: State, limits: Limits) -> Run {
-    let start = Instant::now();
-    let initial = state;
-    let mut steps = Vec::new();
-    let mut hardest: Option<usize> = None;
-    let stop = loop {
-        if state.is_solved() {
-            break StopReason::Solved;
-        }
-        if state.has_empty_var() {
-            break StopReason::Contradiction;
-        }
-        if limits.max_steps.is_some_and(|m| steps.len() >= m) {
-            break StopReason::StepLimit;
-        }
-        if limits.max_time.is_some_and(|t| start.elapsed() >= t) {
-            break StopReason::TimeLimit;
-        }
-        let Some((ri, step)) = first_step(set, &state) else {
-            break StopReason::Stuck;
-        };
-        apply(&mut state, &step, set.blocked);
-        let rule = &set.rules[ri];
-        if hardest.is_none_or(|h| set.rules[h].complexity < rule.complexity) {
-            hardest = Some(ri);
-        }
-        let mut step = step;
-        if !set.blocked {
-            step.conclusions.truncate(1);
-        }
-        step.cands_after = state.cand_count();
-        step.values_after = state.value_count();
-        steps.push(step);
-    };
-    Run {
-        initial,
-        state,
-        steps,
-        stop,
-        hardest,
-        elapsed: start.elapsed(),
-    }
+pub fn run(set: &RuleSet, state: State, limits: Limits) -> Run {
+    Runner::new(set).limits(limits).run(state)
 }
 
-/// The first match of the simplest applicable rule, as a step.
-pub fn first_step(set: &RuleSet, state: &State) -> Option<(usize, Step)> {
+/// The first match of the simplest applicable rule, as a step (not yet
+/// applied), with the rule's index in the set. `None` when no rule applies
+/// or the deadline passed. Counts calls, nodes and time in `stats`.
+pub fn first_step(
+    set: &RuleSet,
+    state: &State,
+    cx: &mut SearchCx,
+    mut stats: Option<&mut [RuleStats]>,
+) -> Option<(usize, Step)> {
     for (ri, rule) in set.rules.iter().enumerate() {
         let mut found = None;
-        let _ = rule.plan.search(state, &mut |m| {
-            found = Some(Step {
-                rule: rule.name.clone(),
-                pattern: rule.plan.render(state, m.env),
-                kind: rule.plan.conclusion,
-                conclusions: Step::ordered(&m.conclusions),
-                complexity: rule.complexity,
-                level: rule.level,
-                cands_after: 0,
-                values_after: 0,
-            });
+        let (t0, n0) = (stats.is_some().then(Instant::now), cx.nodes);
+        let _ = rule.searcher.search(cx, state, &mut |m| {
+            found = Some(m);
             ControlFlow::Break(())
         });
-        if let Some(s) = found {
-            return Some((ri, s));
+        if let Some(st) = stats.as_deref_mut() {
+            let s = &mut st[ri];
+            s.calls += 1;
+            s.nodes += cx.nodes - n0;
+            s.time += t0.map_or(Duration::ZERO, |t| t.elapsed());
+        }
+        if let Some(f) = found {
+            return Some((
+                ri,
+                Step {
+                    rule: rule.clone(),
+                    kind: f.kind,
+                    conclusions: Step::ordered(&f.conclusions),
+                    grade: rule.grade_of(&f),
+                    evidence: f.evidence,
+                    before: *state,
+                    cands_after: 0,
+                    values_after: 0,
+                },
+            ));
+        }
+        if cx.interrupted() {
+            return None;
         }
     }
     None
 }
 
-/// Applies a step's conclusions (only the first one when not blocked).
-pub fn apply(state: &mut State, step: &Step, blocked: bool) {
-    let n = if blocked { step.conclusions.len() } else { 1 };
-    for &z in step.conclusions.iter().take(n) {
+/// Applies a step's conclusions.
+pub fn apply(state: &mut State, step: &Step) {
+    for &z in &step.conclusions {
         match step.kind {
             ConclusionKind::Eliminate => {
                 state.eliminate(z);

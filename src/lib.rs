@@ -1,21 +1,28 @@
 //! ruledoku: a Sudoku engine whose solving techniques are declarative
 //! resolution rules written as text (`rules/*.rules`).
 //!
-//! The library holds only generic machinery: the grid model ([`geometry`],
-//! [`bits`], [`links`], [`state`]), puzzle input ([`input`]), the brute-force
-//! oracle ([`solver`]), the rule language front end ([`lang`]), its compiler
-//! ([`compile`]), the [`engine`] that runs rule sets, and renderers of
-//! resolution paths ([`path`]). See `ARCHITECTURE.md` for the map.
+//! The library holds only generic machinery, in pipeline order:
+//!
+//! 1. [`grid`]: the CSP model (geometry, bitsets, links, resolution state);
+//! 2. [`input`]: puzzle text in every common format → [`input::Puzzle`];
+//! 3. [`oracle`]: the brute-force solver and the referee built on it;
+//! 4. [`lang`]: rule text → AST → typed, checked rules → lowered searchers;
+//! 5. [`search`]: the [`search::Searcher`] interface and its kinds (pattern
+//!    plans today; chain and trial searches plug in beside them);
+//! 6. [`rule`] and [`ruleset`]: compiled rules (head + searcher) and linked
+//!    rule sets;
+//! 7. [`engine`]: the runner that applies a rule set to a state;
+//! 8. [`path`]: renderers of resolution paths (SudoRules text, JSON, CSV).
+//!
+//! See `ARCHITECTURE.md` for the map and its invariants.
 
-pub mod bits;
 pub mod engine;
-pub mod geometry;
+pub mod grid;
 pub mod input;
 pub mod lang;
-pub mod links;
-pub mod matcher;
+pub mod oracle;
 pub mod path;
-pub mod referee;
+pub mod rating;
+pub mod rule;
 pub mod ruleset;
-pub mod solver;
-pub mod state;
+pub mod search;

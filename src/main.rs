@@ -3,12 +3,12 @@
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ruledoku::engine::{self, Limits, StopReason};
+use ruledoku::engine::{Limits, RuleStats, Runner, StopReason};
+use ruledoku::grid::state::State;
 use ruledoku::input::{self, InputError, Puzzle};
-use ruledoku::path::render_run;
+use ruledoku::oracle::solver::{self, Solutions};
+use ruledoku::path::{self, Rated};
 use ruledoku::ruleset::{self, RuleSet};
-use ruledoku::solver::{self, Solutions};
-use ruledoku::state::State;
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -76,6 +76,9 @@ enum Cmd {
         /// Repeat the oracle run this many times (more stable timings).
         #[arg(long, default_value_t = 1)]
         repeat: usize,
+        /// Report, per rule, searches made, nodes visited, time and conclusions.
+        #[arg(long)]
+        stats: bool,
     },
 }
 
@@ -110,6 +113,11 @@ struct RunOpts {
     /// Worker threads (output stays in input order).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+    /// Report, per rule, searches made, nodes visited, time and conclusions
+    /// (after each path with `solve`, in each object with `--json`, and as
+    /// a total on standard error with `rate`).
+    #[arg(long)]
+    stats: bool,
 }
 
 impl RunOpts {
@@ -160,7 +168,8 @@ fn main() -> ExitCode {
             rules,
             limit,
             repeat,
-        } => bench(&file, rules.as_deref(), limit, repeat),
+            stats,
+        } => bench(&file, rules.as_deref(), limit, repeat, stats),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -307,10 +316,12 @@ enum Out {
     Csv,
 }
 
-/// What one input record gives: text for stdout, a message for stderr.
+/// What one input record gives: text for stdout, a message for stderr,
+/// and the run's per-rule statistics when asked for.
 struct Outcome {
     stdout: String,
     stderr: Option<String>,
+    stats: Option<Vec<RuleStats>>,
 }
 
 /// Solves one record and renders it in the chosen output form.
@@ -320,6 +331,7 @@ fn solve_one(
     limits: Limits,
     out_kind: Out,
     source: &str,
+    stats: bool,
 ) -> Outcome {
     let json_out = out_kind == Out::Json;
     let p = match rec {
@@ -333,6 +345,7 @@ fn solve_one(
             return Outcome {
                 stdout,
                 stderr: Some(e.to_string()),
+                stats: None,
             };
         }
     };
@@ -354,51 +367,32 @@ fn solve_one(
         return Outcome {
             stdout,
             stderr: Some(format!("{source}:{}: {why}", p.line)),
+            stats: None,
         };
     }
-    let run = engine::run(set, State::from_masks(&p.masks, &p.givens), limits);
-    let solved = run.stop == StopReason::Solved;
-    // A rule set rates only the puzzles it solves.
-    let rating = solved.then(|| run.rating(set));
-    let level = solved.then(|| run.level(set));
-    let hardest = run.hardest.map(|h| set.rules[h].name.clone());
-    let missing = 81 - run.state.value_count();
-    let secs = run.elapsed.as_secs_f64();
-    let stop = serde_json::to_value(run.stop).unwrap_or_default();
-    let stop = stop.as_str().unwrap_or("");
+    let run = Runner::new(set)
+        .limits(limits)
+        .with_stats(stats)
+        .run(State::from_masks(&p.masks, &p.givens));
+    let rated = Rated {
+        line: p.line,
+        puzzle: &p.text,
+        set,
+        run: &run,
+    };
     let stdout = match out_kind {
-        Out::Json => format!(
-            "{}\n",
-            json!({
-                "line": p.line, "puzzle": p.text, "solved": solved, "stop": stop,
-                "rating": rating, "level": level, "hardest_rule": hardest,
-                "values_missing": missing, "seconds": secs,
-                "steps": run.steps.iter().map(|s| s.text()).collect::<Vec<_>>(),
-                "final": run.state.values_line(),
-            })
-        ),
-        Out::Line => format!(
-            "{} {} {} {} {} {secs:.6}\n",
-            p.text,
-            if solved { "solved" } else { stop },
-            rating.as_deref().unwrap_or("-"),
-            hardest.as_deref().unwrap_or("-"),
-            level.map_or("-".into(), |l| l.to_string()),
-        ),
-        Out::Csv => format!(
-            "{},{},{solved},{stop},{},{},{},{},{missing},{secs:.6}\n",
-            p.line,
-            p.text,
-            rating.as_deref().unwrap_or(""),
-            level.map_or(String::new(), |l| l.to_string()),
-            hardest.as_deref().unwrap_or(""),
-            run.steps.len()
-        ),
-        Out::Path => format!("{}seconds: {secs:.6}\n", render_run(&p.text, set, &run)),
+        Out::Json => rated.json(),
+        Out::Line => rated.line(),
+        Out::Csv => rated.csv(),
+        Out::Path => match &run.stats {
+            Some(st) => format!("{}{}", rated.path(), path::stats_table(set, st)),
+            None => rated.path(),
+        },
     };
     Outcome {
         stdout,
         stderr: None,
+        stats: run.stats,
     }
 }
 
@@ -418,11 +412,9 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut bad = 0usize;
     let mut first = true;
+    let mut total: Option<Vec<RuleStats>> = None;
     if out_kind == Out::Csv {
-        let _ = writeln!(
-            out,
-            "line,puzzle,solved,stop,rating,level,hardest_rule,steps,values_missing,seconds"
-        );
+        let _ = writeln!(out, "{}", path::CSV_HEADER);
     }
     let mut recs = records(arg)?;
     loop {
@@ -436,19 +428,23 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
         let outcomes: Vec<Outcome> = if jobs == 1 {
             chunk
                 .into_iter()
-                .map(|r| solve_one(r, &set, limits, out_kind, &source))
+                .map(|r| solve_one(r, &set, limits, out_kind, &source, opts.stats))
                 .collect()
         } else {
             use rayon::prelude::*;
             pool.install(|| {
                 chunk
                     .into_par_iter()
-                    .map(|r| solve_one(r, &set, limits, out_kind, &source))
+                    .map(|r| solve_one(r, &set, limits, out_kind, &source, opts.stats))
                     .collect()
             })
         };
         for o in outcomes {
             pb.inc(1);
+            if let Some(st) = &o.stats {
+                let acc = total.get_or_insert_with(|| vec![RuleStats::default(); st.len()]);
+                acc.iter_mut().zip(st).for_each(|(a, b)| a.add(b));
+            }
             if let Some(msg) = &o.stderr {
                 bad += 1;
                 let _ = out.flush();
@@ -467,6 +463,12 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
         let _ = out.flush();
     }
     pb.finish_and_clear();
+    // `rate` keeps one line per puzzle on stdout: the totals go to stderr.
+    if let Some(st) = total
+        && matches!(out_kind, Out::Line | Out::Csv)
+    {
+        eprint!("{}", path::stats_table(&set, &st));
+    }
     Ok(bad == 0)
 }
 
@@ -501,12 +503,12 @@ fn rules(cmd: RulesCmd) -> Result<bool, String> {
                 let _ = writeln!(
                     o,
                     "{:<34} {:>10} {:>5} {:<8} {}:{}",
-                    r.name,
-                    r.complexity,
-                    r.level,
-                    r.rating.as_deref().unwrap_or("-"),
-                    r.file,
-                    r.line
+                    r.head.name,
+                    r.head.complexity,
+                    r.head.level,
+                    r.head.label.as_deref().unwrap_or("-"),
+                    r.head.file,
+                    r.head.line
                 );
             }
             Ok(true)
@@ -519,6 +521,7 @@ fn bench(
     rules: Option<&str>,
     limit: Option<usize>,
     repeat: usize,
+    stats: bool,
 ) -> Result<bool, String> {
     let mut o = std::io::stdout().lock();
     let mut puzzles = Vec::new();
@@ -564,14 +567,15 @@ fn bench(
             let pb = progress(Some(n as u64));
             let t = Instant::now();
             let mut solved = 0;
+            let runner = Runner::new(&set).with_stats(stats);
+            let mut total = vec![RuleStats::default(); set.rules.len()];
             for p in &puzzles {
-                let run = engine::run(
-                    &set,
-                    State::from_masks(&p.masks, &p.givens),
-                    Limits::default(),
-                );
+                let run = runner.run(State::from_masks(&p.masks, &p.givens));
                 if run.stop == StopReason::Solved {
                     solved += 1;
+                }
+                if let Some(st) = &run.stats {
+                    total.iter_mut().zip(st).for_each(|(a, b)| a.add(b));
                 }
                 pb.inc(1);
             }
@@ -583,6 +587,9 @@ fn bench(
                 set.name,
                 n as f64 / secs
             );
+            if stats {
+                let _ = write!(o, "{}", path::stats_table(&set, &total));
+            }
         }
     }
     Ok(bad == 0)

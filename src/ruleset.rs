@@ -14,10 +14,13 @@
 //! Rule files are resolved relative to the YAML file. Rules are ordered by
 //! complexity, ties keeping file order (SudoRules: simplest first).
 
-use crate::lang::{CompiledRule, Diagnostic, compile_source};
+use crate::lang::{Diagnostic, compile_source};
+use crate::rating::Rating;
+use crate::rule::Rule;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded_rules.rs"));
@@ -52,7 +55,8 @@ struct RatingOverride {
 pub struct RuleSet {
     pub name: String,
     pub description: String,
-    pub rules: Vec<CompiledRule>,
+    /// The rules, simplest first (by complexity; ties keep file order).
+    pub rules: Vec<Arc<Rule>>,
     pub blocked: bool,
 }
 
@@ -227,7 +231,7 @@ fn build(
     ratings: &BTreeMap<String, RatingOverride>,
     blocked: bool,
 ) -> Result<RuleSet, SetError> {
-    let mut rules: Vec<CompiledRule> = Vec::new();
+    let mut rules: Vec<Rule> = Vec::new();
     let mut diags = Vec::new();
     for f in files {
         let text = read(src, f)?;
@@ -238,8 +242,12 @@ fn build(
         match compile_source(&shown, &text) {
             Ok(rs) => {
                 for r in rs {
-                    if let Some(prev) = rules.iter().find(|p| p.name == r.name) {
-                        return Err(SetError::Duplicate(shown, r.name, prev.file.clone()));
+                    if let Some(prev) = rules.iter().find(|p| p.head.name == r.head.name) {
+                        return Err(SetError::Duplicate(
+                            shown,
+                            r.head.name,
+                            prev.head.file.clone(),
+                        ));
                     }
                     rules.push(r);
                 }
@@ -248,24 +256,28 @@ fn build(
         }
     }
     if !diags.is_empty() {
+        crate::lang::diag::sort(&mut diags);
         return Err(SetError::Rules(diags));
     }
-    rules.retain(|r| max_level.is_none_or(|m| r.level <= m) && !exclude.contains(&r.name));
+    rules.retain(|r| {
+        max_level.is_none_or(|m| r.head.level <= Rating::level(m))
+            && !exclude.contains(&r.head.name)
+    });
     for r in &mut rules {
-        if let Some(o) = ratings.get(&r.name) {
+        if let Some(o) = ratings.get(&r.head.name) {
             if let Some(t) = &o.rating {
-                r.rating = Some(t.clone());
+                r.head.label = Some(t.clone());
             }
             if let Some(l) = o.level {
-                r.level = l;
+                r.head.level = Rating::level(l);
             }
         }
     }
-    rules.sort_by_key(|r| r.complexity);
+    rules.sort_by_key(|r| r.head.complexity);
     Ok(RuleSet {
         name: name.to_string(),
         description: description.to_string(),
-        rules,
+        rules: rules.into_iter().map(Arc::new).collect(),
         blocked,
     })
 }

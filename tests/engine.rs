@@ -2,8 +2,9 @@
 //! restart from the simplest rule.
 
 use ruledoku::engine::{self, Limits, StopReason};
-use ruledoku::referee::Referee;
-use ruledoku::state::State;
+use ruledoku::grid::state::State;
+use ruledoku::oracle::referee::Referee;
+use ruledoku::rating::Rating;
 use ruledoku::{input, ruleset};
 use std::time::Duration;
 
@@ -23,7 +24,7 @@ fn blocked_steps_apply_every_conclusion_of_a_match() {
     let pair = run
         .steps
         .iter()
-        .find(|s| s.rule == "naked-pairs-in-a-row")
+        .find(|s| s.rule_name() == "naked-pairs-in-a-row")
         .unwrap();
     assert_eq!(
         pair.text(),
@@ -35,11 +36,11 @@ fn blocked_steps_apply_every_conclusion_of_a_match() {
     let i = run
         .steps
         .iter()
-        .position(|s| s.rule == "finned-swordfish-in-rows")
+        .position(|s| s.rule_name() == "finned-swordfish-in-rows")
         .unwrap();
-    assert_eq!(run.steps[i + 1].level, 0);
-    assert_eq!(run.rating(&set), "FSHT");
-    assert_eq!(run.level(&set), 3);
+    assert_eq!(run.steps[i + 1].grade.level, Rating::level(0));
+    assert_eq!(run.rating(), "FSHT");
+    assert_eq!(run.level(), Rating::level(3));
 }
 
 #[test]

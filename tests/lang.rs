@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 use ruledoku::lang::compile_source;
-use ruledoku::matcher::Step;
+use ruledoku::rating::Rating;
+use ruledoku::search::pattern::Instr;
 
 fn shipped(name: &str) -> String {
     std::fs::read_to_string(
@@ -19,17 +20,20 @@ fn families_expand_to_one_rule_per_tuple() {
     let rules = compile_source("subsets.rules", &shipped("subsets.rules")).unwrap();
     // naked and hidden: 6 sizes x 3 house kinds; fish: 3 sizes x 2 orientations.
     assert_eq!(rules.len(), 18 + 18 + 6);
-    let names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
+    let names: Vec<&str> = rules.iter().map(|r| r.head.name.as_str()).collect();
     assert!(names.contains(&"naked-pairs-in-a-row"));
     assert!(names.contains(&"hidden-septuplets-in-a-block"));
     assert!(names.contains(&"jellyfish-in-columns"));
     let swordfish = rules
         .iter()
-        .find(|r| r.name == "swordfish-in-rows")
+        .find(|r| r.head.name == "swordfish-in-rows")
         .unwrap();
-    assert_eq!((swordfish.complexity, swordfish.level), (302, 3));
-    assert_eq!(swordfish.rating.as_deref(), Some("SHT"));
-    assert_eq!(swordfish.docs.len(), 3);
+    assert_eq!(
+        (swordfish.head.complexity, swordfish.head.level),
+        (302, Rating::level(3))
+    );
+    assert_eq!(swordfish.head.label.as_deref(), Some("SHT"));
+    assert_eq!(swordfish.head.docs.len(), 3);
 }
 
 #[test]
@@ -45,13 +49,14 @@ fn filters_run_right_after_the_generators_they_need() {
     }";
     let rules = compile_source("t.rules", src).unwrap();
     let kinds: Vec<&str> = rules[0]
-        .plan
-        .steps
+        .plan()
+        .unwrap()
+        .instrs
         .iter()
         .map(|s| match s {
-            Step::Gen { .. } => "gen",
-            Step::Def { .. } => "def",
-            Step::Filter(_) => "filter",
+            Instr::Gen { .. } => "gen",
+            Instr::Def { .. } => "def",
+            Instr::Filter(_) => "filter",
         })
         .collect();
     // `|H| > 3` is written after C's generator but only needs H: it runs before C.

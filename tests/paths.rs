@@ -5,8 +5,8 @@
 //! resolution state, rating) is compared with tests/snapshots/.
 
 use ruledoku::engine::{self, Limits};
+use ruledoku::grid::state::State;
 use ruledoku::path::render_run;
-use ruledoku::state::State;
 use ruledoku::{input, ruleset};
 use std::path::Path;
 

@@ -6,10 +6,10 @@
 //! `cargo test --release -- --ignored`.
 
 use ruledoku::engine::{self, Limits, StopReason};
+use ruledoku::grid::state::State;
 use ruledoku::input;
-use ruledoku::referee::Referee;
+use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset;
-use ruledoku::state::State;
 use std::path::Path;
 
 /// Runs `set` over every puzzle of `file`, checking each step; returns

@@ -8,11 +8,11 @@
 //! and every subset/fish step's conclusions re-derived here, independently
 //! of the rule files, from the pattern the step prints.
 
-use ruledoku::bits::Bits;
 use ruledoku::engine::{self, Limits, StopReason};
-use ruledoku::geometry::*;
+use ruledoku::grid::bits::Bits;
+use ruledoku::grid::geometry::*;
+use ruledoku::grid::state::State;
 use ruledoku::ruleset;
-use ruledoku::state::State;
 use std::path::Path;
 
 struct Case {
@@ -73,8 +73,8 @@ fn same_outcome_and_most_complex_rule_as_sudorules() {
             Limits::default(),
         );
         let label = run
-            .hardest
-            .and_then(|h| set.rules[h].rating.clone())
+            .hardest_step()
+            .map(|s| s.grade.label.clone())
             .unwrap_or_default();
         if (run.stop == StopReason::Solved) != c.solved || label != c.hardest {
             wrong.push(format!(
@@ -194,7 +194,7 @@ fn expected(rule: &str, pattern: &str, state: &State) -> Option<Bits> {
         if rule.starts_with("finned-") {
             assert!(!fins.is_empty(), "{rule}: {pattern} has no fin");
             for f in fins.iter() {
-                targets = targets.and(ruledoku::links::links(f));
+                targets = targets.and(ruledoku::grid::links::links(f));
             }
         } else {
             assert!(fins.is_empty(), "{rule}: {pattern} is not a fish");
@@ -217,12 +217,12 @@ fn every_subset_and_fish_step_concludes_exactly_what_its_pattern_allows() {
         );
         let mut state = run.initial;
         for s in &run.steps {
-            if let Some(exp) = expected(&s.rule, &s.pattern, &state) {
+            if let Some(exp) = expected(s.rule_name(), &s.pattern(), &state) {
                 let got: Bits = s.conclusions.iter().copied().collect();
                 assert_eq!(got, exp, "{}: {}", c.file, s.text());
                 checked += 1;
             }
-            engine::apply(&mut state, s, true);
+            engine::apply(&mut state, s);
         }
     }
     assert!(checked >= 100, "only {checked} subset/fish steps checked");

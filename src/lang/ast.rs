@@ -1,9 +1,13 @@
 //! The abstract syntax of rule files, with byte spans into the source.
 //!
-//! One [`RuleAst`] is one `rule` item as written, before its family is
-//! expanded. Expansion ([`super::expand`]) substitutes family parameters and
-//! yields one concrete rule per parameter tuple; checking
-//! ([`super::check`]) then types it and compiles it into a plan.
+//! One [`RuleAst`] is one rule item as written, before its family is
+//! expanded. Expansion ([`super::expand`]) yields one parameter tuple per
+//! concrete rule; checking ([`super::check`]) names and types each
+//! instance; lowering ([`super::lower`]) turns it into a searcher.
+//!
+//! The AST's shape says which clauses each kind of rule allows: the head
+//! clauses ([`HeadClause`]) are shared, the body is the kind's own
+//! ([`RuleBody`]), so no check by hand is needed for a misplaced clause.
 
 /// A byte range in the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -19,24 +23,49 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// The kind of a rule. Only pattern rules exist today; chain and trial rules
-/// will be further variants sharing the clause language (ARCHITECTURE.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RuleKind {
-    Pattern,
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuleAst {
-    pub kind: RuleKind,
     /// Doc comment lines (`///`), without the slashes.
     pub docs: Vec<String>,
     /// The name template, e.g. `naked-{W}-in-a-{K}`.
     pub name: String,
     pub name_span: Span,
     pub family: Vec<FamBind>,
-    pub clauses: Vec<Clause>,
+    /// Clauses every kind has: complexity, level, rating.
+    pub head: Vec<HeadClause>,
+    /// The kind's own clauses, in written order.
+    pub body: RuleBody,
     pub span: Span,
+}
+
+/// The body of a rule, by kind. Chain and trial rules will be further
+/// variants with clause types of their own (ARCHITECTURE.md).
+#[derive(Clone, Debug, PartialEq)]
+pub enum RuleBody {
+    /// `rule NAME { … }`: a fixed pattern.
+    Pattern(Vec<Clause>),
+}
+
+/// A clause of the head (shared by every rule kind).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeadClause {
+    pub kind: HeadKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum HeadKind {
+    Complexity(Expr),
+    /// The rating level the rule stands for (0 = singles).
+    Level(LevelExpr),
+    Rating(String, Span),
+}
+
+/// A level: an integer expression (`level N`) or a decimal (`level 7.5`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum LevelExpr {
+    Int(Expr),
+    Decimal(String, Span),
 }
 
 /// One binding of a family clause.
@@ -74,6 +103,7 @@ impl std::fmt::Display for Atom {
     }
 }
 
+/// A clause of a pattern rule's body.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clause {
     pub kind: ClauseKind,
@@ -89,10 +119,6 @@ pub enum Size {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClauseKind {
-    Complexity(Expr),
-    /// The rating level (0 = singles) the rule stands for.
-    Level(Expr),
-    Rating(String, Span),
     /// `let X: [size] type [in domain]`
     Gen {
         name: Ident,

@@ -1,235 +1,90 @@
-//! Validation and compilation: expanded rule ASTs → typed [`Plan`]s.
+//! Checking: one expanded rule instance → names resolved, expressions
+//! typed and turned into [`Op`]s, each with the generator depth it needs.
 //!
-//! Every error of a file is collected (unknown names and types, type
-//! mismatches, unused variables, unbounded or malformed families, missing
-//! or duplicate conclusions) and reported together with spans.
-//!
-//! Placement: generators run in the order written (each generator's domain
-//! may only use earlier names); every `let … =` definition and every `where`
-//! filter is hoisted to run right after the last generator it depends on, so
-//! a condition prunes the search as early as it can.
+//! Every error of an instance is collected (unknown names and types, type
+//! mismatches, unused variables, missing or duplicate conclusions) with its
+//! span. What comes out, a [`CheckedPattern`], is typed but not yet
+//! scheduled: [`super::lower`] decides where each definition and filter
+//! runs.
 
 use super::ast::*;
-use super::diag::Diagnostic;
-use crate::geometry::Space;
-use crate::matcher::*;
+use super::expand::{Errors, Params, substitute};
+use super::names::{self, elem_of};
+use crate::rating::Rating;
+use crate::search::ConclusionKind;
+use crate::search::pattern::*;
 use std::collections::HashMap;
 
-/// A rule ready to run.
+/// Static types of expressions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// The type of an expression that already has an error: it fits
+    /// everywhere, so one mistake is reported once.
+    Error,
+    Int,
+    Bool,
+    Text,
+    /// A type name used as a value (`houses(column, S)`).
+    Kind(Elem),
+    One(Elem),
+    Set(Elem),
+}
+
+impl Ty {
+    pub fn name(self) -> String {
+        match self {
+            Ty::Error => POISON.into(),
+            Ty::Int => "integer".into(),
+            Ty::Bool => "condition".into(),
+            Ty::Text => "text".into(),
+            Ty::Kind(e) => format!("type name `{}`", e.name()),
+            Ty::One(e) => e.name(),
+            Ty::Set(e) => format!("set of {}", e.name()),
+        }
+    }
+
+    /// How a value of this type prints in a show template.
+    fn shape(self) -> Shape {
+        match self {
+            Ty::One(e) => Shape::One(e),
+            Ty::Set(e) => Shape::Set(e),
+            _ => Shape::Int,
+        }
+    }
+}
+
+/// A checked pattern rule instance: its head and its typed, unscheduled
+/// clauses.
 #[derive(Clone, Debug)]
-pub struct CompiledRule {
+pub struct CheckedPattern {
     pub name: String,
-    pub docs: Vec<String>,
-    pub file: String,
-    pub line: usize,
     pub complexity: i64,
-    /// Rating label (e.g. `FSHT`, `W[1]`) and level (0 = singles).
-    pub rating: Option<String>,
-    pub level: i64,
-    pub plan: Plan,
+    pub level: Rating,
+    pub label: Option<String>,
+    /// Number of value slots.
+    pub slots: usize,
+    /// The generators, in written order (each an [`Instr::Gen`]).
+    pub gens: Vec<Instr>,
+    /// Definitions and filters, in written order, each with the number of
+    /// generators it depends on (0 = none, k = the k-th and earlier).
+    pub placed: Vec<(usize, Instr)>,
+    pub conclusion: ConclusionKind,
+    pub target: Op,
+    pub show: Vec<ShowPart>,
 }
 
-/// Largest number of instances a family may expand to.
-const MAX_FAMILY: usize = 256;
-
-/// Compiles every rule of a parsed file; returns the rules or all errors.
-pub fn compile_file(
-    file: &str,
-    source: &str,
-    asts: &[RuleAst],
-) -> Result<Vec<CompiledRule>, Vec<Diagnostic>> {
-    let mut out = Vec::new();
-    let mut errs = Vec::new();
-    for ast in asts {
-        let instances = match expand(ast) {
-            Ok(i) => i,
-            Err(e) => {
-                errs.extend(
-                    e.into_iter()
-                        .map(|(sp, m)| Diagnostic::new(file, source, sp, m)),
-                );
-                continue;
-            }
-        };
-        let mut seen_errs = Vec::new();
-        for params in instances {
-            match Compiler::new(&params).rule(ast) {
-                Ok((name, (complexity, level), rating, plan)) => out.push(CompiledRule {
-                    name,
-                    docs: ast.docs.clone(),
-                    file: file.to_string(),
-                    line: source[..ast.name_span.start].matches('\n').count() + 1,
-                    complexity,
-                    rating,
-                    level,
-                    plan,
-                }),
-                Err(es) => {
-                    for (sp, m) in es {
-                        // One instance's errors usually repeat in every instance.
-                        if !seen_errs.contains(&(sp, m.clone())) {
-                            seen_errs.push((sp, m));
-                        }
-                    }
-                }
-            }
-        }
-        errs.extend(
-            seen_errs
-                .into_iter()
-                .map(|(sp, m)| Diagnostic::new(file, source, sp, m)),
-        );
-    }
-    if errs.is_empty() { Ok(out) } else { Err(errs) }
-}
-
-type Params = HashMap<String, Atom>;
-type Errors = Vec<(Span, String)>;
-/// A compiled rule instance: name, (complexity, level), rating, plan.
-type Compiled = (String, (i64, i64), Option<String>, Plan);
-
-/// Expands a rule's family into its parameter tuples.
-fn expand(ast: &RuleAst) -> Result<Vec<Params>, Errors> {
-    let mut errs = Vec::new();
-    let mut instances: Vec<Params> = vec![HashMap::new()];
-    let mut names_seen: Vec<String> = Vec::new();
-    for b in &ast.family {
-        let (names, tuples): (Vec<&Ident>, Vec<Vec<Atom>>) = match b {
-            FamBind::Range { name, lo, hi, span } => {
-                if lo > hi {
-                    errs.push((*span, format!("empty family: {lo} > {hi}")));
-                    continue;
-                }
-                if hi - lo >= MAX_FAMILY as i64 {
-                    errs.push((
-                        *span,
-                        format!(
-                            "unbounded family: {} values (at most {MAX_FAMILY})",
-                            hi - lo + 1
-                        ),
-                    ));
-                    continue;
-                }
-                (
-                    vec![name],
-                    (*lo..=*hi).map(|i| vec![Atom::Int(i)]).collect(),
-                )
-            }
-            FamBind::List { names, tuples, .. } => {
-                let mut ok = Vec::new();
-                for (t, sp) in tuples {
-                    if t.len() != names.len() {
-                        errs.push((
-                            *sp,
-                            format!(
-                                "expected a tuple of {} values, found {}",
-                                names.len(),
-                                t.len()
-                            ),
-                        ));
-                    } else {
-                        ok.push(t.clone());
-                    }
-                }
-                (names.iter().collect(), ok)
-            }
-        };
-        for n in &names {
-            if names_seen.contains(&n.name) {
-                errs.push((
-                    n.span,
-                    format!("family parameter `{}` is bound twice", n.name),
-                ));
-            }
-            names_seen.push(n.name.clone());
-        }
-        let mut next = Vec::new();
-        for inst in &instances {
-            for t in &tuples {
-                let mut p = inst.clone();
-                for (n, a) in names.iter().zip(t) {
-                    p.insert(n.name.clone(), a.clone());
-                }
-                next.push(p);
-            }
-        }
-        instances = next;
-        if instances.len() > MAX_FAMILY {
-            errs.push((
-                ast.span,
-                format!("unbounded family: more than {MAX_FAMILY} rules"),
-            ));
-            return Err(errs);
-        }
-    }
-    // Holes in the name must be parameters.
-    for (hole, sp) in holes(&ast.name, ast.name_span.start) {
-        if !names_seen.contains(&hole) {
-            errs.push((
-                sp,
-                format!("`{{{hole}}}` in the rule name is not a family parameter"),
-            ));
-        }
-    }
-    if errs.is_empty() {
-        Ok(instances)
-    } else {
-        Err(errs)
-    }
-}
-
-/// `{NAME}` holes of a template, with their spans.
-fn holes(text: &str, base: usize) -> Vec<(String, Span)> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    let mut off = 0;
-    while let Some(i) = rest.find('{') {
-        let Some(j) = rest[i..].find('}') else { break };
-        let name = &rest[i + 1..i + j];
-        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            out.push((
-                name.to_string(),
-                Span {
-                    start: base + off + i,
-                    end: base + off + i + j + 1,
-                },
-            ));
-        }
-        off += i + j + 1;
-        rest = &rest[i + j + 1..];
-    }
-    out
-}
-
-fn substitute(text: &str, params: &Params) -> String {
-    let mut s = text.to_string();
-    for (k, v) in params {
-        s = s.replace(&format!("{{{k}}}"), &v.to_string());
-    }
-    s
-}
-
-/// The element type named by a word.
-fn elem_of(word: &str) -> Option<Elem> {
-    Some(match word {
-        "digit" => Elem::Digit,
-        "row" => Elem::Row,
-        "column" => Elem::Column,
-        "block" => Elem::Block,
-        "house" => Elem::House,
-        "cell" => Elem::Cell,
-        "cand" => Elem::Cand,
-        "var" => Elem::Var(None),
-        w => Elem::Var(Some(Space::from_name(w)?)),
-    })
+/// Checks one instance of a pattern rule.
+pub fn check_pattern(
+    ast: &RuleAst,
+    clauses: &[Clause],
+    params: &Params,
+) -> Result<CheckedPattern, Errors> {
+    Checker::new(params).pattern(ast, clauses)
 }
 
 /// Messages that mention the error type are follow-ons of an error
 /// already reported; [`Ty::Error`]'s name marks them.
 const POISON: &str = "\u{0}error\u{0}";
-
-const TYPE_NAMES: &str = "digit, row, column, block, house, cell, cand, var, rc, rn, cn, bn";
-const FUNCTIONS: &str = "cands, digits, cells, rows, columns, blocks, houses, vars, linked, peers, first, last, count, within";
 
 #[derive(Clone)]
 struct Binding {
@@ -237,31 +92,31 @@ struct Binding {
     ty: Ty,
     span: Span,
     used: bool,
-    /// 0 = before any generator, k = after generator k.
-    level: usize,
+    /// Generator depth: 0 = before any generator, k = after generator k.
+    depth: usize,
 }
 
-struct Compiler<'p> {
+struct Checker<'p> {
     params: &'p Params,
     scope: HashMap<String, Binding>,
     slots: usize,
     gens: usize,
     errs: Errors,
-    /// Highest level referenced by the expression being compiled.
-    cur_level: usize,
+    /// Deepest generator referenced by the expression being checked.
+    cur_depth: usize,
 }
 
 type Typed = (Op, Ty);
 
-impl<'p> Compiler<'p> {
+impl<'p> Checker<'p> {
     fn new(params: &'p Params) -> Self {
-        Compiler {
+        Checker {
             params,
             scope: HashMap::new(),
             slots: 0,
             gens: 0,
             errs: Vec::new(),
-            cur_level: 0,
+            cur_depth: 0,
         }
     }
 
@@ -274,38 +129,65 @@ impl<'p> Compiler<'p> {
         }
     }
 
-    fn rule(mut self, ast: &RuleAst) -> Result<Compiled, Errors> {
-        let name = substitute(&ast.name, self.params);
+    /// A constant integer clause (`complexity`, `level`).
+    fn constant(&mut self, e: &Expr, what: &str) -> Option<i64> {
+        self.cur_depth = 0;
+        let (op, ty) = self.expr(e);
+        match op.eval(&crate::grid::state::State::empty_grid(), &[]) {
+            Val::Int(i) if ty == Ty::Int && self.cur_depth == 0 => Some(i),
+            _ => {
+                if ty != Ty::Error {
+                    self.err(e.span, format!("expected a constant integer for `{what}`"));
+                }
+                None
+            }
+        }
+    }
+
+    /// The head clauses: complexity, level, rating label.
+    fn head(&mut self, ast: &RuleAst) -> (Option<i64>, Rating, Option<String>) {
         let mut complexity = None;
-        let mut level = 0;
-        let mut rating = None;
-        let mut conclusion: Option<(ConclusionKind, Op)> = None;
-        let mut show = Vec::new();
-        let mut gens: Vec<Step> = Vec::new();
-        // (level, step) for definitions and filters, in written order.
-        let mut placed: Vec<(usize, Step)> = Vec::new();
-        for cl in &ast.clauses {
-            self.cur_level = 0;
+        let mut level = Rating::level(0);
+        let mut label = None;
+        for cl in &ast.head {
             match &cl.kind {
-                ClauseKind::Complexity(e) => {
+                HeadKind::Complexity(e) => {
                     if complexity.is_some() {
                         self.err(cl.span, "`complexity` given twice");
                     }
-                    let (op, ty) = self.expr(e);
-                    if ty != Ty::Int || self.cur_level > 0 {
-                        self.err(e.span, "expected a constant integer for `complexity`");
-                    } else {
-                        complexity = Some(op.eval(&crate::state::State::empty_grid(), &[]));
+                    complexity = Some(self.constant(e, "complexity"));
+                }
+                HeadKind::Level(LevelExpr::Int(e)) => {
+                    if let Some(i) = self.constant(e, "level") {
+                        level = Rating::level(i);
                     }
                 }
-                ClauseKind::Level(e) => {
-                    let (op, ty) = self.expr(e);
-                    match op.eval(&crate::state::State::empty_grid(), &[]) {
-                        Val::Int(i) if ty == Ty::Int && self.cur_level == 0 => level = i,
-                        _ => self.err(e.span, "expected a constant integer for `level`"),
-                    }
-                }
-                ClauseKind::Rating(s, _) => rating = Some(substitute(s, self.params)),
+                HeadKind::Level(LevelExpr::Decimal(text, sp)) => match Rating::parse(text) {
+                    Some(r) => level = r,
+                    None => self.err(
+                        *sp,
+                        format!("expected a level with at most one decimal, found `{text}`"),
+                    ),
+                },
+                HeadKind::Rating(s, _) => label = Some(substitute(s, self.params)),
+            }
+        }
+        if complexity.is_none() {
+            self.err(ast.name_span, "missing `complexity` clause");
+        }
+        (complexity.flatten(), level, label)
+    }
+
+    fn pattern(mut self, ast: &RuleAst, clauses: &[Clause]) -> Result<CheckedPattern, Errors> {
+        let name = substitute(&ast.name, self.params);
+        let (complexity, level, label) = self.head(ast);
+        let mut conclusion: Option<(ConclusionKind, Op)> = None;
+        let mut show = Vec::new();
+        let mut gens: Vec<Instr> = Vec::new();
+        let mut placed: Vec<(usize, Instr)> = Vec::new();
+        for cl in clauses {
+            self.cur_depth = 0;
+            match &cl.kind {
                 ClauseKind::Gen {
                     name: n,
                     size,
@@ -319,7 +201,10 @@ impl<'p> Compiler<'p> {
                     let Some(elem) = elem_of(&word) else {
                         self.err(
                             ty.span,
-                            format!("unknown type `{word}`, expected one of {TYPE_NAMES}"),
+                            format!(
+                                "unknown type `{word}`, expected one of {}",
+                                names::type_list()
+                            ),
                         );
                         continue;
                     };
@@ -347,7 +232,7 @@ impl<'p> Compiler<'p> {
                             }
                         },
                     };
-                    self.cur_level = 0;
+                    self.cur_depth = 0;
                     let dom = domain.as_ref().map(|d| {
                         let t = self.expr(d);
                         self.coerce_domain(t, elem, d.span)
@@ -362,7 +247,7 @@ impl<'p> Compiler<'p> {
                         self.gens + 1,
                     );
                     self.gens += 1;
-                    gens.push(Step::Gen {
+                    gens.push(Instr::Gen {
                         slot,
                         elem,
                         size,
@@ -370,19 +255,19 @@ impl<'p> Compiler<'p> {
                     });
                 }
                 ClauseKind::Def { name: n, expr } => {
-                    self.cur_level = 0;
+                    self.cur_depth = 0;
                     let (op, ty) = self.expr(expr);
-                    let level = self.cur_level;
-                    let slot = self.bind(n, ty, level);
-                    placed.push((level, Step::Def { slot, op }));
+                    let depth = self.cur_depth;
+                    let slot = self.bind(n, ty, depth);
+                    placed.push((depth, Instr::Def { slot, op }));
                 }
                 ClauseKind::Where(e) => {
-                    self.cur_level = 0;
+                    self.cur_depth = 0;
                     let (op, ty) = self.expr(e);
                     if ty != Ty::Bool {
                         self.err(e.span, format!("expected a condition, found {}", ty.name()));
                     }
-                    placed.push((self.cur_level, Step::Filter(op)));
+                    placed.push((self.cur_depth, Instr::Filter(op)));
                 }
                 ClauseKind::Eliminate(e) | ClauseKind::Assert(e) => {
                     let kind = if matches!(cl.kind, ClauseKind::Eliminate(_)) {
@@ -403,14 +288,14 @@ impl<'p> Compiler<'p> {
                 ClauseKind::Show(text, sp) => show = self.template(text, *sp),
             }
         }
-        for (n, b) in &self.scope {
-            if !b.used {
-                self.errs.push((b.span, format!("unused variable `{n}`")));
-            }
-        }
-        if complexity.is_none() {
-            self.err(ast.name_span, "missing `complexity` clause");
-        }
+        let mut unused: Vec<(Span, String)> = self
+            .scope
+            .iter()
+            .filter(|(_, b)| !b.used)
+            .map(|(n, b)| (b.span, format!("unused variable `{n}`")))
+            .collect();
+        unused.sort_by_key(|(sp, _)| sp.start);
+        self.errs.extend(unused);
         let Some((kind, target)) = conclusion else {
             self.err(
                 ast.name_span,
@@ -421,34 +306,18 @@ impl<'p> Compiler<'p> {
         if !self.errs.is_empty() {
             return Err(self.errs);
         }
-        let mut steps = Vec::new();
-        for level in 0..=gens.len() {
-            if level > 0 {
-                steps.push(gens[level - 1].clone());
-            }
-            steps.extend(
-                placed
-                    .iter()
-                    .filter(|(l, _)| *l == level)
-                    .map(|(_, s)| s.clone()),
-            );
-        }
-        let complexity = match complexity {
-            Some(Val::Int(i)) => i,
-            _ => 0,
-        };
-        Ok((
+        Ok(CheckedPattern {
             name,
-            (complexity, level),
-            rating,
-            Plan {
-                slots: self.slots,
-                steps,
-                conclusion: kind,
-                target,
-                show,
-            },
-        ))
+            complexity: complexity.unwrap_or(0),
+            level,
+            label,
+            slots: self.slots,
+            gens,
+            placed,
+            conclusion: kind,
+            target,
+            show,
+        })
     }
 
     fn size(&mut self, n: i64, sp: Span) -> Option<usize> {
@@ -460,14 +329,14 @@ impl<'p> Compiler<'p> {
         }
     }
 
-    fn bind(&mut self, n: &Ident, ty: Ty, level: usize) -> usize {
+    fn bind(&mut self, n: &Ident, ty: Ty, depth: usize) -> usize {
         if self.params.contains_key(&n.name) {
             self.err(n.span, format!("`{}` is a family parameter", n.name));
         }
         if self.scope.contains_key(&n.name) {
             self.err(n.span, format!("`{}` is already defined", n.name));
         }
-        if elem_of(&n.name).is_some() || FUNCTIONS.split(", ").any(|f| f == n.name) {
+        if names::is_reserved(&n.name) {
             self.err(n.span, format!("`{}` is a reserved name", n.name));
         }
         let slot = self.slots;
@@ -479,7 +348,7 @@ impl<'p> Compiler<'p> {
                 ty,
                 span: n.span,
                 used: false,
-                level,
+                depth,
             },
         );
         slot
@@ -539,15 +408,9 @@ impl<'p> Compiler<'p> {
             match super::parse::parse_expr(inner) {
                 Ok(mut e) => {
                     shift(&mut e, inner_span.start);
-                    let (op, ty) = self.expr(&e);
-                    parts.push(ShowPart::Hole(match ty {
-                        Ty::Text => op,
-                        Ty::Bool | Ty::Kind(_) => {
-                            self.err(e.span, format!("cannot show a {}", ty.name()));
-                            op
-                        }
-                        t => Op::Display(t, Box::new(op)),
-                    }));
+                    if let Some(part) = self.hole(&e) {
+                        parts.push(part);
+                    }
                 }
                 Err(p) => self.err(
                     Span {
@@ -566,10 +429,66 @@ impl<'p> Compiler<'p> {
         parts
     }
 
+    /// One `${…}` hole of a show template: a text parameter, a value
+    /// printed by its type, or `within(ctx, x)`.
+    fn hole(&mut self, e: &Expr) -> Option<ShowPart> {
+        match &e.kind {
+            ExprKind::Str(s) => return Some(ShowPart::Lit(s.clone())),
+            ExprKind::Name(n) => match self.params.get(n) {
+                Some(Atom::Str(s)) => return Some(ShowPart::Lit(s.clone())),
+                Some(Atom::Word(w)) if elem_of(w).is_none() => {
+                    return Some(ShowPart::Lit(w.clone()));
+                }
+                _ => {}
+            },
+            ExprKind::Call(f, args) if f.name == "within" => {
+                if args.len() != 2 {
+                    self.err(
+                        e.span,
+                        format!("`within` takes 2 argument(s), found {}", args.len()),
+                    );
+                    return None;
+                }
+                let (ctx, cty) = self.expr(&args[0]);
+                let ctx_elem = match cty {
+                    Ty::One(
+                        e @ (Elem::Var(_) | Elem::Row | Elem::Column | Elem::Block | Elem::House),
+                    ) => e,
+                    t => {
+                        self.err(
+                            args[0].span,
+                            format!("`within` expects a variable or a house, found {}", t.name()),
+                        );
+                        Elem::House
+                    }
+                };
+                let (x, xty) = self.expr(&args[1]);
+                if !matches!(xty, Ty::One(_) | Ty::Set(_)) {
+                    self.err(args[1].span, format!("cannot show a {}", xty.name()));
+                }
+                return Some(ShowPart::Within {
+                    ctx_elem,
+                    ctx,
+                    shape: xty.shape(),
+                    x,
+                });
+            }
+            _ => {}
+        }
+        let (op, ty) = self.expr(e);
+        match ty {
+            Ty::Bool | Ty::Kind(_) | Ty::Text => {
+                self.err(e.span, format!("cannot show a {}", ty.name()));
+                None
+            }
+            t => Some(ShowPart::Value(t.shape(), op)),
+        }
+    }
+
     fn expr(&mut self, e: &Expr) -> Typed {
         match &e.kind {
             ExprKind::Int(i) => (Op::Int(*i), Ty::Int),
-            ExprKind::Str(s) => (Op::Text(s.clone()), Ty::Text),
+            ExprKind::Str(_) => (Op::Int(0), Ty::Text),
             ExprKind::Name(n) => self.name(n, e.span),
             ExprKind::Count(x) => self.call_count(x),
             ExprKind::Not(x) => {
@@ -590,19 +509,19 @@ impl<'p> Compiler<'p> {
     fn name(&mut self, n: &str, sp: Span) -> Typed {
         match self.params.get(n) {
             Some(Atom::Int(i)) => return (Op::Int(*i), Ty::Int),
-            Some(Atom::Str(s)) => return (Op::Text(s.clone()), Ty::Text),
+            Some(Atom::Str(_)) => return (Op::Int(0), Ty::Text),
             Some(Atom::Word(w)) => {
                 let w = w.clone();
                 return match elem_of(&w) {
                     Some(e) => (Op::Int(0), Ty::Kind(e)),
-                    None => (Op::Text(w), Ty::Text),
+                    None => (Op::Int(0), Ty::Text),
                 };
             }
             None => {}
         }
         if let Some(b) = self.scope.get_mut(n) {
             b.used = true;
-            self.cur_level = self.cur_level.max(b.level);
+            self.cur_depth = self.cur_depth.max(b.depth);
             return (Op::Slot(b.slot), b.ty);
         }
         if let Some(e) = elem_of(n) {
@@ -729,32 +648,16 @@ impl<'p> Compiler<'p> {
                 self.call_count(&args[0])
             }
             "within" => {
-                if !arity(self, 2) {
-                    return (Op::Int(0), Ty::Text);
-                }
-                let (cop, cty) = self.expr(&args[0]);
-                let ce = match cty {
-                    Ty::One(
-                        e @ (Elem::Var(_) | Elem::Row | Elem::Column | Elem::Block | Elem::House),
-                    ) => e,
-                    t => {
-                        self.err(
-                            args[0].span,
-                            format!("`within` expects a variable or a house, found {}", t.name()),
-                        );
-                        Elem::House
-                    }
-                };
-                let (xop, xty) = self.expr(&args[1]);
-                if !matches!(xty, Ty::One(_) | Ty::Set(_)) {
-                    self.err(args[1].span, format!("cannot show a {}", xty.name()));
-                }
-                (Op::Within(ce, Box::new(cop), xty, Box::new(xop)), Ty::Text)
+                self.err(f.span, "`within(…)` can only be used in a `show` template");
+                (Op::Int(0), Ty::Error)
             }
             other => {
                 self.err(
                     f.span,
-                    format!("unknown function `{other}`, expected one of {FUNCTIONS}"),
+                    format!(
+                        "unknown function `{other}`, expected one of {}",
+                        names::function_list()
+                    ),
                 );
                 for a in args {
                     self.expr(a);

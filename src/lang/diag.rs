@@ -73,3 +73,11 @@ impl fmt::Display for Diagnostics {
 }
 
 impl std::error::Error for Diagnostics {}
+
+/// Puts diagnostics in their fixed order: by file, line, column, then
+/// message (so every run prints them alike).
+pub fn sort(d: &mut [Diagnostic]) {
+    d.sort_by(|a, b| {
+        (&a.file, a.line, a.column, &a.message).cmp(&(&b.file, b.line, b.column, &b.message))
+    });
+}

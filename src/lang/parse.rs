@@ -49,7 +49,7 @@ fn ident(p: Pair<Rule>) -> Ident {
 /// Human words for grammar rules, used in "expected …" messages.
 fn describe(r: &Rule) -> &'static str {
     match r {
-        Rule::rule | Rule::rule_kind => "`rule`",
+        Rule::pattern_rule | Rule::kw_rule => "`rule`",
         Rule::doc => "a `///` doc comment",
         Rule::name_tpl => "a rule name",
         Rule::family => "`for`",
@@ -64,6 +64,7 @@ fn describe(r: &Rule) -> &'static str {
         Rule::expr | Rule::call | Rule::paren | Rule::count => "an expression",
         Rule::ident | Rule::ty => "a name",
         Rule::int | Rule::size => "an integer",
+        Rule::decimal => "a decimal number",
         Rule::string => "a string",
         Rule::fam_tuple | Rule::fam_atom => "a parameter value",
         Rule::fam_pattern | Rule::fam_bind | Rule::fam_range | Rule::fam_list => "a family binding",
@@ -132,39 +133,64 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<RuleAst>, Diagnostic> 
     let file_pair = pairs.next().expect("grammar: file");
     Ok(file_pair
         .into_inner()
-        .filter(|p| p.as_rule() == Rule::rule)
-        .map(rule)
+        .filter(|p| p.as_rule() == Rule::pattern_rule)
+        .map(pattern_rule)
         .collect())
 }
 
-fn rule(p: Pair<Rule>) -> RuleAst {
+fn pattern_rule(p: Pair<Rule>) -> RuleAst {
     let sp = span(&p);
     let mut docs = Vec::new();
     let mut name = String::new();
     let mut name_span = Span::default();
     let mut family = Vec::new();
+    let mut head = Vec::new();
     let mut clauses = Vec::new();
     for q in p.into_inner() {
         match q.as_rule() {
             Rule::doc => docs.push(q.as_str().trim_start_matches("///").trim().to_string()),
-            Rule::rule_kind => {}
+            Rule::kw_rule => {}
             Rule::name_tpl => {
                 name = q.as_str().to_string();
                 name_span = span(&q);
             }
             Rule::family => family = q.into_inner().map(fam_bind).collect(),
+            Rule::complexity | Rule::level | Rule::rating => head.push(head_clause(q)),
             _ => clauses.push(clause(q)),
         }
     }
     RuleAst {
-        kind: RuleKind::Pattern,
         docs,
         name,
         name_span,
         family,
-        clauses,
+        head,
+        body: RuleBody::Pattern(clauses),
         span: sp,
     }
+}
+
+fn head_clause(p: Pair<Rule>) -> HeadClause {
+    let sp = span(&p);
+    let which = p.as_rule();
+    let mut it = p.into_inner();
+    let kind = match which {
+        Rule::complexity => HeadKind::Complexity(expr(it.next().unwrap())),
+        Rule::level => {
+            let q = it.next().unwrap();
+            if q.as_rule() == Rule::decimal {
+                HeadKind::Level(LevelExpr::Decimal(q.as_str().to_string(), span(&q)))
+            } else {
+                HeadKind::Level(LevelExpr::Int(expr(q)))
+            }
+        }
+        _ => {
+            let s = it.next().unwrap();
+            let inner = s.into_inner().next().unwrap();
+            HeadKind::Rating(inner.as_str().to_string(), span(&inner))
+        }
+    };
+    HeadClause { kind, span: sp }
 }
 
 fn fam_bind(p: Pair<Rule>) -> FamBind {
@@ -215,13 +241,6 @@ fn clause(p: Pair<Rule>) -> Clause {
     let which = p.as_rule();
     let mut it = p.into_inner();
     let kind = match which {
-        Rule::complexity => ClauseKind::Complexity(expr(it.next().unwrap())),
-        Rule::level => ClauseKind::Level(expr(it.next().unwrap())),
-        Rule::rating => {
-            let s = it.next().unwrap();
-            let inner = s.into_inner().next().unwrap();
-            ClauseKind::Rating(inner.as_str().to_string(), span(&inner))
-        }
         Rule::let_gen => {
             let name = ident(it.next().unwrap());
             let mut size = None;

@@ -1,7 +1,7 @@
-//! Compiled pattern rules: a plan of generators, definitions and filters
-//! over bitsets, and the depth-first search that runs it on a state.
+//! Pattern rules: a plan of generators, definitions and filters over
+//! bitsets, and the depth-first search that runs it on a state.
 //!
-//! A [`Plan`] is produced by the rule compiler ([`crate::lang::check`]).
+//! A [`Plan`] is produced by the rule compiler ([`crate::lang::lower`]).
 //! Every value is an index or a [`Bits`] set, so each operation of an
 //! expression is a whole-set operation of a few machine words; the search
 //! never looks at a rule's text or AST.
@@ -9,10 +9,12 @@
 //! Architecture Invariant: a plan only reads the state it is given; it never
 //! mutates it. Conclusions are returned to the engine, which applies them.
 
-use crate::bits::Bits;
-use crate::geometry::*;
-use crate::links::common_links_in;
-use crate::state::State;
+use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher, SearcherKind};
+use crate::grid::bits::Bits;
+use crate::grid::geometry::*;
+use crate::grid::links::common_links_in;
+use crate::grid::state::State;
+use std::any::Any;
 use std::ops::ControlFlow;
 use std::sync::LazyLock;
 
@@ -73,43 +75,14 @@ impl Elem {
     }
 }
 
-/// Static types of expressions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ty {
-    /// The type of an expression that already has an error: it fits
-    /// everywhere, so one mistake is reported once.
-    Error,
-    Int,
-    Bool,
-    Text,
-    /// A type name used as a value (`houses(column, S)`).
-    Kind(Elem),
-    One(Elem),
-    Set(Elem),
-}
-
-impl Ty {
-    pub fn name(self) -> String {
-        match self {
-            Ty::Error => "\u{0}error\u{0}".into(),
-            Ty::Int => "integer".into(),
-            Ty::Bool => "condition".into(),
-            Ty::Text => "text".into(),
-            Ty::Kind(e) => format!("type name `{}`", e.name()),
-            Ty::One(e) => e.name(),
-            Ty::Set(e) => format!("set of {}", e.name()),
-        }
-    }
-}
-
-/// Runtime values.
-#[derive(Clone, Debug, PartialEq)]
+/// Runtime values. `Copy`, so the matcher's inner loop has no drop glue;
+/// text exists only when a match is rendered.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Val {
     Int(i64),
     Bool(bool),
     Idx(usize),
     Set(Bits),
-    Text(String),
 }
 
 impl Val {
@@ -117,7 +90,7 @@ impl Val {
     fn set(&self) -> Bits {
         match self {
             Val::Set(b) => *b,
-            Val::Idx(i) => Bits::from_indices([*i]),
+            Val::Idx(i) => Bits::single(*i),
             _ => Bits::EMPTY,
         }
     }
@@ -139,6 +112,14 @@ impl Val {
     fn bool(&self) -> bool {
         matches!(self, Val::Bool(true))
     }
+}
+
+/// The shape of a value shown in a template: how to print it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Int,
+    One(Elem),
+    Set(Elem),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,7 +151,6 @@ pub enum CmpOp {
 #[derive(Clone, Debug)]
 pub enum Op {
     Int(i64),
-    Text(String),
     Slot(usize),
     /// Live candidates of an element or a set of elements.
     Cands(Elem, Box<Op>),
@@ -195,10 +175,6 @@ pub enum Op {
     And(Box<Op>, Box<Op>),
     Or(Box<Op>, Box<Op>),
     Not(Box<Op>),
-    /// Display of a value (for show templates).
-    Display(Ty, Box<Op>),
-    /// Display of elements relative to a context (a variable or a house).
-    Within(Elem, Box<Op>, Ty, Box<Op>),
 }
 
 /// Precomputed peers (20 per cell).
@@ -231,7 +207,7 @@ fn cands_of(state: &State, e: Elem, i: usize) -> Bits {
         Elem::Var(_) => &t.var[i],
         Elem::Cand => {
             return if state.cands.contains(i) {
-                Bits::from_indices([i])
+                Bits::single(i)
             } else {
                 Bits::EMPTY
             };
@@ -254,15 +230,57 @@ pub fn cell_masks(s: &Bits) -> [u16; 81] {
     })
 }
 
+/// Sets with at most this many members are projected member by member;
+/// larger ones through per-cell masks.
+const SMALL_SET: usize = 24;
+
 /// Projection of a candidate set onto an element type.
 pub fn project(e: Elem, s: &Bits) -> Bits {
-    let mut out = Bits::EMPTY;
     if e == Elem::Cand {
         return *s;
     }
+    if s.len() <= SMALL_SET {
+        project_members(e, s)
+    } else {
+        project_masks(e, s)
+    }
+}
+
+/// Projection of a small set: each member adds its elements.
+fn project_members(e: Elem, s: &Bits) -> Bits {
+    let mut out = Bits::EMPTY;
+    for z in s.iter() {
+        let c = cand_cell(z);
+        match e {
+            Elem::Cand => out.insert(z),
+            Elem::Digit => out.insert(cand_digit(z)),
+            Elem::Cell => out.insert(c),
+            Elem::Row => out.insert(cell_houses(c)[0]),
+            Elem::Column => out.insert(cell_houses(c)[1]),
+            Elem::Block => out.insert(cell_houses(c)[2]),
+            Elem::House => {
+                for h in cell_houses(c) {
+                    out.insert(h);
+                }
+            }
+            Elem::Var(sp) => {
+                for v in cand_vars(z) {
+                    if sp.is_none_or(|sp| var_space(v) == sp) {
+                        out.insert(v);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Projection of a large set through the 81 per-cell digit masks.
+fn project_masks(e: Elem, s: &Bits) -> Bits {
+    let mut out = Bits::EMPTY;
     let m = cell_masks(s);
     match e {
-        Elem::Cand => {}
+        Elem::Cand => return *s,
         Elem::Digit => {
             let all = m.iter().fold(0u16, |a, &x| a | x);
             for d in 0..9 {
@@ -332,7 +350,7 @@ pub fn project(e: Elem, s: &Bits) -> Bits {
 /// have a live candidate (undecided cells, variables and houses with work
 /// left, digits not yet placed everywhere, live candidates).
 pub fn live_domain(state: &State, e: Elem) -> Bits {
-    project(e, &state.cands)
+    project_masks(e, &state.cands)
 }
 
 /// Display of one element.
@@ -368,15 +386,14 @@ fn show_within(ctx: Elem, c: usize, e: Elem, i: usize) -> String {
     }
 }
 
-fn show_value(ty: Ty, v: &Val, f: impl Fn(Elem, usize) -> String) -> String {
-    match (ty, v) {
-        (Ty::One(e), Val::Idx(i)) => f(e, *i),
-        (Ty::Set(e), Val::Set(s)) => {
+fn show_value(shape: Shape, v: &Val, f: impl Fn(Elem, usize) -> String) -> String {
+    match (shape, v) {
+        (Shape::One(e), Val::Idx(i)) => f(e, *i),
+        (Shape::Set(e), Val::Set(s)) => {
             let parts: Vec<String> = s.iter().map(|i| f(e, i)).collect();
             format!("{{{}}}", parts.join(" "))
         }
         (_, Val::Int(i)) => i.to_string(),
-        (_, Val::Text(t)) => t.clone(),
         (_, Val::Bool(b)) => b.to_string(),
         _ => String::new(),
     }
@@ -387,8 +404,7 @@ impl Op {
     pub fn eval(&self, state: &State, env: &[Val]) -> Val {
         match self {
             Op::Int(i) => Val::Int(*i),
-            Op::Text(t) => Val::Text(t.clone()),
-            Op::Slot(s) => env[*s].clone(),
+            Op::Slot(s) => env[*s],
             Op::Cands(e, x) => match x.eval(state, env) {
                 Val::Idx(i) => Val::Set(cands_of(state, *e, i)),
                 Val::Set(s) => {
@@ -480,19 +496,13 @@ impl Op {
             Op::And(a, b) => Val::Bool(a.eval(state, env).bool() && b.eval(state, env).bool()),
             Op::Or(a, b) => Val::Bool(a.eval(state, env).bool() || b.eval(state, env).bool()),
             Op::Not(a) => Val::Bool(!a.eval(state, env).bool()),
-            Op::Display(ty, x) => Val::Text(show_value(*ty, &x.eval(state, env), show_elem)),
-            Op::Within(ce, c, ty, x) => {
-                let c = c.eval(state, env).idx();
-                let v = x.eval(state, env);
-                Val::Text(show_value(*ty, &v, |e, i| show_within(*ce, c, e, i)))
-            }
         }
     }
 }
 
-/// One step of a plan, run in order.
+/// One instruction of a plan, run in order.
 #[derive(Clone, Debug)]
-pub enum Step {
+pub enum Instr {
     /// Binds `slot` to each element of the domain (`size: None`) or to each
     /// `size`-subset of it, in increasing order.
     Gen {
@@ -508,142 +518,188 @@ pub enum Step {
     Filter(Op),
 }
 
-/// What a matched pattern concludes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum ConclusionKind {
-    Eliminate,
-    Assert,
-}
-
 /// A piece of a show template.
 #[derive(Clone, Debug)]
 pub enum ShowPart {
+    /// Literal text (family parameters already substituted).
     Lit(String),
-    Hole(Op),
+    /// A value, printed by its shape.
+    Value(Shape, Op),
+    /// Elements printed relative to a context element (`within(ctx, x)`).
+    Within {
+        ctx_elem: Elem,
+        ctx: Op,
+        shape: Shape,
+        x: Op,
+    },
 }
 
-/// A compiled pattern rule.
+/// A compiled pattern rule: the [`Searcher`] of the `rule` kind.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub slots: usize,
-    pub steps: Vec<Step>,
+    pub instrs: Vec<Instr>,
     pub conclusion: ConclusionKind,
     pub target: Op,
     pub show: Vec<ShowPart>,
 }
 
-/// A match: the bound values and the live candidates concluded upon.
-pub struct Match<'a> {
-    pub env: &'a [Val],
-    pub conclusions: Bits,
+/// What one search of a plan works with.
+struct Frame<'a, 'f> {
+    state: &'a State,
+    env: Vec<Val>,
+    /// Each generator's default domain, computed once per search.
+    live: Vec<Option<Bits>>,
+    cx: &'a mut SearchCx,
+    f: &'a mut (dyn FnMut(Found) -> ControlFlow<()> + 'f),
 }
 
 impl Plan {
-    /// Runs the search, calling `f` on every match with a non-empty
-    /// conclusion until it returns `Break`.
-    pub fn search(
-        &self,
-        state: &State,
-        f: &mut dyn FnMut(&Match) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        let mut env = vec![Val::Int(0); self.slots];
-        let mut live = vec![None; self.steps.len()];
-        self.run(0, state, &mut env, &mut live, f)
-    }
-
-    fn run(
-        &self,
-        k: usize,
-        state: &State,
-        env: &mut Vec<Val>,
-        live: &mut Vec<Option<Bits>>,
-        f: &mut dyn FnMut(&Match) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        let Some(step) = self.steps.get(k) else {
-            let t = self.target.eval(state, env).set().and(&state.cands);
+    fn run(&self, k: usize, fr: &mut Frame) -> ControlFlow<()> {
+        let Some(instr) = self.instrs.get(k) else {
+            let t = self
+                .target
+                .eval(fr.state, &fr.env)
+                .set()
+                .and(&fr.state.cands);
             if t.is_empty() {
                 return ControlFlow::Continue(());
             }
-            return f(&Match {
-                env,
+            return (fr.f)(Found {
+                kind: self.conclusion,
                 conclusions: t,
+                grade: None,
+                evidence: Evidence::Bindings(fr.env.clone()),
             });
         };
-        match step {
-            Step::Def { slot, op } => {
-                env[*slot] = op.eval(state, env);
-                self.run(k + 1, state, env, live, f)
+        match instr {
+            Instr::Def { slot, op } => {
+                fr.env[*slot] = op.eval(fr.state, &fr.env);
+                self.run(k + 1, fr)
             }
-            Step::Filter(op) => {
-                if op.eval(state, env).bool() {
-                    self.run(k + 1, state, env, live, f)
+            Instr::Filter(op) => {
+                if op.eval(fr.state, &fr.env).bool() {
+                    self.run(k + 1, fr)
                 } else {
                     ControlFlow::Continue(())
                 }
             }
-            Step::Gen {
+            Instr::Gen {
                 slot,
                 elem,
                 size,
                 domain,
             } => {
-                let mut dom = *live[k].get_or_insert_with(|| live_domain(state, *elem));
+                let state = fr.state;
+                let mut dom = *fr.live[k].get_or_insert_with(|| live_domain(state, *elem));
                 if let Some(d) = domain {
-                    dom = dom.and(&d.eval(state, env).set());
+                    dom = dom.and(&d.eval(fr.state, &fr.env).set());
                 }
-                match size {
+                match *size {
                     None => {
                         for i in dom.iter() {
-                            env[*slot] = Val::Idx(i);
-                            self.run(k + 1, state, env, live, f)?;
+                            if fr.cx.tick() {
+                                return ControlFlow::Break(());
+                            }
+                            fr.env[*slot] = Val::Idx(i);
+                            self.run(k + 1, fr)?;
                         }
                         ControlFlow::Continue(())
                     }
+                    Some(0) => ControlFlow::Continue(()),
                     Some(n) => {
-                        let items: Vec<usize> = dom.iter().collect();
-                        let n = *n;
-                        if n == 0 || items.len() < n {
-                            return ControlFlow::Continue(());
-                        }
-                        // Iterative k-combinations of `items` in lexicographic order.
-                        let mut idx: Vec<usize> = (0..n).collect();
-                        loop {
-                            env[*slot] = Val::Set(idx.iter().map(|&j| items[j]).collect());
-                            self.run(k + 1, state, env, live, f)?;
-                            let mut i = n;
-                            loop {
-                                if i == 0 {
-                                    return ControlFlow::Continue(());
-                                }
-                                i -= 1;
-                                if idx[i] != i + items.len() - n {
-                                    break;
-                                }
-                            }
-                            idx[i] += 1;
-                            for j in i + 1..n {
-                                idx[j] = idx[j - 1] + 1;
-                            }
-                        }
+                        let count = dom.len();
+                        self.subsets(k, *slot, n, dom, count, Bits::EMPTY, fr)
                     }
                 }
             }
         }
     }
 
-    /// Renders the show template for a match.
-    pub fn render(&self, state: &State, env: &[Val]) -> String {
+    /// Binds `slot` to every `need`-subset of `from` (which has `count`
+    /// members) joined to `acc`, in lexicographic order of members.
+    #[allow(clippy::too_many_arguments)]
+    fn subsets(
+        &self,
+        k: usize,
+        slot: usize,
+        need: usize,
+        from: Bits,
+        count: usize,
+        acc: Bits,
+        fr: &mut Frame,
+    ) -> ControlFlow<()> {
+        if need == 0 {
+            if fr.cx.tick() {
+                return ControlFlow::Break(());
+            }
+            fr.env[slot] = Val::Set(acc);
+            return self.run(k + 1, fr);
+        }
+        let mut rest = from;
+        let mut left = count;
+        for i in from.iter() {
+            if left < need {
+                break;
+            }
+            rest.remove(i);
+            left -= 1;
+            let mut with = acc;
+            with.insert(i);
+            self.subsets(k, slot, need - 1, rest, left, with, fr)?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+impl Searcher for Plan {
+    fn kind(&self) -> SearcherKind {
+        SearcherKind::Pattern
+    }
+
+    fn search(
+        &self,
+        cx: &mut SearchCx,
+        state: &State,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut fr = Frame {
+            state,
+            env: vec![Val::Int(0); self.slots],
+            live: vec![None; self.instrs.len()],
+            cx,
+            f,
+        };
+        self.run(0, &mut fr)
+    }
+
+    fn render(&self, before: &State, evidence: &Evidence) -> String {
+        let Evidence::Bindings(env) = evidence;
         let mut out = String::new();
         for p in &self.show {
             match p {
                 ShowPart::Lit(s) => out.push_str(s),
-                ShowPart::Hole(op) => {
-                    if let Val::Text(t) = op.eval(state, env) {
-                        out.push_str(&t)
-                    }
+                ShowPart::Value(shape, op) => {
+                    out.push_str(&show_value(*shape, &op.eval(before, env), show_elem))
+                }
+                ShowPart::Within {
+                    ctx_elem,
+                    ctx,
+                    shape,
+                    x,
+                } => {
+                    let c = ctx.eval(before, env).idx();
+                    let v = x.eval(before, env);
+                    out.push_str(&show_value(*shape, &v, |e, i| {
+                        show_within(*ctx_elem, c, e, i)
+                    }));
                 }
             }
         }
         out
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }

@@ -10,10 +10,10 @@
 //!
 //! Conjugacy ("strong links") depends on the state: two candidates are
 //! conjugate when they are the only two live candidates of some variable;
-//! see [`crate::state::State::conjugates`].
+//! see [`crate::grid::state::State::conjugates`].
 
-use crate::bits::Bits;
-use crate::geometry::{N_CANDS, N_VARS, cand_vars};
+use crate::grid::bits::Bits;
+use crate::grid::geometry::{N_CANDS, N_VARS, cand_vars};
 use petgraph::graph::{NodeIndex, UnGraph};
 use std::sync::LazyLock;
 
@@ -117,7 +117,7 @@ pub fn common_links_in(set: &Bits, within: &Bits) -> Bits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::*;
+    use crate::grid::geometry::*;
 
     #[test]
     fn each_candidate_has_28_links() {

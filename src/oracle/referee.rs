@@ -1,8 +1,8 @@
 //! The referee: checks that what a rule concludes agrees with a puzzle's
-//! unique solution, as found by the brute-force oracle ([`crate::solver`]).
+//! unique solution, as found by the brute-force oracle ([`crate::oracle::solver`]).
 //!
 //! ```
-//! use ruledoku::{referee::Referee, ruleset, engine, state::State};
+//! use ruledoku::{oracle::referee::Referee, ruleset, engine, grid::state::State};
 //! let p = ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29";
 //! let puzzle = ruledoku::input::parse_puzzle(p).unwrap();
 //! let referee = Referee::new(&puzzle.masks).unwrap();
@@ -12,10 +12,10 @@
 //! ```
 
 use crate::engine::Run;
-use crate::geometry::*;
-use crate::matcher::ConclusionKind;
-use crate::path::Step;
-use crate::solver::{Solutions, solve_candidates};
+use crate::engine::Step;
+use crate::grid::geometry::*;
+use crate::oracle::solver::{Solutions, solve_candidates};
+use crate::search::ConclusionKind;
 
 /// A puzzle's unique solution, used to judge conclusions.
 pub struct Referee {

@@ -12,7 +12,7 @@
 //! Every candidate belongs to exactly one variable of each space. The tables
 //! here are computed once ([`LazyLock`]) and shared by everything else.
 
-use crate::bits::Bits;
+use crate::grid::bits::Bits;
 use std::sync::LazyLock;
 
 pub const N_CANDS: usize = 729;

@@ -8,9 +8,9 @@
 //! it (elementary constraint propagation is part of asserting, as in
 //! SudoRules, not a rule).
 
-use crate::bits::Bits;
-use crate::geometry::*;
-use crate::links::links;
+use crate::grid::bits::Bits;
+use crate::grid::geometry::*;
+use crate::grid::links::links;
 use std::fmt;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

@@ -1,0 +1,186 @@
+//! Reading lines: [`open`] and the streaming [`PuzzleReader`] over files, standard
+//! input or any [`BufRead`], and the line splitter for strings ([`StrLines`]).
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::iter::FusedIterator;
+
+use super::Puzzle;
+use super::assemble::Assembler;
+use super::error::{ErrorKind, InputError};
+
+/// Opens a file (`-` = standard input) as a streaming [`PuzzleReader`].
+pub fn open(path: &str) -> io::Result<PuzzleReader<Box<dyn BufRead>>> {
+    if path == "-" {
+        return Ok(PuzzleReader::new("<stdin>", Box::new(io::stdin().lock())));
+    }
+    let file = File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
+    Ok(PuzzleReader::new(
+        path,
+        Box::new(BufReader::with_capacity(1 << 16, file)),
+    ))
+}
+
+/// Streaming reader over a [`BufRead`]: yields every puzzle or error in source order,
+/// holding at most one block of grid lines in memory. A read error is yielded once
+/// (kind [`ErrorKind::Io`]) and ends the iteration.
+pub struct PuzzleReader<R: BufRead> {
+    reader: R,
+    asm: Assembler,
+    buf: Vec<u8>,
+    line_no: usize,
+    skip_lf: bool,
+    done: bool,
+}
+
+impl<R: BufRead> PuzzleReader<R> {
+    /// Reads from `reader`; errors name `source_name`.
+    pub fn new(source_name: impl Into<String>, reader: R) -> Self {
+        PuzzleReader {
+            reader,
+            asm: Assembler::new(source_name),
+            buf: Vec::new(),
+            line_no: 0,
+            skip_lf: false,
+            done: false,
+        }
+    }
+
+    /// The name errors are reported under.
+    pub fn source_name(&self) -> &str {
+        &self.asm.source
+    }
+
+    /// Number of lines read so far.
+    pub fn lines_read(&self) -> usize {
+        self.line_no
+    }
+
+    /// Reads the next line (without terminator) into `self.buf`; `false` at the end.
+    fn read_line(&mut self) -> io::Result<bool> {
+        self.buf.clear();
+        let mut got_any = false;
+        loop {
+            let avail = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                return Ok(got_any);
+            }
+            let mut start = 0;
+            if self.skip_lf {
+                self.skip_lf = false;
+                if avail[0] == b'\n' {
+                    start = 1;
+                }
+            }
+            let rest = &avail[start..];
+            match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) => {
+                    self.buf.extend_from_slice(&rest[..i]);
+                    self.skip_lf = rest[i] == b'\r';
+                    self.reader.consume(start + i + 1);
+                    return Ok(true);
+                }
+                None => {
+                    got_any |= !rest.is_empty();
+                    self.buf.extend_from_slice(rest);
+                    let n = avail.len();
+                    self.reader.consume(n);
+                }
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for PuzzleReader<R> {
+    type Item = Result<Puzzle, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(record) = self.asm.out.pop_front() {
+                return Some(record);
+            }
+            if self.done {
+                return None;
+            }
+            match self.read_line() {
+                Ok(true) => {
+                    self.line_no += 1;
+                    let text = String::from_utf8_lossy(&self.buf);
+                    self.asm.feed(self.line_no, &text);
+                }
+                Ok(false) => {
+                    self.asm.finish();
+                    self.done = true;
+                }
+                Err(e) => {
+                    self.asm.finish();
+                    let line = self.line_no + 1;
+                    let err = self.asm.error(
+                        line,
+                        None,
+                        ErrorKind::Io {
+                            message: e.to_string(),
+                        },
+                    );
+                    self.asm.out.push_back(Err(InputError {
+                        first_line: line,
+                        last_line: line,
+                        ..err
+                    }));
+                    self.done = true;
+                }
+            }
+        }
+    }
+}
+
+impl<R: BufRead> FusedIterator for PuzzleReader<R> {}
+
+// ---------------------------------------------------------------------------
+// Lines of a string
+
+/// Lines of a string, split at `\n`, `\r\n` or `\r`, numbered from 1.
+pub(super) struct StrLines<'a> {
+    rest: &'a str,
+    no: usize,
+}
+
+impl<'a> StrLines<'a> {
+    pub(super) fn new(text: &'a str) -> Self {
+        StrLines { rest: text, no: 0 }
+    }
+}
+
+impl<'a> Iterator for StrLines<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let bytes = self.rest.as_bytes();
+        let line;
+        match bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(i) => {
+                let skip = if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                // '\r' and '\n' are ASCII, so these are char boundaries.
+                line = &self.rest[..i];
+                self.rest = &self.rest[i + skip..];
+            }
+            None => {
+                line = self.rest;
+                self.rest = "";
+            }
+        }
+        self.no += 1;
+        Some((self.no, line))
+    }
+}

@@ -1,0 +1,152 @@
+//! Searchers: what a compiled rule runs on a resolution state.
+//!
+//! A rule is a head (name, complexity, rating, provenance: [`crate::rule`])
+//! and a [`Searcher`]. A searcher reads a state and reports each match as a
+//! [`Found`]: its conclusions, its own grade when the match decides it (a
+//! chain's length decides its level), and its [`Evidence`]. Rendering a
+//! match to SudoRules text is a separate, later call
+//! ([`Searcher::render`]), made only when a path is printed.
+//!
+//! Kinds of searcher:
+//! - [`pattern::Plan`]: a fixed pattern of generators, definitions and
+//!   filters over bitsets (the `rule` kind of the language);
+//! - chain searches (the `chain` kind): a breadth-first search over the
+//!   link graph configured by the rule's clauses, with evidence
+//!   [`Evidence::Chain`]-style links (to come, beside `pattern`);
+//! - trial searches (the `trial` kind): assumptions propagated with a
+//!   linked sub-rule-set, with an implication graph as evidence (to come).
+//!
+//! Architecture Invariant: a searcher only reads the state it is given;
+//! only the engine changes states. A searcher knows no technique by name:
+//! what it looks for comes from the rule text it was compiled from.
+
+pub mod pattern;
+
+use crate::grid::bits::Bits;
+use crate::grid::state::State;
+use crate::rating::Rating;
+use std::any::Any;
+use std::fmt;
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+/// What a match concludes about its candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum ConclusionKind {
+    Eliminate,
+    Assert,
+}
+
+/// How hard one match is: the rule head's grade, or the match's own (a
+/// chain of length 7 and one of length 3 of one family grade apart).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Grade {
+    /// Ordering key: smaller runs first; the largest applied rates a run.
+    pub complexity: i64,
+    /// The level (W[n]'s n, a subset's size, SE's 7.5).
+    pub level: Rating,
+    /// The rating label (`FSHT`, `W[5]`, the rule's name when it has none).
+    pub label: String,
+}
+
+/// What a match carries to explain itself, for renderers and checkers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Evidence {
+    /// A pattern rule's bound values, in slot order.
+    Bindings(Vec<pattern::Val>),
+}
+
+/// One match of a searcher.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub kind: ConclusionKind,
+    /// Live candidates concluded upon (never empty).
+    pub conclusions: Bits,
+    /// The match's own grade; `None` means the rule head's.
+    pub grade: Option<Grade>,
+    pub evidence: Evidence,
+}
+
+/// Limits and counters shared by the searches of one run: a deadline that
+/// every searcher checks as it goes, so that a slow rule cannot outlive
+/// `--max-seconds`.
+#[derive(Debug, Default)]
+pub struct SearchCx {
+    deadline: Option<Instant>,
+    ticks: u32,
+    interrupted: bool,
+    /// Search nodes visited (bindings tried), for statistics.
+    pub nodes: u64,
+}
+
+/// How many search nodes pass between two looks at the clock.
+const TICKS_PER_CLOCK: u32 = 4096;
+
+impl SearchCx {
+    /// A context that stops searches at `deadline`.
+    pub fn new(deadline: Option<Instant>) -> SearchCx {
+        SearchCx {
+            deadline,
+            ..SearchCx::default()
+        }
+    }
+
+    /// Counts one search node; `true` when the search must stop now (the
+    /// deadline has passed). Searchers call it in their inner loops.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        self.ticks += 1;
+        if self.ticks >= TICKS_PER_CLOCK {
+            self.ticks = 0;
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.interrupted = true;
+            }
+        }
+        self.interrupted
+    }
+
+    /// Did a search stop at the deadline?
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+}
+
+/// Kinds of searcher, as the rule language names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearcherKind {
+    Pattern,
+}
+
+impl SearcherKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SearcherKind::Pattern => "rule",
+        }
+    }
+}
+
+/// The interface every kind of rule body implements.
+pub trait Searcher: Send + Sync + fmt::Debug + Any {
+    /// Which kind of rule this searcher was compiled from.
+    fn kind(&self) -> SearcherKind;
+
+    /// Calls `f` with every match that has a non-empty conclusion, in the
+    /// searcher's fixed order, until `f` returns `Break` or the context's
+    /// deadline passes (then it returns `Break` too; see
+    /// [`SearchCx::interrupted`]).
+    fn search(
+        &self,
+        cx: &mut SearchCx,
+        state: &State,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()>;
+
+    /// The match's pattern in SudoRules notation (empty when the rule has
+    /// nothing to show, as singles), from the state the match was found in.
+    fn render(&self, before: &State, evidence: &Evidence) -> String;
+
+    /// The searcher as `Any`, for tools that inspect one kind (tests of
+    /// plan placement, the future subsumption study).
+    fn as_any(&self) -> &dyn Any;
+}
