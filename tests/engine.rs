@@ -94,3 +94,93 @@ fn stuck_and_contradiction() {
     let run = engine::run(&singles, s, Limits::default());
     assert_eq!(run.stop, StopReason::Contradiction);
 }
+
+/// A rule set made of the given rule text.
+fn set_of(src: &str) -> ruleset::RuleSet {
+    let rules = ruledoku::lang::compile_source("t.rules", src).unwrap();
+    ruleset::RuleSet {
+        name: "t".into(),
+        description: String::new(),
+        rules: rules.into_iter().map(std::sync::Arc::new).collect(),
+        blocked: true,
+    }
+}
+
+/// `--max-seconds` is honoured inside a search: a rule whose search space
+/// is C(729, 5) combinations (no match can pass its filter) stops at the
+/// deadline instead of running for hours.
+#[test]
+fn the_time_limit_stops_a_slow_rule_inside_its_search() {
+    let slow = set_of(
+        "rule slow {
+            complexity 1
+            let A: 5 cand
+            where |A| == 6
+            eliminate A
+        }",
+    );
+    let t = std::time::Instant::now();
+    let run = engine::run(
+        &slow,
+        start(FSHT),
+        Limits {
+            max_steps: None,
+            max_time: Some(Duration::from_millis(200)),
+        },
+    );
+    assert_eq!(run.stop, StopReason::TimeLimit);
+    assert!(run.steps.is_empty());
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+}
+
+/// Per-rule statistics add up to the path: steps per rule, conclusions per
+/// rule, and every rule before the applied one was searched.
+#[test]
+fn stats_add_up_to_the_steps_of_the_path() {
+    let set = ruleset::load("sfin").unwrap();
+    let run = engine::Runner::new(&set).with_stats(true).run(start(FSHT));
+    assert_eq!(run.stop, StopReason::Solved);
+    let stats = run.stats.as_ref().unwrap();
+    assert_eq!(stats.len(), set.rules.len());
+    let steps: u64 = stats.iter().map(|s| s.steps).sum();
+    let concl: u64 = stats.iter().map(|s| s.conclusions).sum();
+    assert_eq!(steps as usize, run.steps.len());
+    assert_eq!(
+        concl as usize,
+        run.steps.iter().map(|s| s.conclusions.len()).sum::<usize>()
+    );
+    for (r, s) in set.rules.iter().zip(stats) {
+        let applied = run
+            .steps
+            .iter()
+            .filter(|st| st.rule_name() == r.head.name)
+            .count();
+        assert_eq!(s.steps as usize, applied, "{}", r.head.name);
+        assert!(s.calls >= s.steps);
+    }
+    // The simplest rule is searched once per step: the run stops on a
+    // solved grid before searching again.
+    assert_eq!(stats[0].calls as usize, run.steps.len());
+    // Without statistics, nothing is counted.
+    assert!(
+        engine::run(&set, start(FSHT), Limits::default())
+            .stats
+            .is_none()
+    );
+}
+
+/// A match may carry its own grade: the engine rates a run from the steps'
+/// grades, not from the rules (here every grade is the head's).
+#[test]
+fn the_hardest_step_gives_the_rating() {
+    let set = ruleset::load("sfin").unwrap();
+    let run = engine::run(&set, start(FSHT), Limits::default());
+    let h = run.hardest_step().unwrap();
+    assert_eq!(h.rule_name(), "finned-swordfish-in-rows");
+    assert_eq!(h.grade, h.rule.head.grade());
+    assert!(
+        run.steps
+            .iter()
+            .all(|s| s.grade.complexity <= h.grade.complexity)
+    );
+}

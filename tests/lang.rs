@@ -163,3 +163,39 @@ proptest! {
         }
     }
 }
+
+/// Diagnostics come in a fixed order (by line and column), whatever the
+/// order the checker found them in: several unused variables, an unknown
+/// name before them and a type error after.
+#[test]
+fn diagnostics_come_in_a_fixed_order() {
+    let src = "rule x {
+    complexity 1
+    let Z = frob
+    let V: rc
+    let A = cands(V)
+    let B = cands(V)
+    let C = cands(V)
+    let D = cands(V)
+    where |V| == cands(V)
+    assert V
+}
+";
+    let first: Vec<(usize, usize, String)> = compile_source("o.rules", src)
+        .unwrap_err()
+        .into_iter()
+        .map(|d| (d.line, d.column, d.message))
+        .collect();
+    assert_eq!(
+        first.iter().map(|(l, c, _)| (*l, *c)).collect::<Vec<_>>(),
+        [(3, 9), (3, 13), (5, 9), (6, 9), (7, 9), (8, 9), (9, 11)]
+    );
+    for _ in 0..20 {
+        let again: Vec<(usize, usize, String)> = compile_source("o.rules", src)
+            .unwrap_err()
+            .into_iter()
+            .map(|d| (d.line, d.column, d.message))
+            .collect();
+        assert_eq!(again, first);
+    }
+}
