@@ -160,6 +160,24 @@ impl State {
             .collect()
     }
 
+    /// The state as a 729-character pencil-mark line (81 groups of 9:
+    /// position `d` holds digit `d+1` when it is a live candidate or the
+    /// cell's value, `.` otherwise), which the input reader reads back.
+    pub fn pencil_marks(&self) -> String {
+        let mut out = String::with_capacity(N_CANDS);
+        for c in 0..N_CELLS {
+            for d in 0..9 {
+                let z = cand(c, d);
+                out.push(if self.cands.contains(z) || self.values.contains(z) {
+                    char::from(b'1' + d as u8)
+                } else {
+                    '.'
+                });
+            }
+        }
+        out
+    }
+
     /// The 81-character line of values (`.` where undecided).
     pub fn values_line(&self) -> String {
         self.grid()

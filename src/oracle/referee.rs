@@ -17,6 +17,40 @@ use crate::grid::geometry::*;
 use crate::oracle::solver::{Solutions, solve_candidates};
 use crate::search::ConclusionKind;
 
+/// The first step of a run that disagrees with the solution: what a rule
+/// author needs to find the bug (`solve --verify`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WrongStep {
+    /// Index of the step in the run (0-based).
+    pub index: usize,
+    pub rule: String,
+    /// The step in SudoRules notation.
+    pub text: String,
+    /// The state the step was found in, as a pencil-mark line.
+    pub state: String,
+    /// The wrong conclusion (`r3c4 ≠ 7`) and the solution's digit there.
+    pub conclusion: String,
+    pub solution_digit: u8,
+}
+
+impl std::fmt::Display for WrongStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "wrong step {} by rule `{}`: {}",
+            self.index + 1,
+            self.rule,
+            self.text
+        )?;
+        writeln!(
+            f,
+            "  wrong conclusion: {} (the solution has {})",
+            self.conclusion, self.solution_digit
+        )?;
+        write!(f, "  state before the step: {}", self.state)
+    }
+}
+
 /// A puzzle's unique solution, used to judge conclusions.
 pub struct Referee {
     pub solution: [u8; 81],
@@ -59,5 +93,24 @@ impl Referee {
     /// Every step of a run is sound.
     pub fn check_run(&self, run: &Run) -> Result<(), String> {
         run.steps.iter().try_for_each(|s| self.check_step(s))
+    }
+
+    /// The first step of a run with a conclusion that disagrees with the
+    /// solution, if any.
+    pub fn first_wrong(&self, run: &Run) -> Option<WrongStep> {
+        run.steps.iter().enumerate().find_map(|(index, s)| {
+            let &z = s.conclusions.iter().find(|&&z| match s.kind {
+                ConclusionKind::Eliminate => self.is_true(z),
+                ConclusionKind::Assert => !self.is_true(z),
+            })?;
+            Some(WrongStep {
+                index,
+                rule: s.rule_name().to_string(),
+                text: s.text(),
+                state: s.before.pencil_marks(),
+                conclusion: crate::path::conclusion_text(s.kind, z),
+                solution_digit: self.solution[cand_cell(z)],
+            })
+        })
     }
 }
