@@ -92,11 +92,6 @@ impl Step {
     pub fn pattern(&self) -> String {
         self.rule.searcher.render(&self.before, &self.evidence)
     }
-
-    /// The step as one line of a SudoRules path.
-    pub fn text(&self) -> String {
-        crate::path::step_text(self)
-    }
 }
 
 /// What one rule cost and gave during a run.

@@ -37,6 +37,14 @@ pub fn step_text(step: &Step) -> String {
     }
 }
 
+impl Step {
+    /// The step as one line of a SudoRules path (rendered here, so the
+    /// engine never depends on the renderers).
+    pub fn text(&self) -> String {
+        step_text(self)
+    }
+}
+
 /// The 9 lines of a solved grid, indented as SudoRules prints them.
 pub fn grid_lines(state: &State) -> String {
     let g = state.grid();
