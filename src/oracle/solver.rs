@@ -102,7 +102,7 @@ pub fn solve_givens(givens: &[u8; 81]) -> Solutions {
 /// unsolvable.
 pub fn solve_candidates(masks: &[u16; 81]) -> Solutions {
     let mut ctx = Search::new(2);
-    if let Some(state) = State::from_masks(masks) {
+    if let Some(state) = Board::from_masks(masks) {
         state.search(&mut ctx);
     }
     match (ctx.count, ctx.first) {
@@ -120,7 +120,7 @@ pub fn count_solutions(masks: &[u16; 81], limit: usize) -> usize {
         return 0;
     }
     let mut ctx = Search::new(limit);
-    if let Some(state) = State::from_masks(masks) {
+    if let Some(state) = Board::from_masks(masks) {
         state.search(&mut ctx);
     }
     ctx.count
@@ -130,7 +130,7 @@ pub fn count_solutions(masks: &[u16; 81], limit: usize) -> usize {
 const BAND_ALL: u32 = (1 << 27) - 1;
 /// The nine cells of one row inside a band.
 const ROW: u32 = 0x1FF;
-/// Stride between the digit masks of consecutive bands in [`State::cand`].
+/// Stride between the digit masks of consecutive bands in [`Board::cand`].
 const STRIDE: usize = 16;
 
 /// `ROW_INFO[r][v]` for the 9-cell value `v` of row `r` of a band: bit
@@ -350,9 +350,10 @@ impl Search {
     }
 }
 
-/// Candidate state of the whole grid.
+/// The oracle's board: candidates of the whole grid as per-band digit
+/// bitboards (not the engine's [`crate::grid::state::State`]).
 #[derive(Clone, Copy)]
-struct State {
+struct Board {
     /// `cand[16 * b + d]`: cells of band `b` where digit `d` is possible
     /// (entries `16 * b + 9 .. 16 * b + 16` stay zero).
     cand: [u32; 3 * STRIDE],
@@ -367,9 +368,9 @@ struct State {
 /// Dirty bits of all digit masks.
 const ALL_DIRTY: u64 = 0x1FF | 0x1FF << STRIDE | 0x1FF << (2 * STRIDE);
 
-impl State {
+impl Board {
     /// Builds the initial state; `None` when some cell has no candidate.
-    fn from_masks(masks: &[u16; 81]) -> Option<State> {
+    fn from_masks(masks: &[u16; 81]) -> Option<Board> {
         let mut cand = [0u32; 3 * STRIDE];
         for b in 0..3 {
             cand[STRIDE * b..STRIDE * b + 9].fill(BAND_ALL);
@@ -391,7 +392,7 @@ impl State {
                 cand[base + d] &= !bit;
             }
         }
-        Some(State {
+        Some(Board {
             cand,
             unsolved: [BAND_ALL; 3],
             dirty: ALL_DIRTY,
@@ -689,7 +690,7 @@ impl State {
 macro_rules! search_fn {
     ($(#[$attr:meta])* $name:ident) => {
         $(#[$attr])*
-        fn $name(mut state: State, ctx: &mut Search) {
+        fn $name(mut state: Board, ctx: &mut Search) {
             loop {
                 if !state.propagate() {
                     return;
@@ -1040,7 +1041,7 @@ mod tests {
         open[3] = 0;
         puzzles.push(open);
         for g in &puzzles {
-            let state = State::from_masks(&masks(g)).expect("no empty cell");
+            let state = Board::from_masks(&masks(g)).expect("no empty cell");
             let mut portable = Search::new(2);
             search_portable(state, &mut portable);
             let mut dispatched = Search::new(2);
