@@ -103,15 +103,17 @@ impl std::hash::Hash for Rating {
     }
 }
 
+/// Honours width and alignment (`{:>5}`), so tables line up.
 impl fmt::Display for Rating {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.decimal {
+        let text = if self.decimal {
             let sign = if self.tenths < 0 { "-" } else { "" };
             let a = self.tenths.unsigned_abs();
-            write!(f, "{sign}{}.{}", a / 10, a % 10)
+            format!("{sign}{}.{}", a / 10, a % 10)
         } else {
-            write!(f, "{}", self.whole())
-        }
+            self.whole().to_string()
+        };
+        f.pad(&text)
     }
 }
 
@@ -143,6 +145,10 @@ mod tests {
         assert_eq!(Rating::level(3), Rating::tenths(30));
         assert!(Rating::tenths(75) > Rating::level(7));
         assert_eq!(Rating::tenths(70).plus_tenths(3).to_string(), "7.3");
+        assert_eq!(
+            format!("{:>5}|{:<4}|", Rating::level(3), Rating::tenths(75)),
+            "    3|7.5 |"
+        );
         assert_eq!(serde_json::to_string(&Rating::level(2)).unwrap(), "2");
         assert_eq!(serde_json::to_string(&Rating::tenths(85)).unwrap(), "8.5");
     }
