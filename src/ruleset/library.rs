@@ -276,12 +276,6 @@ impl Library {
     }
 
     fn folder(&mut self, loc: &Location, files: &[Location]) -> Result<Linked, SetError> {
-        if files.is_empty() {
-            return Err(SetError::Empty {
-                what: loc.display(),
-                why: "the folder has no .rules file".into(),
-            });
-        }
         let mut diags = Diags::default();
         let mut parts = Vec::new();
         for f in files {
@@ -462,7 +456,11 @@ fn apply_settings(
         }
         return Err(SetError::Empty {
             what: shown.to_string(),
-            why: format!("{} remove all {before} rules", by.join(" and ")),
+            why: format!(
+                "{} {} all {before} rules",
+                by.join(" and "),
+                if by.len() == 1 { "removes" } else { "remove" }
+            ),
         });
     }
     for (r, _) in &mut members {
@@ -478,4 +476,98 @@ fn apply_settings(
         }
     }
     Ok(members)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A built-in tree of its own: sets that include sets and a folder,
+    /// and two sets that include each other.
+    static TABLE: BuiltInTable = &[
+        ("singles.rules", include_str!("../../rules/singles.rules")),
+        ("more/wings.rules", include_str!("../../rules/wings.rules")),
+        ("sets/s.yaml", "files: [../singles.rules]\n"),
+        (
+            "sets/w.yaml",
+            "name: w\nfiles: [s, ../more/]\nexclude: [xyz-wing]\n",
+        ),
+        ("sets/loop1.yaml", "files: [s, loop2]\n"),
+        ("sets/loop2.yaml", "files: [./loop1.yaml]\n"),
+    ];
+
+    fn names(set: &RuleSet) -> Vec<&str> {
+        set.rules.iter().map(|r| r.head.name.as_str()).collect()
+    }
+
+    #[test]
+    fn built_in_sets_include_built_in_sets_and_folders() {
+        let mut lib = Library::with_built_ins(TABLE);
+        assert_eq!(lib.built_in_names(), ["loop1", "loop2", "s", "w"]);
+        let w = lib.load("w").unwrap();
+        assert_eq!(
+            names(&w),
+            [
+                "naked-single",
+                "hidden-single-in-a-row",
+                "hidden-single-in-a-column",
+                "hidden-single-in-a-block",
+                "xy-wing"
+            ]
+        );
+        assert_eq!(w.rules[4].head.file, "rules/more/wings.rules");
+        assert_eq!(
+            lib.load("loop1").unwrap_err().to_string(),
+            "include cycle: rules/sets/loop1.yaml (built in) → rules/sets/loop2.yaml (built in) → rules/sets/loop1.yaml (built in)"
+        );
+    }
+
+    #[test]
+    fn each_location_is_loaded_once_and_shared() {
+        let mut lib = Library::with_built_ins(TABLE);
+        let w = lib.load("w").unwrap();
+        assert!(Arc::ptr_eq(&w, &lib.load("w").unwrap()));
+        let s = lib.load("s").unwrap();
+        assert!(
+            Arc::ptr_eq(&s.rules[0], &w.rules[0]),
+            "one compiled naked-single"
+        );
+
+        let mut lib = Library::new();
+        let basic = lib.load("basic").unwrap();
+        let sfin = lib.load("sfin").unwrap();
+        let whip = |set: &RuleSet| {
+            set.rules
+                .iter()
+                .find(|r| r.head.name == "whip[1]")
+                .unwrap()
+                .clone()
+        };
+        assert!(Arc::ptr_eq(&whip(&basic), &whip(&sfin)));
+    }
+
+    #[test]
+    fn a_searcher_links_a_set_by_name_from_its_file() {
+        let mut lib = Library::with_built_ins(TABLE);
+        let from = Location::BuiltIn("more/wings.rules".into());
+        assert_eq!(lib.link("s", &from).unwrap().rules.len(), 4);
+        assert_eq!(
+            lib.link("../sets/w.yaml", &from).unwrap().name,
+            "w",
+            "a path is relative to the file that names it"
+        );
+        assert_eq!(
+            lib.link("nope", &from).unwrap_err().to_string(),
+            "unknown rule set `nope` (built-in sets: loop1, loop2, s, w)"
+        );
+        // A rule of singles.rules, while it is compiled, naming a set that
+        // includes singles.rules: an include cycle.
+        let mut lib = Library::with_built_ins(TABLE);
+        let file = Location::BuiltIn("singles.rules".into());
+        lib.stack.push((Id::of(&file), file.describe()));
+        assert_eq!(
+            lib.link("s", &file).unwrap_err().to_string(),
+            "include cycle: rules/singles.rules (built in) → rules/sets/s.yaml (built in) → rules/singles.rules (built in)"
+        );
+    }
 }

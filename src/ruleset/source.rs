@@ -271,7 +271,7 @@ pub(crate) fn open(loc: &Location, built_ins: BuiltIns) -> Result<Opened, SetErr
             if let Some(t) = built_ins.file(k) {
                 (t.to_string(), extension(Path::new(k)))
             } else if built_ins.is_folder(k) {
-                return Ok(Opened::Folder(built_ins.folder(k)));
+                return folder_of(loc, built_ins.folder(k));
             } else {
                 return Err(file_error(loc, "no such built-in file"));
             }
@@ -317,9 +317,18 @@ fn folder(loc: &Location, p: &Path) -> Result<Opened, SetError> {
         }
     }
     files.sort();
-    Ok(Opened::Folder(
-        files.into_iter().map(Location::Disk).collect(),
-    ))
+    folder_of(loc, files.into_iter().map(Location::Disk).collect())
+}
+
+/// A folder's rule files; a folder without any is an empty set.
+fn folder_of(loc: &Location, files: Vec<Location>) -> Result<Opened, SetError> {
+    if files.is_empty() {
+        return Err(SetError::Empty {
+            what: loc.display(),
+            why: "the folder has no .rules file".into(),
+        });
+    }
+    Ok(Opened::Folder(files))
 }
 
 /// UTF-8 text without a byte-order mark; a bad byte is reported with its
