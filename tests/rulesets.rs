@@ -324,6 +324,12 @@ fn rules_are_read_from_a_named_pipe() {
         std::thread::spawn(move || fs::write(fifo, MY_X_WING).unwrap())
     };
     let (out, code) = check(dir.path(), "./fifo");
+    // Had the binary not read the pipe, the writer would wait forever:
+    // read it here to free it (and fail below).
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    if !writer.is_finished() {
+        let _ = fs::read(&fifo);
+    }
     writer.join().unwrap();
     assert_eq!((out.as_str(), code), ("./fifo: ok, 1 rules\n", Some(0)));
 }
