@@ -765,3 +765,54 @@ fn odd_set_files_get_clear_errors() {
         (format!("{}: ok, 5 rules\n", abs.display()), Some(0))
     );
 }
+
+#[test]
+fn includes_nest_at_most_max_depth_deep() {
+    let dir = folder(&[("x.rules", MY_X_WING)]);
+    let d = dir.path();
+    let depth = ruledoku::ruleset::MAX_DEPTH;
+    // s0 includes s1 … includes s{n-1}, which includes x.rules.
+    let chain = |n: usize| {
+        for i in 0..n {
+            let next = if i + 1 == n {
+                "x.rules".to_string()
+            } else {
+                format!("s{}.yaml", i + 1)
+            };
+            fs::write(d.join(format!("s{i}.yaml")), format!("files: [{next}]\n")).unwrap();
+        }
+    };
+    chain(depth - 1);
+    assert_eq!(
+        check(d, "s0.yaml"),
+        ("s0.yaml: ok, 1 rules\n".into(), Some(0))
+    );
+    chain(depth);
+    assert_eq!(
+        check(d, "s0.yaml"),
+        (
+            format!(
+                "s{}.yaml: `files:` entry `x.rules`: x.rules: included more than {depth} sets deep\n",
+                depth - 1
+            ),
+            Some(1)
+        )
+    );
+}
+
+#[test]
+fn blocked_is_the_including_sets_own() {
+    use ruledoku::ruleset;
+    let dir = folder(&[
+        ("unblocked.yaml", "files: [singles]\nblocked: false\n"),
+        ("outer.yaml", "files: [unblocked.yaml]\n"),
+        ("outer-unblocked.yaml", "files: [sfin]\nblocked: false\n"),
+    ]);
+    let at = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
+    assert!(!ruleset::load(&at("unblocked.yaml")).unwrap().blocked);
+    assert!(ruleset::load(&at("outer.yaml")).unwrap().blocked);
+    assert!(!ruleset::load(&at("outer-unblocked.yaml")).unwrap().blocked);
+    // A `+` join is a set with no settings of its own: blocked.
+    let joined = format!("{}+singles", at("unblocked.yaml"));
+    assert!(ruleset::load(&joined).unwrap().blocked);
+}

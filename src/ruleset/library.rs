@@ -17,6 +17,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// How deeply sets may include sets (a longer chain is surely a mistake,
+/// and each level takes stack).
+pub const MAX_DEPTH: usize = 64;
+
 /// A loaded location: its rules (simplest first) and where each was
 /// written.
 struct Linked {
@@ -257,6 +261,15 @@ impl Library {
             let mut cycle: Vec<String> = self.stack[at..].iter().map(|(_, s)| s.clone()).collect();
             cycle.push(self.stack[at].1.clone());
             return Err(SetError::Cycle(cycle));
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(in_entry(
+                within,
+                SetError::TooDeep {
+                    path: loc.display(),
+                    depth: MAX_DEPTH,
+                },
+            ));
         }
         let opened = source::open(loc, self.built_ins).map_err(|e| in_entry(within, e))?;
         self.stack.push((id.clone(), loc.describe()));

@@ -8,7 +8,7 @@
 //!
 //! A set file lists what it includes under `files:` (rule files, folders,
 //! other set files, built-in sets by name, resolved from the set file's
-//! folder) and may narrow or re-rate the result (see [`setfile`]):
+//! folder) and may narrow or re-rate the result (the `setfile` module checks its fields):
 //!
 //! ```yaml
 //! name: my-set
@@ -31,7 +31,7 @@ mod library;
 mod setfile;
 pub mod source;
 
-pub use library::Library;
+pub use library::{Library, MAX_DEPTH};
 pub use source::Location;
 
 use crate::lang::Diagnostic;
@@ -117,6 +117,9 @@ pub enum SetError {
         entry: String,
         error: Box<SetError>,
     },
+    /// Sets included more than [`MAX_DEPTH`] deep.
+    #[error("{path}: included more than {depth} sets deep")]
+    TooDeep { path: String, depth: usize },
     /// `a+b` when a path `a+b` exists: `+` always joins.
     #[error(
         "`{0}`: `+` joins rule sets, so this names several; to use a path with a `+` in it, list it under `files:` in a set file"

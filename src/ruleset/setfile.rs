@@ -158,6 +158,9 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<SetFile, SetError> {
     {
         return Err(invalid(file, format!("`max-level: {m}` is negative")));
     }
+    if set.name.as_deref().is_some_and(|n| n.trim().is_empty()) {
+        return Err(invalid(file, "`name:` is empty"));
+    }
     for (rule, o) in &set.ratings {
         if let Some(l) = o.level
             && l < 0
@@ -165,6 +168,12 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<SetFile, SetError> {
             return Err(invalid(
                 file,
                 format!("`ratings:` gives `{rule}` a negative level ({l})"),
+            ));
+        }
+        if o.rating.as_deref().is_some_and(|r| r.trim().is_empty()) {
+            return Err(invalid(
+                file,
+                format!("`ratings:` gives `{rule}` an empty rating"),
             ));
         }
     }
@@ -226,6 +235,14 @@ mod tests {
         assert_eq!(
             err("files: [a.rules]\nratings:\n  x: { level: -2 }\n"),
             "s.yaml: invalid rule set: `ratings:` gives `x` a negative level (-2)"
+        );
+        assert_eq!(
+            err("files: [a.rules]\nratings:\n  x: { rating: '' }\n"),
+            "s.yaml: invalid rule set: `ratings:` gives `x` an empty rating"
+        );
+        assert_eq!(
+            err("name: ''\nfiles: [a.rules]\n"),
+            "s.yaml: invalid rule set: `name:` is empty"
         );
         assert_eq!(
             err("files: [a.rules]\nratings:\n  x: { lvl: 2 }\n"),
