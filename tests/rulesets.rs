@@ -283,11 +283,11 @@ fn rules_are_read_from_pipes_by_content() {
             .as_str(),
     );
     assert_eq!(run.stdout, format!("{FSHT}\n"), "{}", run.stderr);
-    // A set file is told by its top-level `files:` key; paths in it are
-    // relative to where the pipe is (the pipe's folder is /dev/fd).
+    // A set file is told by its top-level `files:` key; paths in a set
+    // read from a pipe are relative to the current directory.
     let run = bash(
         d,
-        r#"$R rules list --rules <(printf 'files: [singles, %s/x.rules]\n' "$PWD")"#,
+        r#"$R rules list --rules <(printf 'files: [singles, x.rules]\n')"#,
     );
     assert_eq!(
         listed(&run)[..],

@@ -284,7 +284,7 @@ impl Library {
         match opened {
             Opened::Rules(text) => rule_file(loc, id, &text),
             Opened::Folder(files) => self.folder(loc, &files),
-            Opened::Set(text) => self.set_file(loc, &text),
+            Opened::Set { text, base } => self.set_file(loc, &text, &base),
         }
     }
 
@@ -307,15 +307,14 @@ impl Library {
         ))
     }
 
-    fn set_file(&mut self, loc: &Location, text: &str) -> Result<Linked, SetError> {
+    fn set_file(&mut self, loc: &Location, text: &str, dir: &Location) -> Result<Linked, SetError> {
         let shown = loc.display();
         let set = setfile::parse(&shown, text)?;
-        let dir = loc.parent();
         let mut diags = Diags::default();
         let mut parts = Vec::new();
         for entry in &set.files {
             let within = Some((shown.as_str(), entry.as_str()));
-            let target = self.resolve(entry, &dir, within)?;
+            let target = self.resolve(entry, dir, within)?;
             if let Some(l) = diags.take(self.get(&target, within))? {
                 parts.push(l);
             }

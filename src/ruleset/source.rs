@@ -176,8 +176,10 @@ pub(crate) fn classify(spec: &str) -> Target<'_> {
 pub(crate) enum Opened {
     /// A rule file's text.
     Rules(String),
-    /// A set file's text.
-    Set(String),
+    /// A set file's text, and the folder its entries are relative to:
+    /// the file's own, or the current directory for a pipe or a device
+    /// (`<(printf 'files: [x.rules]')` means `./x.rules`, not `/dev/fd/x.rules`).
+    Set { text: String, base: Location },
     /// A folder's `.rules` files, sorted by name.
     Folder(Vec<Location>),
 }
@@ -266,6 +268,7 @@ fn io_message(e: &std::io::Error) -> String {
 /// Opens a location: lists a folder, or reads a file once and says whether
 /// it is a rule file or a set file.
 pub(crate) fn open(loc: &Location, built_ins: BuiltIns) -> Result<Opened, SetError> {
+    let mut base = loc.parent();
     let (text, ext) = match loc {
         Location::BuiltIn(k) => {
             if let Some(t) = built_ins.file(k) {
@@ -290,14 +293,17 @@ pub(crate) fn open(loc: &Location, built_ins: BuiltIns) -> Result<Opened, SetErr
             if meta.is_dir() {
                 return folder(loc, p);
             }
+            if !meta.is_file() {
+                base = Location::Disk(PathBuf::new());
+            }
             let bytes = std::fs::read(p).map_err(|e| file_error(loc, io_message(&e)))?;
             (decode(loc, bytes)?, extension(p))
         }
     };
     match ext.as_deref() {
         Some("rules") => Ok(Opened::Rules(text)),
-        Some("yaml" | "yml") => Ok(Opened::Set(text)),
-        _ => by_content(loc, text),
+        Some("yaml" | "yml") => Ok(Opened::Set { text, base }),
+        _ => by_content(loc, text, base),
     }
 }
 
@@ -365,9 +371,9 @@ fn has_files_key(text: &str) -> bool {
 
 /// A file with no telling extension: a set file if it has a top-level
 /// `files:` key, a rule file if a line starts with `rule`.
-fn by_content(loc: &Location, text: String) -> Result<Opened, SetError> {
+fn by_content(loc: &Location, text: String, base: Location) -> Result<Opened, SetError> {
     if has_files_key(&text) {
-        return Ok(Opened::Set(text));
+        return Ok(Opened::Set { text, base });
     }
     if text.trim().is_empty() {
         return Err(SetError::Empty {
