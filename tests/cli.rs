@@ -711,7 +711,7 @@ fn rules_check_on_a_folder_reports_every_broken_file() {
 fn rules_check_accepts_the_shipped_sets_and_folder() {
     for (path, set) in [
         ("rules/sets/sfin.yaml", "sfin"),
-        ("rules", "rules"),
+        ("rules/", "rules/"),
         ("sfin", "sfin"),
     ] {
         let run = ruledoku(["rules", "check", path]);
