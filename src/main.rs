@@ -18,7 +18,12 @@ use std::time::{Duration, Instant};
 #[command(
     name = "ruledoku",
     version,
-    about = "Sudoku solving techniques as declarative rules"
+    about = "Sudoku solving techniques as declarative rules",
+    after_help = "Exit status: 0 when every input record was read and judged; 1 when some \
+                  record was not a valid puzzle (or, for solve and rate, had no or several \
+                  solutions), when the input held no puzzle, when rules check found errors, \
+                  or when standard output was closed early; 2 for a usage error, an input \
+                  or rule set that cannot be read, or a write error on standard output."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -40,7 +45,8 @@ enum Cmd {
     },
     /// Solve puzzles with a rule set, printing the resolution path and rating.
     Solve {
-        /// A puzzle (any supported format), a puzzle file, or `-` for standard input.
+        /// A puzzle (any supported format), a puzzle file (or anything readable: a
+        /// named pipe, /dev/stdin), or `-` for standard input.
         input: String,
         #[command(flatten)]
         opts: RunOpts,
@@ -48,14 +54,21 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// Rate puzzles with a rule set: one line per puzzle (text, JSON or CSV).
+    /// Rate puzzles with a rule set: one line per input record (text, JSON or CSV).
+    ///
+    /// Text columns: LINE PUZZLE STOP RATING HARDEST-RULE LEVEL SECONDS, `-` where
+    /// there is no value; a record that is not rated (STOP `invalid`, `no-solution`
+    /// or `multiple-solutions`) ends with the reason.
     Rate {
-        /// A puzzle file, a puzzle, or `-` for standard input.
+        /// A puzzle file (or anything readable: a named pipe, /dev/stdin), a puzzle,
+        /// or `-` for standard input.
         input: String,
         #[command(flatten)]
         opts: RunOpts,
+        /// One JSON object per input record (with the path's steps).
         #[arg(long, conflicts_with = "csv")]
         json: bool,
+        /// CSV: a header line, then one row per input record.
         #[arg(long)]
         csv: bool,
     },

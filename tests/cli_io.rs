@@ -369,9 +369,17 @@ fn jobs_are_capped_at_the_available_cores() {
     assert_eq!(many.stdout, one.stdout);
 }
 
-/// `--help` says what `-j 0` means and that `-j` is capped.
+/// `--help` says what `-j 0` means and that `-j` is capped, and what the
+/// exit statuses are.
 #[test]
 fn help_documents_jobs() {
+    let run = ruledoku(["--help"]);
+    assert!(
+        run.stdout
+            .contains("\nExit status: 0 when every input record was read and judged; 1 "),
+        "{}",
+        run.stdout
+    );
     for cmd in ["solve", "rate"] {
         let run = ruledoku([cmd, "--help"]);
         assert_eq!(run.code, Some(0));
