@@ -296,6 +296,9 @@ fn records(arg: &str) -> Result<(String, Records), String> {
     if arg == "-" {
         return open("<stdin>");
     }
+    if arg.is_empty() {
+        return Err("the input is empty: give a puzzle, a file, or `-` for standard input".into());
+    }
     // A path first (as the shell gave it), then a puzzle.
     let looks_like_puzzle = arg.len() >= 81 || arg.contains('\n');
     match std::fs::metadata(arg) {

@@ -474,6 +474,13 @@ fn a_directory_is_not_puzzle_input() {
         let dir = args.last().unwrap();
         assert_eq!(run.stderr, format!("error: {dir}: is a directory\n"));
     }
+    // An empty argument used to be "error: : no such file, and not a puzzle".
+    let run = ruledoku(["solve", ""]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "error: the input is empty: give a puzzle, a file, or `-` for standard input\n"
+    );
     let run = ruledoku(["rate", "no-such-puzzles.txt"]);
     assert_eq!(run.code, Some(2));
     assert_eq!(

@@ -254,6 +254,12 @@ impl Assembler {
     }
 
     pub(super) fn feed(&mut self, no: usize, text: &str) {
+        // A byte-order mark (as Windows editors write) is no part of the first line.
+        let text = if no == 1 {
+            text.strip_prefix('\u{feff}').unwrap_or(text)
+        } else {
+            text
+        };
         if text.len() > MAX_LINE_BYTES {
             self.end_block();
             if classify(text) != LineClass::Comment {

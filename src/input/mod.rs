@@ -19,8 +19,10 @@
 //!   and separator lines, optionally under the label line `Resolution state:` (or
 //!   `Resolution state after …:`), as `ruledoku solve` and SudoRules print it.
 //!
-//! Lines end with `\n`, `\r\n` or a lone `\r` (old Mac files). Bytes that are not
-//! UTF-8 are read as U+FFFD (and then reported as bad characters where they matter).
+//! Lines end with `\n`, `\r\n` or a lone `\r` (old Mac files). A UTF-8 byte-order
+//! mark at the start of the input is skipped (columns count from after it). Bytes that
+//! are not UTF-8 are read as U+FFFD (and then reported as bad characters where they
+//! matter).
 //!
 //! # Detection rules
 //!

@@ -303,6 +303,30 @@ fn one_label_grid() -> String {
     format!("Resolution state:\n{}", bordered_rs('!'))
 }
 
+/// Files saved by Windows editors start with a byte-order mark: it used to
+/// make the first puzzle a "bad character '\u{feff}'".
+#[test]
+fn byte_order_mark_is_skipped() {
+    let text = format!("\u{feff}{P}\r\n{P}\r\n");
+    let recs = parse_str("t.txt", &text);
+    assert_eq!(summary(&recs), vec![(1, "ok"), (2, "ok")]);
+    let streamed: Vec<_> = PuzzleReader::new("t.txt", text.as_bytes()).collect();
+    assert_eq!(streamed, recs);
+    assert_eq!(
+        parse_puzzle(&format!("\u{feff}{P}")).map(|p| p.text),
+        Ok(P.to_owned())
+    );
+    // Columns count from after the mark.
+    let e = one_err(&format!("\u{feff}x{}", &P[1..]));
+    assert_eq!(
+        e.to_string(),
+        "t.txt:1:1: bad character 'x' (expected 1-9, '.' or '0')"
+    );
+    // Only at the start of the input.
+    let e = one_err(&format!("# a comment\n\u{feff}{P}"));
+    assert_eq!(e.kind.code(), "bad-char");
+}
+
 #[test]
 fn too_long_lines_are_errors_unless_comments() {
     let long = "1".repeat(MAX_LINE_BYTES + 1);
