@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ruledoku::engine::{Limits, RuleStats, Runner, StopReason};
 use ruledoku::grid::state::State;
-use ruledoku::input::{self, InputError, Puzzle};
+use ruledoku::input::{self, ErrorKind, InputError, Puzzle};
 use ruledoku::oracle::solver::{self, Solutions};
 use ruledoku::path::{self, Rated, Rejected, Unrated};
 use ruledoku::ruleset::{self, RuleSet};
@@ -284,14 +284,52 @@ fn main() -> ExitCode {
 
 type Records = Box<dyn Iterator<Item = Result<Puzzle, InputError>>>;
 
+/// The records of the input. A read error (e.g. EIO) is no record: it ends
+/// them and is kept apart, for [`Input::end`] to fail the command with.
+struct Input {
+    recs: Records,
+    read_error: Option<InputError>,
+}
+
+impl Input {
+    fn new(recs: Records) -> Self {
+        Input {
+            recs,
+            read_error: None,
+        }
+    }
+
+    /// After the last record: the read error that ended them, if any.
+    fn end(self) -> Result<(), String> {
+        self.read_error.map_or(Ok(()), |e| Err(e.to_string()))
+    }
+}
+
+impl Iterator for Input {
+    type Item = Result<Puzzle, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.read_error.is_some() {
+            return None;
+        }
+        match self.recs.next()? {
+            Err(e) if matches!(e.kind, ErrorKind::Io { .. }) => {
+                self.read_error = Some(e);
+                None
+            }
+            r => Some(r),
+        }
+    }
+}
+
 /// The records of the input argument, and the name messages give it: `-`
 /// (standard input), a path to anything readable (a file, a named pipe,
 /// `/dev/stdin`, a process substitution's `/dev/fd/N`), or else a puzzle
 /// written on the command line (`<arg>`).
-fn records(arg: &str) -> Result<(String, Records), String> {
-    let open = |name: &str| -> Result<(String, Records), String> {
+fn records(arg: &str) -> Result<(String, Input), String> {
+    let open = |name: &str| -> Result<(String, Input), String> {
         let r = input::open(arg).map_err(|e| e.to_string())?;
-        Ok((name.to_string(), Box::new(r)))
+        Ok((name.to_string(), Input::new(Box::new(r))))
     };
     if arg == "-" {
         return open("<stdin>");
@@ -306,7 +344,7 @@ fn records(arg: &str) -> Result<(String, Records), String> {
         Ok(_) => open(arg),
         Err(_) if looks_like_puzzle => Ok((
             "<arg>".to_string(),
-            Box::new(std::iter::once(input::parse_puzzle(arg))),
+            Input::new(Box::new(std::iter::once(input::parse_puzzle(arg)))),
         )),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             Err(format!("{arg}: no such file, and not a puzzle"))
@@ -390,11 +428,11 @@ fn grid_text(g: &[u8; 81]) -> String {
 }
 
 fn check(file: &str, show_solution: bool, json: bool) -> Result<bool, Fail> {
-    let (source, recs) = records(file)?;
+    let (source, mut recs) = records(file)?;
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let (mut unique, mut multiple, mut none, mut bad) = (0usize, 0usize, 0usize, 0usize);
-    for rec in recs {
+    for rec in recs.by_ref() {
         pb.inc(1);
         let p = match rec {
             Ok(p) => p,
@@ -436,6 +474,11 @@ fn check(file: &str, show_solution: bool, json: bool) -> Result<bool, Fail> {
             format!("{} {verdict}\n", p.text)
         };
         out.write(&line)?;
+    }
+    if let Err(e) = recs.end() {
+        // The results so far, then the error (no summary: the input was cut).
+        out.finish()?;
+        return Err(e.into());
     }
     let total = unique + multiple + none;
     if total + bad == 0 {
@@ -618,6 +661,11 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
             out.write(&o.stdout)?;
         }
     }
+    if let Err(e) = recs.end() {
+        // The results so far, then the error.
+        out.finish()?;
+        return Err(e.into());
+    }
     if seen + bad == 0 {
         out.message(&no_puzzle(&source))?;
     }
@@ -685,8 +733,8 @@ fn bench(
     let mut o = io::stdout().lock();
     let mut puzzles = Vec::new();
     let mut bad = 0;
-    let (source, recs) = records(file)?;
-    for rec in recs {
+    let (source, mut recs) = records(file)?;
+    for rec in recs.by_ref() {
         match rec {
             Ok(p) => puzzles.push(p),
             Err(e) => {
@@ -698,6 +746,7 @@ fn bench(
             break;
         }
     }
+    recs.end()?;
     if puzzles.is_empty() {
         return Err(Fail::Error(no_puzzle(&source)));
     }

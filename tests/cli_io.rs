@@ -1007,6 +1007,38 @@ fn garbage_and_huge_lines_are_reported() {
     );
 }
 
+/// A read error is no record: it used to give a line `1 - invalid - - - -
+/// read error: …` and status 1; it ends the run, status 2.
+#[test]
+fn a_read_error_ends_the_run() {
+    // Reading a process's memory at offset 0 fails with EIO.
+    let mem = "/proc/self/mem";
+    if !Path::new(mem).exists() {
+        eprintln!("skipped: no {mem} here");
+        return;
+    }
+    for args in [
+        &["check", mem][..],
+        &["solve", mem],
+        &["rate", "--csv", mem],
+        &["bench", mem],
+    ] {
+        let run = ruledoku(args);
+        assert_eq!(run.code, Some(2), "{args:?}");
+        let header = if args[1] == "--csv" {
+            "line,puzzle,solved,stop,rating,level,hardest_rule,steps,values_missing,seconds,error\n"
+        } else {
+            ""
+        };
+        assert_eq!(run.stdout, header, "{args:?}");
+        assert_eq!(
+            run.stderr,
+            format!("error: {mem}:1: read error: Input/output error (os error 5)\n"),
+            "{args:?}"
+        );
+    }
+}
+
 /// A full disk used to be ignored (status 0 and the output lost): it is an
 /// error now, status 2.
 #[test]
