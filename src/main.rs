@@ -5,12 +5,12 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ruledoku::engine::{Limits, RuleStats, Runner, StopReason};
 use ruledoku::grid::state::State;
-use ruledoku::input::{self, InputError, Puzzle};
+use ruledoku::input::{self, ErrorKind, InputError, Puzzle};
 use ruledoku::oracle::solver::{self, Solutions};
-use ruledoku::path::{self, Rated};
+use ruledoku::path::{self, Rated, Rejected, Unrated};
 use ruledoku::ruleset::{self, RuleSet};
 use serde_json::json;
-use std::io::{IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,12 @@ use std::time::{Duration, Instant};
 #[command(
     name = "ruledoku",
     version,
-    about = "Sudoku solving techniques as declarative rules"
+    about = "Sudoku solving techniques as declarative rules",
+    after_help = "Exit status: 0 when every input record was read and judged; 1 when some \
+                  record was not a valid puzzle (or, for solve and rate, had no or several \
+                  solutions), when the input held no puzzle, when rules check found errors, \
+                  or when standard output was closed early; 2 for a usage error, an input \
+                  or rule set that cannot be read, or a write error on standard output."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -40,7 +45,8 @@ enum Cmd {
     },
     /// Solve puzzles with a rule set, printing the resolution path and rating.
     Solve {
-        /// A puzzle (any supported format), a puzzle file, or `-` for standard input.
+        /// A puzzle (any supported format), a puzzle file (or anything readable: a
+        /// named pipe, /dev/stdin), or `-` for standard input.
         input: String,
         #[command(flatten)]
         opts: RunOpts,
@@ -48,14 +54,21 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// Rate puzzles with a rule set: one line per puzzle (text, JSON or CSV).
+    /// Rate puzzles with a rule set: one line per input record (text, JSON or CSV).
+    ///
+    /// Text columns: LINE PUZZLE STOP RATING HARDEST-RULE LEVEL SECONDS, `-` where
+    /// there is no value; a record that is not rated (STOP `invalid`, `no-solution`
+    /// or `multiple-solutions`) ends with the reason.
     Rate {
-        /// A puzzle file, a puzzle, or `-` for standard input.
+        /// A puzzle file (or anything readable: a named pipe, /dev/stdin), a puzzle,
+        /// or `-` for standard input.
         input: String,
         #[command(flatten)]
         opts: RunOpts,
+        /// One JSON object per input record (with the path's steps).
         #[arg(long, conflicts_with = "csv")]
         json: bool,
+        /// CSV: a header line, then one row per input record.
         #[arg(long)]
         csv: bool,
     },
@@ -70,11 +83,11 @@ enum Cmd {
         /// Benchmark this rule set instead of the brute-force oracle.
         #[arg(long)]
         rules: Option<String>,
-        /// Only the first N puzzles.
-        #[arg(long)]
+        /// Only the first N puzzles (N at least 1).
+        #[arg(long, value_name = "N", value_parser = positive, allow_negative_numbers = true)]
         limit: Option<usize>,
-        /// Repeat the oracle run this many times (more stable timings).
-        #[arg(long, default_value_t = 1)]
+        /// Repeat the oracle run this many times (more stable timings; at least 1).
+        #[arg(long, value_name = "N", default_value = "1", value_parser = positive, allow_negative_numbers = true)]
         repeat: usize,
         /// Report, per rule, searches made, nodes visited, time and conclusions.
         #[arg(long)]
@@ -104,20 +117,26 @@ struct RunOpts {
     /// Apply one conclusion per step instead of all conclusions of a match.
     #[arg(long)]
     unblocked: bool,
-    /// Stop after this many steps.
-    #[arg(long)]
+    /// Stop after this many steps (0: show the state the puzzle starts from).
+    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
     max_steps: Option<usize>,
-    /// Stop after this many seconds per puzzle.
-    #[arg(long)]
-    max_seconds: Option<f64>,
-    /// Worker threads (output stays in input order).
-    #[arg(long, short = 'j')]
+    /// Stop each puzzle after this many seconds (a number greater than 0, e.g. 0.5; at most 1e9).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true)]
+    max_seconds: Option<Duration>,
+    /// Worker threads (output stays in input order); 0 = one per available
+    /// core. More threads than available cores cannot help: -j is capped at
+    /// their number, with a note on standard error.
+    #[arg(long, short = 'j', value_name = "N", value_parser = count, allow_negative_numbers = true)]
     jobs: Option<usize>,
     /// Report, per rule, searches made, nodes visited, time and conclusions
     /// (after each path with `solve`, in each object with `--json`, and as
     /// a total on standard error with `rate`).
     #[arg(long)]
     stats: bool,
+    /// Leave out every timing (the `seconds` line, field or column, and the
+    /// time column of `--stats`) so that outputs can be compared with diff.
+    #[arg(long)]
+    no_time: bool,
 }
 
 impl RunOpts {
@@ -129,9 +148,87 @@ impl RunOpts {
         }
         let limits = Limits {
             max_steps: self.max_steps,
-            max_time: self.max_seconds.map(Duration::from_secs_f64),
+            max_time: self.max_seconds,
         };
         Ok((set, limits))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Option values: every bad value is a usage error (exit status 2) naming
+// the option, never a panic later on.
+
+/// The largest `--max-seconds` (about 31 years).
+const MAX_SECONDS: f64 = 1e9;
+
+/// `--max-seconds`: a finite number of seconds, greater than 0 and at most
+/// [`MAX_SECONDS`].
+fn seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "expected a number of seconds, e.g. 10 or 0.5".to_string())?;
+    if !(v > 0.0 && v <= MAX_SECONDS) {
+        return Err(format!(
+            "expected a number of seconds greater than 0 and at most {MAX_SECONDS:.0}"
+        ));
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+/// A whole number, 0 or more (`--max-steps`, `-j`).
+fn count(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| "expected a whole number, 0 or more".to_string())
+}
+
+/// A whole number, 1 or more (`bench --limit`, `--repeat`).
+fn positive(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a whole number, 1 or more".to_string()),
+    }
+}
+
+/// The worker threads for `-j`: one without it, one per available core for
+/// `-j 0`, and never more than the available cores (the work is all
+/// computation: more threads only add switching), saying so when capped.
+fn worker_threads(jobs: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    match jobs {
+        None => 1,
+        Some(0) => cores,
+        Some(n) if n > cores => {
+            eprintln!("note: -j {n} capped at {cores}, the number of available cores");
+            cores
+        }
+        Some(n) => n,
+    }
+}
+
+/// Why a command stopped before its end.
+enum Fail {
+    /// A usage, input or output error: printed, exit status 2.
+    Error(String),
+    /// Standard output was closed by its reader (as in `… | head -1`): stop
+    /// quietly, exit status 1 (the output is not complete).
+    Closed,
+}
+
+impl From<String> for Fail {
+    fn from(e: String) -> Fail {
+        Fail::Error(e)
+    }
+}
+
+impl From<io::Error> for Fail {
+    fn from(e: io::Error) -> Fail {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Fail::Closed
+        } else {
+            Fail::Error(format!("standard output: {e}"))
+        }
     }
 }
 
@@ -173,37 +270,96 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
-        Err(e) if e.starts_with("error") => {
+        Ok(false) | Err(Fail::Closed) => ExitCode::from(1),
+        Err(Fail::Error(e)) if e.starts_with("error") => {
             eprintln!("{e}");
             ExitCode::from(2)
         }
-        Err(e) => {
+        Err(Fail::Error(e)) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
     }
 }
 
-/// Puzzles from a file, `-`, or a puzzle given on the command line.
-fn records(arg: &str) -> Result<Box<dyn Iterator<Item = Result<Puzzle, InputError>>>, String> {
-    if arg == "-" || std::path::Path::new(arg).is_file() {
-        let r = input::open(arg).map_err(|e| e.to_string())?;
-        return Ok(Box::new(r));
-    }
-    if arg.len() >= 81 || arg.contains('\n') {
-        return Ok(Box::new(std::iter::once(input::parse_puzzle(arg))));
-    }
-    Err(format!("{arg}: no such file, and not a puzzle"))
+type Records = Box<dyn Iterator<Item = Result<Puzzle, InputError>>>;
+
+/// The records of the input. A read error (e.g. EIO) is no record: it ends
+/// them and is kept apart, for [`Input::end`] to fail the command with.
+struct Input {
+    recs: Records,
+    read_error: Option<InputError>,
 }
 
-/// A progress bar on a terminal (stderr), hidden when piped.
+impl Input {
+    fn new(recs: Records) -> Self {
+        Input {
+            recs,
+            read_error: None,
+        }
+    }
+
+    /// After the last record: the read error that ended them, if any.
+    fn end(self) -> Result<(), String> {
+        self.read_error.map_or(Ok(()), |e| Err(e.to_string()))
+    }
+}
+
+impl Iterator for Input {
+    type Item = Result<Puzzle, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.read_error.is_some() {
+            return None;
+        }
+        match self.recs.next()? {
+            Err(e) if matches!(e.kind, ErrorKind::Io { .. }) => {
+                self.read_error = Some(e);
+                None
+            }
+            r => Some(r),
+        }
+    }
+}
+
+/// The records of the input argument, and the name messages give it: `-`
+/// (standard input), a path to anything readable (a file, a named pipe,
+/// `/dev/stdin`, a process substitution's `/dev/fd/N`), or else a puzzle
+/// written on the command line (`<arg>`).
+fn records(arg: &str) -> Result<(String, Input), String> {
+    let open = |name: &str| -> Result<(String, Input), String> {
+        let r = input::open(arg).map_err(|e| e.to_string())?;
+        Ok((name.to_string(), Input::new(Box::new(r))))
+    };
+    if arg == "-" {
+        return open("<stdin>");
+    }
+    if arg.is_empty() {
+        return Err("the input is empty: give a puzzle, a file, or `-` for standard input".into());
+    }
+    // A path first (as the shell gave it), then a puzzle.
+    let looks_like_puzzle = arg.len() >= 81 || arg.contains('\n');
+    match std::fs::metadata(arg) {
+        Ok(m) if m.is_dir() => Err(format!("{arg}: is a directory")),
+        Ok(_) => open(arg),
+        Err(_) if looks_like_puzzle => Ok((
+            "<arg>".to_string(),
+            Input::new(Box::new(std::iter::once(input::parse_puzzle(arg)))),
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Err(format!("{arg}: no such file, and not a puzzle"))
+        }
+        Err(e) => Err(format!("{arg}: {e}")),
+    }
+}
+
+/// A progress bar on a terminal (stderr), hidden when stderr is not one.
 fn progress(len: Option<u64>) -> ProgressBar {
     let pb = match len {
         Some(n) => ProgressBar::new(n),
         None => ProgressBar::new_spinner(),
     };
-    if std::io::stderr().is_terminal() {
+    if io::stderr().is_terminal() {
         pb.set_draw_target(ProgressDrawTarget::stderr());
         pb.set_style(
             ProgressStyle::with_template(
@@ -217,48 +373,78 @@ fn progress(len: Option<u64>) -> ProgressBar {
     pb
 }
 
-/// A bad input line: one message on stderr (and a JSON record when the
-/// output is JSON); the run goes on.
-fn report_bad_line(pb: &ProgressBar, out: &mut impl Write, json: bool, e: &InputError) {
-    // Keep stdout and stderr in input order on a terminal.
-    let _ = out.flush();
-    pb.suspend(|| eprintln!("{e}"));
-    if json {
-        let _ = writeln!(
-            out,
-            "{}",
-            json!({"line": e.line, "error": e.kind.to_string()})
-        );
+/// Standard output for results, in step with the progress bar: buffered
+/// when it is a file or a pipe; on a terminal every write clears the bar
+/// (drawn on stderr, maybe the same terminal) first and draws it again
+/// after, so that the bar never overlaps a result line. Messages go to
+/// stderr after the results written before them.
+struct Results<'a> {
+    out: io::BufWriter<io::StdoutLock<'static>>,
+    pb: &'a ProgressBar,
+    tty: bool,
+}
+
+impl<'a> Results<'a> {
+    fn new(pb: &'a ProgressBar) -> Self {
+        Results {
+            out: io::BufWriter::new(io::stdout().lock()),
+            pb,
+            tty: io::stdout().is_terminal(),
+        }
+    }
+
+    fn write(&mut self, s: &str) -> io::Result<()> {
+        if self.tty {
+            let out = &mut self.out;
+            self.pb.suspend(|| {
+                out.write_all(s.as_bytes())?;
+                out.flush()
+            })
+        } else {
+            self.out.write_all(s.as_bytes())
+        }
+    }
+
+    fn message(&mut self, msg: &str) -> io::Result<()> {
+        self.out.flush()?;
+        self.pb.suspend(|| eprintln!("{msg}"));
+        Ok(())
+    }
+
+    /// Clears the bar and flushes the results.
+    fn finish(mut self) -> io::Result<()> {
+        self.pb.finish_and_clear();
+        self.out.flush()
     }
 }
 
-/// How messages name the input.
-fn source_name(arg: &str) -> &str {
-    if arg == "-" {
-        "<stdin>"
-    } else if std::path::Path::new(arg).is_file() {
-        arg
-    } else {
-        "<arg>"
-    }
+/// The message for an input that held no puzzle at all (status 1).
+fn no_puzzle(source: &str) -> String {
+    format!("{source}: no puzzle found")
 }
 
 fn grid_text(g: &[u8; 81]) -> String {
     g.iter().map(|&d| char::from(b'0' + d)).collect()
 }
 
-fn check(file: &str, show_solution: bool, json: bool) -> Result<bool, String> {
+fn check(file: &str, show_solution: bool, json: bool) -> Result<bool, Fail> {
+    let (source, mut recs) = records(file)?;
     let pb = progress(None);
-    let out = std::io::stdout();
-    let mut out = std::io::BufWriter::new(out.lock());
+    let mut out = Results::new(&pb);
     let (mut unique, mut multiple, mut none, mut bad) = (0usize, 0usize, 0usize, 0usize);
-    for rec in records(file)? {
+    for rec in recs.by_ref() {
         pb.inc(1);
         let p = match rec {
             Ok(p) => p,
             Err(e) => {
                 bad += 1;
-                report_bad_line(&pb, &mut out, json, &e);
+                out.message(&e.to_string())?;
+                if json {
+                    out.write(&format!(
+                        "{}\n",
+                        json!({"line": e.line, "error": e.kind.to_string()})
+                    ))?;
+                }
                 continue;
             }
         };
@@ -276,36 +462,38 @@ fn check(file: &str, show_solution: bool, json: bool) -> Result<bool, String> {
                 ("multiple", Some(first))
             }
         };
-        let r = if json {
+        let line = if json {
             let mut o = json!({"line": p.line, "puzzle": p.text, "solutions": verdict});
             if show_solution && let Some(g) = sol {
                 o["solution"] = json!(grid_text(&g));
             }
-            writeln!(out, "{o}")
+            format!("{o}\n")
         } else if show_solution && let Some(g) = sol {
-            writeln!(out, "{} {verdict} {}", p.text, grid_text(&g))
+            format!("{} {verdict} {}\n", p.text, grid_text(&g))
         } else {
-            writeln!(out, "{} {verdict}", p.text)
+            format!("{} {verdict}\n", p.text)
         };
-        if r.is_err() {
-            return Ok(false); // stdout closed (e.g. `| head`)
-        }
+        out.write(&line)?;
     }
-    pb.finish_and_clear();
+    if let Err(e) = recs.end() {
+        // The results so far, then the error (no summary: the input was cut).
+        out.finish()?;
+        return Err(e.into());
+    }
     let total = unique + multiple + none;
-    let summary = format!(
-        "{total} puzzles: {unique} unique, {multiple} multiple, {none} no solution; {bad} invalid line(s)"
-    );
-    if json {
-        let _ = writeln!(
-            out,
-            "{}",
-            json!({"summary": {"puzzles": total, "unique": unique, "multiple": multiple, "none": none, "invalid": bad}})
-        );
-    } else {
-        let _ = writeln!(out, "{summary}");
+    if total + bad == 0 {
+        out.message(&no_puzzle(&source))?;
     }
-    Ok(bad == 0)
+    let summary = if json {
+        json!({"summary": {"puzzles": total, "unique": unique, "multiple": multiple, "none": none, "invalid": bad}}).to_string()
+    } else {
+        format!(
+            "{total} puzzles: {unique} unique, {multiple} multiple, {none} no solution; {bad} invalid line(s)"
+        )
+    };
+    out.write(&format!("{summary}\n"))?;
+    out.finish()?;
+    Ok(bad == 0 && total > 0)
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -324,99 +512,120 @@ struct Outcome {
     stats: Option<Vec<RuleStats>>,
 }
 
-/// Solves one record and renders it in the chosen output form.
-fn solve_one(
-    rec: Result<Puzzle, InputError>,
-    set: &RuleSet,
+/// How to run and show each record (the same for every record of a run).
+struct Job<'a> {
+    set: &'a RuleSet,
     limits: Limits,
-    out_kind: Out,
-    source: &str,
+    out: Out,
+    source: &'a str,
     stats: bool,
-) -> Outcome {
-    let json_out = out_kind == Out::Json;
-    let p = match rec {
-        Ok(p) => p,
-        Err(e) => {
-            let stdout = if json_out {
-                format!("{}\n", json!({"line": e.line, "error": e.kind.to_string()}))
-            } else {
-                String::new()
-            };
-            return Outcome {
-                stdout,
-                stderr: Some(e.to_string()),
-                stats: None,
-            };
-        }
-    };
-    // A rating only means something for a puzzle with one solution.
-    let verdict = match solver::solve_candidates(&p.masks) {
-        Solutions::Unique(_) => None,
-        Solutions::None => Some("the puzzle has no solution"),
-        Solutions::Multiple { .. } => Some("the puzzle has several solutions"),
-    };
-    if let Some(why) = verdict {
-        let stdout = if json_out {
-            format!(
-                "{}\n",
-                json!({"line": p.line, "puzzle": p.text, "error": why})
-            )
-        } else {
-            String::new()
+    time: bool,
+}
+
+impl Job<'_> {
+    /// The output of a record that is not rated: nothing on stdout with
+    /// `solve`'s text paths, a line in every other form.
+    fn rejected(
+        &self,
+        line: usize,
+        puzzle: Option<&str>,
+        why: Unrated,
+        error: &str,
+        message: String,
+    ) -> Outcome {
+        let r = Rejected {
+            line,
+            puzzle,
+            why,
+            error,
+            time: self.time,
         };
-        return Outcome {
+        let stdout = match self.out {
+            Out::Path => String::new(),
+            Out::Json => r.json(),
+            Out::Line => r.line(),
+            Out::Csv => r.csv(),
+        };
+        Outcome {
             stdout,
-            stderr: Some(format!("{source}:{}: {why}", p.line)),
+            stderr: Some(message),
             stats: None,
-        };
+        }
     }
-    let run = Runner::new(set)
-        .limits(limits)
-        .with_stats(stats)
-        .run(State::from_masks(&p.masks, &p.givens));
-    let rated = Rated {
-        line: p.line,
-        puzzle: &p.text,
-        set,
-        run: &run,
-    };
-    let stdout = match out_kind {
-        Out::Json => rated.json(),
-        Out::Line => rated.line(),
-        Out::Csv => rated.csv(),
-        Out::Path => match &run.stats {
-            Some(st) => format!("{}{}", rated.path(), path::stats_table(set, st)),
-            None => rated.path(),
-        },
-    };
-    Outcome {
-        stdout,
-        stderr: None,
-        stats: run.stats,
+
+    /// Solves one record and renders it in the chosen output form.
+    fn run(&self, rec: Result<Puzzle, InputError>) -> Outcome {
+        let p = match rec {
+            Ok(p) => p,
+            Err(e) => {
+                let why = e.kind.to_string();
+                return self.rejected(e.first_line, None, Unrated::Invalid, &why, e.to_string());
+            }
+        };
+        // A rating only means something for a puzzle with one solution.
+        let verdict = match solver::solve_candidates(&p.masks) {
+            Solutions::Unique(_) => None,
+            Solutions::None => Some((Unrated::NoSolution, "the puzzle has no solution")),
+            Solutions::Multiple { .. } => Some((
+                Unrated::MultipleSolutions,
+                "the puzzle has several solutions",
+            )),
+        };
+        if let Some((why, error)) = verdict {
+            let message = format!("{}:{}: {error}", self.source, p.line);
+            return self.rejected(p.line, Some(&p.text), why, error, message);
+        }
+        let run = Runner::new(self.set)
+            .limits(self.limits)
+            .with_stats(self.stats)
+            .run(State::from_masks(&p.masks, &p.givens));
+        let rated = Rated {
+            line: p.line,
+            puzzle: &p.text,
+            set: self.set,
+            run: &run,
+            time: self.time,
+        };
+        let stdout = match self.out {
+            Out::Json => rated.json(),
+            Out::Line => rated.line(),
+            Out::Csv => rated.csv(),
+            Out::Path => rated.path(),
+        };
+        Outcome {
+            stdout,
+            stderr: None,
+            stats: run.stats,
+        }
     }
 }
 
 /// Records handed to the worker threads at a time; output keeps input order.
 const CHUNK: usize = 256;
 
-fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
+fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
     let (set, limits) = opts.load()?;
-    let jobs = opts.jobs.unwrap_or(1).max(1);
+    let jobs = worker_threads(opts.jobs);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
         .map_err(|e| e.to_string())?;
-    let source = source_name(arg).to_string();
+    let (source, mut recs) = records(arg)?;
+    let job = Job {
+        set: &set,
+        limits,
+        out: out_kind,
+        source: &source,
+        stats: opts.stats,
+        time: !opts.no_time,
+    };
     let pb = progress(None);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut bad = 0usize;
-    let mut first = true;
+    let mut out = Results::new(&pb);
+    let (mut bad, mut seen) = (0usize, 0usize);
     let mut total: Option<Vec<RuleStats>> = None;
     if out_kind == Out::Csv {
-        let _ = writeln!(out, "{}", path::CSV_HEADER);
+        out.write(&format!("{}\n", path::csv_header(job.time)))?;
     }
-    let mut recs = records(arg)?;
     loop {
         let chunk: Vec<_> = recs
             .by_ref()
@@ -426,18 +635,10 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
             break;
         }
         let outcomes: Vec<Outcome> = if jobs == 1 {
-            chunk
-                .into_iter()
-                .map(|r| solve_one(r, &set, limits, out_kind, &source, opts.stats))
-                .collect()
+            chunk.into_iter().map(|r| job.run(r)).collect()
         } else {
             use rayon::prelude::*;
-            pool.install(|| {
-                chunk
-                    .into_par_iter()
-                    .map(|r| solve_one(r, &set, limits, out_kind, &source, opts.stats))
-                    .collect()
-            })
+            pool.install(|| chunk.into_par_iter().map(|r| job.run(r)).collect())
         };
         for o in outcomes {
             pb.inc(1);
@@ -447,60 +648,64 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, String> {
             }
             if let Some(msg) = &o.stderr {
                 bad += 1;
-                let _ = out.flush();
-                pb.suspend(|| eprintln!("{msg}"));
+                out.message(msg)?;
             }
             if o.stdout.is_empty() {
                 continue;
             }
-            if out_kind == Out::Path && !std::mem::take(&mut first) {
-                let _ = writeln!(out);
+            // Paths are separated by a blank line.
+            if out_kind == Out::Path && seen > 0 {
+                out.write("\n")?;
             }
-            if out.write_all(o.stdout.as_bytes()).is_err() {
-                return Ok(false); // stdout closed (e.g. `| head`)
-            }
+            seen += 1;
+            out.write(&o.stdout)?;
         }
-        let _ = out.flush();
     }
-    pb.finish_and_clear();
+    if let Err(e) = recs.end() {
+        // The results so far, then the error.
+        out.finish()?;
+        return Err(e.into());
+    }
+    if seen + bad == 0 {
+        out.message(&no_puzzle(&source))?;
+    }
+    out.finish()?;
     // `rate` keeps one line per puzzle on stdout: the totals go to stderr.
     if let Some(st) = total
         && matches!(out_kind, Out::Line | Out::Csv)
     {
-        eprint!("{}", path::stats_table(&set, &st));
+        eprint!("{}", path::stats_table(&set, &st, job.time));
     }
-    Ok(bad == 0)
+    Ok(bad == 0 && seen + bad > 0)
 }
 
-fn rules(cmd: RulesCmd) -> Result<bool, String> {
-    let mut o = std::io::stdout().lock();
-    match cmd {
+fn rules(cmd: RulesCmd) -> Result<bool, Fail> {
+    let mut o = io::BufWriter::new(io::stdout().lock());
+    let ok = match cmd {
         RulesCmd::Check { paths } => {
             let mut ok = true;
             for p in &paths {
                 match ruleset::load(p) {
-                    Ok(set) => {
-                        let _ = writeln!(o, "{p}: ok, {} rules", set.rules.len());
-                    }
+                    Ok(set) => writeln!(o, "{p}: ok, {} rules", set.rules.len())?,
                     Err(e) => {
                         ok = false;
-                        let _ = writeln!(o, "{e}");
+                        writeln!(o, "{e}")?;
                     }
                 }
             }
-            Ok(ok)
+            ok
         }
         RulesCmd::List { rules } => {
             let name = rules.as_deref().unwrap_or(ruleset::DEFAULT_SET);
             let set = ruleset::load(name).map_err(|e| e.to_string())?;
-            let _ = writeln!(o, "rule set {}: {}", set.name, set.description);
-            let _ = writeln!(
+            writeln!(o, "rule set {}: {}", set.name, set.description)?;
+            writeln!(
                 o,
                 "{:<34} {:>10} {:>5} {:<8} file",
                 "rule", "complexity", "level", "rating"
-            );
+            )?;
             for r in &set.rules {
-                let _ = writeln!(
+                writeln!(
                     o,
                     "{:<34} {:>10} {:>5} {:<8} {}:{}",
                     r.head.name,
@@ -509,11 +714,13 @@ fn rules(cmd: RulesCmd) -> Result<bool, String> {
                     r.head.label.as_deref().unwrap_or("-"),
                     r.head.file,
                     r.head.line
-                );
+                )?;
             }
-            Ok(true)
+            true
         }
-    }
+    };
+    o.flush()?;
+    Ok(ok)
 }
 
 fn bench(
@@ -522,11 +729,12 @@ fn bench(
     limit: Option<usize>,
     repeat: usize,
     stats: bool,
-) -> Result<bool, String> {
-    let mut o = std::io::stdout().lock();
+) -> Result<bool, Fail> {
+    let mut o = io::stdout().lock();
     let mut puzzles = Vec::new();
     let mut bad = 0;
-    for rec in records(file)? {
+    let (source, mut recs) = records(file)?;
+    for rec in recs.by_ref() {
         match rec {
             Ok(p) => puzzles.push(p),
             Err(e) => {
@@ -538,15 +746,16 @@ fn bench(
             break;
         }
     }
+    recs.end()?;
     if puzzles.is_empty() {
-        return Err(format!("{file}: no puzzle"));
+        return Err(Fail::Error(no_puzzle(&source)));
     }
     let n = puzzles.len();
     match rules {
         None => {
             let mut best = f64::MAX;
             let mut unique = 0;
-            for _ in 0..repeat.max(1) {
+            for _ in 0..repeat {
                 unique = 0;
                 let t = Instant::now();
                 for p in &puzzles {
@@ -556,11 +765,11 @@ fn bench(
                 }
                 best = best.min(t.elapsed().as_secs_f64());
             }
-            let _ = writeln!(
+            writeln!(
                 o,
                 "oracle: {n} puzzles ({unique} unique) in {best:.3} s: {:.0} puzzles/s (best of {repeat}, one thread)",
                 n as f64 / best
-            );
+            )?;
         }
         Some(spec) => {
             let set = ruleset::load(spec).map_err(|e| e.to_string())?;
@@ -581,16 +790,17 @@ fn bench(
             }
             pb.finish_and_clear();
             let secs = t.elapsed().as_secs_f64();
-            let _ = writeln!(
+            writeln!(
                 o,
                 "rule set {}: {n} puzzles ({solved} solved) in {secs:.3} s: {:.1} puzzles/s (one thread)",
                 set.name,
                 n as f64 / secs
-            );
+            )?;
             if stats {
-                let _ = write!(o, "{}", path::stats_table(&set, &total));
+                write!(o, "{}", path::stats_table(&set, &total, true))?;
             }
         }
     }
+    o.flush()?;
     Ok(bad == 0)
 }

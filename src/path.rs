@@ -103,18 +103,33 @@ pub fn render_run(puzzle_text: &str, set: &RuleSet, run: &Run) -> String {
     out
 }
 
-/// The header of `rate --csv`.
-pub const CSV_HEADER: &str =
-    "line,puzzle,solved,stop,rating,level,hardest_rule,steps,values_missing,seconds";
+/// The header of `rate --csv`; without the `seconds` column when `time` is
+/// false (`--no-time`).
+pub fn csv_header(time: bool) -> String {
+    let seconds = if time { "seconds," } else { "" };
+    format!("line,puzzle,solved,stop,rating,level,hardest_rule,steps,values_missing,{seconds}error")
+}
+
+/// A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
 
 /// One rated puzzle, ready to render in every output form.
 pub struct Rated<'a> {
-    /// The input line of the puzzle.
+    /// The input line of the puzzle (the first line of its record).
     pub line: usize,
     /// The puzzle as read (its canonical text).
     pub puzzle: &'a str,
     pub set: &'a RuleSet,
     pub run: &'a Run,
+    /// Whether to show the time the run took (`false` with `--no-time`, so
+    /// that outputs can be compared).
+    pub time: bool,
 }
 
 impl Rated<'_> {
@@ -135,36 +150,42 @@ impl Rated<'_> {
         self.run.elapsed.as_secs_f64()
     }
 
-    /// The full path (as [`render_run`]) and its time.
+    /// The full path (as [`render_run`]), its time (unless left out) and,
+    /// when the run kept them, the per-rule statistics.
     pub fn path(&self) -> String {
-        format!(
-            "{}seconds: {:.6}\n",
-            render_run(self.puzzle, self.set, self.run),
-            self.secs()
-        )
+        let mut out = render_run(self.puzzle, self.set, self.run);
+        if self.time {
+            let _ = writeln!(out, "seconds: {:.6}", self.secs());
+        }
+        if let Some(st) = &self.run.stats {
+            out.push_str(&stats_table(self.set, st, self.time));
+        }
+        out
     }
 
-    /// `PUZZLE solved|STOP RATING HARDEST LEVEL SECONDS`.
+    /// `LINE PUZZLE STOP RATING HARDEST LEVEL [SECONDS]`, `-` for what a
+    /// run that did not solve the puzzle does not have.
     pub fn line(&self) -> String {
-        format!(
-            "{} {} {} {} {} {:.6}\n",
+        let mut out = format!(
+            "{} {} {} {} {} {}",
+            self.line,
             self.puzzle,
-            if self.solved() {
-                "solved"
-            } else {
-                self.run.stop.name()
-            },
+            self.run.stop.name(),
             self.rating().as_deref().unwrap_or("-"),
             self.run.hardest_rule().unwrap_or("-"),
             self.level().as_deref().unwrap_or("-"),
-            self.secs()
-        )
+        );
+        if self.time {
+            let _ = write!(out, " {:.6}", self.secs());
+        }
+        out.push('\n');
+        out
     }
 
-    /// One CSV row under [`CSV_HEADER`].
+    /// One CSV row under [`csv_header`] (the `error` column is empty).
     pub fn csv(&self) -> String {
-        format!(
-            "{},{},{},{},{},{},{},{},{},{:.6}\n",
+        let mut out = format!(
+            "{},{},{},{},{},{},{},{},{},",
             self.line,
             self.puzzle,
             self.solved(),
@@ -174,8 +195,12 @@ impl Rated<'_> {
             self.run.hardest_rule().unwrap_or(""),
             self.run.steps.len(),
             81 - self.run.state.value_count(),
-            self.secs()
-        )
+        );
+        if self.time {
+            let _ = write!(out, "{:.6},", self.secs());
+        }
+        out.push('\n');
+        out
     }
 
     /// One JSON object (with the path's steps) on one line.
@@ -187,63 +212,138 @@ impl Rated<'_> {
             "level": self.solved().then(|| self.run.level()),
             "hardest_rule": self.run.hardest_rule(),
             "values_missing": 81 - self.run.state.value_count(),
-            "seconds": self.secs(),
             "steps": self.run.steps.iter().map(Step::text).collect::<Vec<_>>(),
             "final": self.run.state.values_line(),
         });
+        if self.time {
+            o["seconds"] = json!(self.secs());
+        }
         if let Some(st) = &self.run.stats {
-            o["stats"] = stats_json(self.set, st);
+            o["stats"] = stats_json(self.set, st, self.time);
         }
         format!("{o}\n")
     }
 }
 
+/// Why a record was not rated: its `stop` value in every output form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unrated {
+    /// The record is not a valid puzzle (its error says why).
+    Invalid,
+    /// The puzzle has no solution.
+    NoSolution,
+    /// The puzzle has more than one solution.
+    MultipleSolutions,
+}
+
+impl Unrated {
+    /// The value of the `stop` field.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unrated::Invalid => "invalid",
+            Unrated::NoSolution => "no-solution",
+            Unrated::MultipleSolutions => "multiple-solutions",
+        }
+    }
+}
+
+/// A record that was not rated (an invalid record, or a puzzle without a
+/// unique solution), rendered so that every input record has its line in
+/// every output form.
+pub struct Rejected<'a> {
+    /// The first line of the record.
+    pub line: usize,
+    /// The puzzle as read, when the record is one.
+    pub puzzle: Option<&'a str>,
+    pub why: Unrated,
+    /// The message (without file and line), as on standard error.
+    pub error: &'a str,
+    /// Whether the time column is shown (it is left empty).
+    pub time: bool,
+}
+
+impl Rejected<'_> {
+    /// `LINE PUZZLE STOP - - - [-] ERROR`: the columns of [`Rated::line`],
+    /// then the message.
+    pub fn line(&self) -> String {
+        format!(
+            "{} {} {} - - -{} {}\n",
+            self.line,
+            self.puzzle.unwrap_or("-"),
+            self.why.name(),
+            if self.time { " -" } else { "" },
+            self.error
+        )
+    }
+
+    /// One CSV row under [`csv_header`]: line, puzzle, `false`, stop and error.
+    pub fn csv(&self) -> String {
+        format!(
+            "{},{},false,{},,,,,,{}{}\n",
+            self.line,
+            self.puzzle.unwrap_or(""),
+            self.why.name(),
+            if self.time { "," } else { "" },
+            csv_field(self.error)
+        )
+    }
+
+    /// One JSON object: line, puzzle (or null), `solved: false`, stop, error.
+    pub fn json(&self) -> String {
+        let o = json!({
+            "line": self.line, "puzzle": self.puzzle, "solved": false,
+            "stop": self.why.name(), "error": self.error,
+        });
+        format!("{o}\n")
+    }
+}
+
 /// Per-rule statistics as a table: one line per rule that was searched,
-/// in the set's order, and a total line.
-pub fn stats_table(set: &RuleSet, stats: &[RuleStats]) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<34} {:>10} {:>12} {:>10} {:>7} {:>11}",
-        "rule", "calls", "nodes", "seconds", "steps", "conclusions"
+/// in the set's order, and a total line; without the `seconds` column when
+/// `time` is false (`--no-time`).
+pub fn stats_table(set: &RuleSet, stats: &[RuleStats], time: bool) -> String {
+    let row = |name: &str, s: &RuleStats| {
+        let seconds = if time {
+            format!(" {:>10.4}", s.time.as_secs_f64())
+        } else {
+            String::new()
+        };
+        format!(
+            "{name:<34} {:>10} {:>12}{seconds} {:>7} {:>11}\n",
+            s.calls, s.nodes, s.steps, s.conclusions
+        )
+    };
+    let mut out = format!(
+        "{:<34} {:>10} {:>12}{} {:>7} {:>11}\n",
+        "rule",
+        "calls",
+        "nodes",
+        if time { "    seconds" } else { "" },
+        "steps",
+        "conclusions"
     );
     let mut total = RuleStats::default();
     for (r, s) in set.rules.iter().zip(stats) {
         total.add(s);
-        if s.calls == 0 {
-            continue;
+        if s.calls > 0 {
+            out.push_str(&row(&r.head.name, s));
         }
-        let _ = writeln!(
-            out,
-            "{:<34} {:>10} {:>12} {:>10.4} {:>7} {:>11}",
-            r.head.name,
-            s.calls,
-            s.nodes,
-            s.time.as_secs_f64(),
-            s.steps,
-            s.conclusions
-        );
     }
-    let _ = writeln!(
-        out,
-        "{:<34} {:>10} {:>12} {:>10.4} {:>7} {:>11}",
-        "total",
-        total.calls,
-        total.nodes,
-        total.time.as_secs_f64(),
-        total.steps,
-        total.conclusions
-    );
+    out.push_str(&row("total", &total));
     out
 }
 
 /// Per-rule statistics as a JSON object keyed by rule name (rules never
-/// searched are left out).
-pub fn stats_json(set: &RuleSet, stats: &[RuleStats]) -> serde_json::Value {
+/// searched are left out); without the `time` field when `time` is false.
+pub fn stats_json(set: &RuleSet, stats: &[RuleStats], time: bool) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     for (r, s) in set.rules.iter().zip(stats) {
         if s.calls > 0 {
-            m.insert(r.head.name.clone(), json!(s));
+            let mut o = json!(s);
+            if !time && let Some(o) = o.as_object_mut() {
+                o.remove("time");
+            }
+            m.insert(r.head.name.clone(), o);
         }
     }
     serde_json::Value::Object(m)

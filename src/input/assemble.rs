@@ -10,7 +10,7 @@ use super::classify::{
     tokens,
 };
 use super::error::{ErrorKind, House, InputError};
-use super::{Format, Puzzle};
+use super::{Format, MAX_LINE_BYTES, Puzzle};
 
 /// Mask of all nine digits.
 const ALL_DIGITS: u16 = 0x1FF;
@@ -193,13 +193,31 @@ fn parse_mark_group(group: &str, base: usize, cell: usize) -> Result<u16, (Error
 // ---------------------------------------------------------------------------
 // The assembler: lines in, records out
 
+/// What a line of a block is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// A grid row.
+    Row,
+    /// A run of separator lines.
+    Sep,
+    /// A `Resolution state:` label: always the first line of its block, it
+    /// makes the grid that follows a candidate grid.
+    Label,
+}
+
 /// A line (or a run of separator lines) of the current block.
 #[derive(Debug)]
 struct BlockLine {
     first: usize,
     last: usize,
-    sep: bool,
+    part: Part,
     text: String,
+}
+
+impl BlockLine {
+    fn is_sep(&self) -> bool {
+        self.part == Part::Sep
+    }
 }
 
 pub(super) struct Assembler {
@@ -236,14 +254,34 @@ impl Assembler {
     }
 
     pub(super) fn feed(&mut self, no: usize, text: &str) {
+        // A byte-order mark (as Windows editors write) is no part of the first line.
+        let text = if no == 1 {
+            text.strip_prefix('\u{feff}').unwrap_or(text)
+        } else {
+            text
+        };
+        if text.len() > MAX_LINE_BYTES {
+            self.end_block();
+            if classify(text) != LineClass::Comment {
+                let err = self.error(
+                    no,
+                    None,
+                    ErrorKind::LineTooLong {
+                        limit: MAX_LINE_BYTES,
+                    },
+                );
+                self.out.push_back(Err(err));
+            }
+            return;
+        }
         match classify(text) {
             LineClass::Blank | LineClass::Comment => self.end_block(),
             LineClass::Sep => match self.block.last_mut() {
-                Some(last) if last.sep => last.last = no,
+                Some(last) if last.is_sep() => last.last = no,
                 _ => self.block.push(BlockLine {
                     first: no,
                     last: no,
-                    sep: true,
+                    part: Part::Sep,
                     text: String::new(),
                 }),
             },
@@ -254,10 +292,20 @@ impl Assembler {
                 self.block.push(BlockLine {
                     first: no,
                     last: no,
-                    sep: false,
+                    part: Part::Row,
                     text: text.to_owned(),
                 });
                 self.rows += 1;
+            }
+            LineClass::Label => {
+                // A label starts a block of its own: its grid follows.
+                self.end_block();
+                self.block.push(BlockLine {
+                    first: no,
+                    last: no,
+                    part: Part::Label,
+                    text: text.to_owned(),
+                });
             }
             LineClass::Record | LineClass::Text => {
                 self.end_block();
@@ -274,14 +322,18 @@ impl Assembler {
     /// The block has 9 rows and a 10th comes: the 9 rows become the held grid.
     fn cut_grid(&mut self) {
         let mut next = Vec::new();
-        if self.block.last().is_some_and(|l| l.sep) {
-            let has_top = self.block.first().is_some_and(|l| l.sep);
+        if self.block.last().is_some_and(BlockLine::is_sep) {
+            let has_top = self
+                .block
+                .iter()
+                .find(|l| l.part != Part::Label)
+                .is_some_and(BlockLine::is_sep);
             if let Some(sep) = self.block.pop() {
                 if sep.last > sep.first {
                     self.block.push(BlockLine {
                         first: sep.first,
                         last: sep.first,
-                        sep: true,
+                        part: Part::Sep,
                         text: String::new(),
                     });
                     next.push(BlockLine {
@@ -322,7 +374,11 @@ impl Assembler {
             let record = self.parse_grid(&block);
             self.out.push_back(record);
         } else if rows == 0 {
-            if self.held.is_empty() {
+            if first.part == Part::Label {
+                let text = excerpt(&first.text);
+                let err = self.error(first_line, None, ErrorKind::LabelWithoutGrid { text });
+                self.out.push_back(Err(InputError { last_line, ..err }));
+            } else if self.held.is_empty() {
                 let err = self.error(first_line, None, ErrorKind::StraySeparator);
                 self.out.push_back(Err(InputError { last_line, ..err }));
             } else {
@@ -334,7 +390,10 @@ impl Assembler {
             self.held.clear();
             let err = self.error(held_first, None, ErrorKind::GridRows { found: 9 + rows });
             self.out.push_back(Err(InputError { last_line, ..err }));
-        } else if block.iter().any(|l| l.sep || looks_like_grid_row(&l.text)) {
+        } else if block
+            .iter()
+            .any(|l| l.part != Part::Row || looks_like_grid_row(&l.text))
+        {
             let err = self.error(first_line, None, ErrorKind::GridRows { found: rows });
             self.out.push_back(Err(InputError { last_line, ..err }));
         } else {
@@ -477,7 +536,7 @@ impl Assembler {
             last_line,
             ..e
         };
-        let rows: Vec<&BlockLine> = block.iter().filter(|l| !l.sep).collect();
+        let rows: Vec<&BlockLine> = block.iter().filter(|l| l.part == Part::Row).collect();
         if rows.len() != 9 {
             return Err(widen(self.error(
                 first_line,
@@ -485,7 +544,8 @@ impl Assembler {
                 ErrorKind::GridRows { found: rows.len() },
             )));
         }
-        if rows.iter().any(|r| is_candidate_row(&r.text)) {
+        let labelled = block.first().is_some_and(|l| l.part == Part::Label);
+        if labelled || rows.iter().any(|r| is_candidate_row(&r.text)) {
             self.parse_candidate_grid(&rows, first_line, last_line)
                 .map_err(widen)
         } else {

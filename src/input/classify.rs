@@ -34,8 +34,17 @@ pub(super) enum LineClass {
     Comment,
     Sep,
     Record,
+    Label,
     Text,
     Row,
+}
+
+/// Whether a line (without leading whitespace) is the label SudoRules and
+/// `ruledoku solve` print above a candidate grid: `Resolution state:` or
+/// `Resolution state after …:` (e.g. `Resolution state after Singles:`).
+pub(super) fn is_state_label(t: &str) -> bool {
+    let t = t.trim_end();
+    t == "Resolution state:" || (t.starts_with("Resolution state after ") && t.ends_with(':'))
 }
 
 /// The first whitespace-separated token of `t` (which has no leading whitespace).
@@ -83,6 +92,9 @@ pub(super) fn classify(line: &str) -> LineClass {
     let tok = first_token(t);
     if char_len(tok) > ROW_TOKEN_MAX || is_grouped_marks(t, tok) {
         return LineClass::Record;
+    }
+    if is_state_label(t) {
+        return LineClass::Label;
     }
     if !(is_cell_char(first) || is_sep(first)) {
         return LineClass::Text;

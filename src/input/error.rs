@@ -57,10 +57,14 @@ pub enum ErrorKind {
     NotAPuzzle { text: String },
     /// Separator lines that belong to no grid.
     StraySeparator,
+    /// A `Resolution state:` label (its text) not directly followed by a grid.
+    LabelWithoutGrid { text: String },
     /// [`parse_puzzle`](super::parse_puzzle) got no puzzle.
     NoPuzzle,
     /// [`parse_puzzle`](super::parse_puzzle) got several records.
     ExtraInput { found: usize },
+    /// A line longer than `limit` bytes (and not a comment).
+    LineTooLong { limit: usize },
     /// The input could not be read.
     Io { message: String },
 }
@@ -79,8 +83,10 @@ impl ErrorKind {
             ErrorKind::RowCells { .. } => "row-cells",
             ErrorKind::NotAPuzzle { .. } => "not-a-puzzle",
             ErrorKind::StraySeparator => "stray-separator",
+            ErrorKind::LabelWithoutGrid { .. } => "label-without-grid",
             ErrorKind::NoPuzzle => "no-puzzle",
             ErrorKind::ExtraInput { .. } => "extra-input",
+            ErrorKind::LineTooLong { .. } => "line-too-long",
             ErrorKind::Io { .. } => "io",
         }
     }
@@ -133,9 +139,15 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::NotAPuzzle { text } => write!(f, "not a puzzle: {text:?}"),
             ErrorKind::StraySeparator => f.write_str("separator line outside a grid"),
+            ErrorKind::LabelWithoutGrid { text } => {
+                write!(f, "{text:?} is not directly followed by a 9-row grid")
+            }
             ErrorKind::NoPuzzle => f.write_str("no puzzle found"),
             ErrorKind::ExtraInput { found } => {
                 write!(f, "expected one puzzle, found {found} records")
+            }
+            ErrorKind::LineTooLong { limit } => {
+                write!(f, "line longer than {limit} bytes: not a puzzle")
             }
             ErrorKind::Io { message } => write!(f, "read error: {message}"),
         }

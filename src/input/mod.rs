@@ -16,10 +16,13 @@
 //!   Optional trailing metadata as for `Line81`.
 //! * [`Format::ResolutionState`] — a SudoRules-style candidate grid: 9 lines, each of
 //!   9 whitespace-separated groups of candidate digits, with or without `!`/`|` borders
-//!   and separator lines.
+//!   and separator lines, optionally under the label line `Resolution state:` (or
+//!   `Resolution state after …:`), as `ruledoku solve` and SudoRules print it.
 //!
-//! Lines end with `\n`, `\r\n` or a lone `\r` (old Mac files). Bytes that are not
-//! UTF-8 are read as U+FFFD (and then reported as bad characters where they matter).
+//! Lines end with `\n`, `\r\n` or a lone `\r` (old Mac files). A UTF-8 byte-order
+//! mark at the start of the input is skipped (columns count from after it). Bytes that
+//! are not UTF-8 are read as U+FFFD (and then reported as bad characters where they
+//! matter).
 //!
 //! # Detection rules
 //!
@@ -35,14 +38,17 @@
 //!    characters long and the line has at least 41 tokens (pencil marks written as
 //!    groups): a one-line puzzle (`Line81` or `PencilMarks729`, chosen by the number
 //!    of cell characters: 81 or 729, anything else is a wrong-length error);
-//! 5. **text** — the first character is neither a cell character (`1-9 0 . * _`) nor
-//!    a separator (a stray word, a label such as `Resolution state:`): an error of
-//!    its own;
-//! 6. **row** — anything else (a short line starting with a cell character or a
+//! 5. **label** — the line is `Resolution state:` or `Resolution state after …:`
+//!    (trailing whitespace ignored): it starts a block, and the grid that follows it
+//!    directly is read as a candidate grid (`ResolutionState`) whose record begins at
+//!    the label's line;
+//! 6. **text** — the first character is neither a cell character (`1-9 0 . * _`) nor
+//!    a separator (a stray word, any other label): an error of its own;
+//! 7. **row** — anything else (a short line starting with a cell character or a
 //!    separator): a possible grid row.
 //!
 //! Consecutive row and separator lines (not interrupted by a blank line, a comment,
-//! a record or a text line) form a *block*, cut into grids of 9 rows. Separator lines
+//! a record, a label or a text line) form a *block*, cut into grids of 9 rows. Separator lines
 //! go with the rows around them; when a single separator line sits between two grids
 //! written back to back it goes with the first grid if that grid began with a
 //! separator line (a border), else with the second.
@@ -63,6 +69,11 @@
 //!   puzzles is "line has 5 cell characters, expected 81 (or 729 for pencil marks)",
 //!   while 8 lines like `53..7....` are "grid has 8 rows, expected 9".
 //! * A block of separator lines only is an error ("separator line outside a grid").
+//! * A label whose block has no row (a blank line, a comment, a one-line record, a
+//!   text line, another label or the end of the input comes first) is an error of its
+//!   own ("… is not directly followed by a 9-row grid"); a label over 1 to 8 rows is
+//!   "grid has N rows". A labelled grid is always read as candidates, so a grid of
+//!   givens such as `53..7....` under a label is a bad character.
 //!
 //! A one-line record (or a short line read as one) is checked left to right: if its
 //! first character is not a cell character and fewer than half of its first token
@@ -100,6 +111,10 @@ use reader::StrLines;
 pub use crate::grid::geometry::cell_name;
 pub use error::{ErrorKind, House, InputError};
 pub use reader::{PuzzleReader, open};
+
+/// Lines longer than this (in bytes) are no puzzle: a comment, or an error
+/// ("line longer than … bytes") read from their start only.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// The text format a puzzle was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

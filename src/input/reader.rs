@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::iter::FusedIterator;
 
+use super::MAX_LINE_BYTES;
 use super::Puzzle;
 use super::assemble::Assembler;
 use super::error::{ErrorKind, InputError};
@@ -22,12 +23,14 @@ pub fn open(path: &str) -> io::Result<PuzzleReader<Box<dyn BufRead>>> {
 }
 
 /// Streaming reader over a [`BufRead`]: yields every puzzle or error in source order,
-/// holding at most one block of grid lines in memory. A read error is yielded once
-/// (kind [`ErrorKind::Io`]) and ends the iteration.
+/// holding at most one block of grid lines in memory, and of a line longer than
+/// [`MAX_LINE_BYTES`] only its start (the rest is skipped: the line is an error, or a
+/// comment), so that memory stays bounded even on endless input such as `/dev/zero`.
+/// A read error is yielded once (kind [`ErrorKind::Io`]) and ends the iteration.
 pub struct PuzzleReader<R: BufRead> {
     reader: R,
     asm: Assembler,
-    buf: Vec<u8>,
+    pub(super) buf: Vec<u8>,
     line_no: usize,
     skip_lf: bool,
     done: bool,
@@ -56,7 +59,8 @@ impl<R: BufRead> PuzzleReader<R> {
         self.line_no
     }
 
-    /// Reads the next line (without terminator) into `self.buf`; `false` at the end.
+    /// Reads the next line (without terminator) into `self.buf`, keeping at most
+    /// `MAX_LINE_BYTES + 1` bytes of it; `false` at the end.
     fn read_line(&mut self) -> io::Result<bool> {
         self.buf.clear();
         let mut got_any = false;
@@ -79,20 +83,27 @@ impl<R: BufRead> PuzzleReader<R> {
             let rest = &avail[start..];
             match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
                 Some(i) => {
-                    self.buf.extend_from_slice(&rest[..i]);
+                    keep(&mut self.buf, &rest[..i]);
                     self.skip_lf = rest[i] == b'\r';
                     self.reader.consume(start + i + 1);
                     return Ok(true);
                 }
                 None => {
                     got_any |= !rest.is_empty();
-                    self.buf.extend_from_slice(rest);
+                    keep(&mut self.buf, rest);
                     let n = avail.len();
                     self.reader.consume(n);
                 }
             }
         }
     }
+}
+
+/// Appends a piece of the current line to `buf`, up to one byte more than
+/// [`MAX_LINE_BYTES`] (enough for the assembler to see that the line is too long).
+fn keep(buf: &mut Vec<u8>, piece: &[u8]) {
+    let room = (MAX_LINE_BYTES + 1).saturating_sub(buf.len());
+    buf.extend_from_slice(&piece[..piece.len().min(room)]);
 }
 
 impl<R: BufRead> Iterator for PuzzleReader<R> {

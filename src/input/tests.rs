@@ -2,7 +2,7 @@
 //! against whole-string parsing, and property tests of line accounting.
 
 use super::*;
-use std::io::{self, BufReader};
+use std::io::{self, BufReader, Read};
 
 use super::assemble::{
     EXPECTED_CANDIDATE, EXPECTED_MARK, find_duplicate, givens_masks, givens_text, marks_text,
@@ -195,13 +195,9 @@ fn pencil_marks_as_groups() {
 fn resolution_state() {
     for sep in ['!', '|'] {
         let text = format!("Resolution state after Singles:\n{}", bordered_rs(sep));
-        let recs = parse_str("t.txt", &text);
-        assert_eq!(summary(&recs), vec![(1, "not-a-puzzle"), (2, "ok")]);
-        let Some(Ok(p)) = recs.into_iter().nth(1) else {
-            unreachable!()
-        };
+        let p = one(&text);
         assert_eq!(p.format, Format::ResolutionState);
-        assert_eq!((p.line, p.last_line), (2, 14));
+        assert_eq!((p.line, p.last_line), (1, 14));
         assert_eq!(p.text, PM);
         assert_eq!(p.givens, [0; 81]);
     }
@@ -209,6 +205,164 @@ fn resolution_state() {
     let p = one(&RS_ROWS.join("\n"));
     assert_eq!(p.format, Format::ResolutionState);
     assert_eq!(p.text, PM);
+}
+
+/// `ruledoku solve` prints `Resolution state:` above the grid it got stuck
+/// on; SudoRules prints `Resolution state after …:`. Either label is read
+/// with its grid, as one record starting at the label.
+#[test]
+fn resolution_state_label_introduces_its_grid() {
+    for label in [
+        "Resolution state:",
+        "Resolution state after Singles and whips[1]:",
+        "  Resolution state:  ",
+    ] {
+        let p = one(&format!("{label}\n{}", bordered_rs('!')));
+        assert_eq!(p.format, Format::ResolutionState, "{label:?}");
+        assert_eq!((p.line, p.last_line), (1, 14), "{label:?}");
+        assert_eq!(p.text, PM);
+        let p = one(&format!("{label}\n{}", RS_ROWS.join("\n")));
+        assert_eq!((p.line, p.last_line, p.text.as_str()), (1, 10, PM));
+    }
+    // Amid other records: the label ends what came before it.
+    let text = format!("{P}\nResolution state:\n{}{P}\n", bordered_rs('!'));
+    let recs = parse_str("t.txt", &text);
+    assert_eq!(summary(&recs), vec![(1, "ok"), (2, "ok"), (16, "ok")]);
+    // Two grids back to back: the label goes with the first.
+    let text = format!(
+        "Resolution state:\n{}{}",
+        bordered_rs('!'),
+        bordered_rs('!')
+    );
+    let recs = parse_str("t.txt", &text);
+    assert_eq!(summary(&recs), vec![(1, "ok"), (15, "ok")]);
+    check_accounting(&text, &recs);
+}
+
+/// A fully solved grid under a label is still a candidate state, not givens.
+#[test]
+fn labelled_solved_grid_reads_as_candidates() {
+    let sol = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    let rows: Vec<String> = rows_of(sol)
+        .iter()
+        .map(|r| r.chars().map(String::from).collect::<Vec<_>>().join("  "))
+        .collect();
+    let p = one(&format!("Resolution state:\n{}", rows.join("\n")));
+    assert_eq!(p.format, Format::ResolutionState);
+    assert_eq!(p.givens, [0; 81]);
+    assert_eq!(
+        p.masks,
+        givens_masks(&std::array::from_fn(|i| sol.as_bytes()[i] - b'0'))
+    );
+}
+
+#[test]
+fn error_label_without_grid() {
+    let e = one_err("Resolution state:");
+    assert_eq!(
+        e.to_string(),
+        "t.txt:1: \"Resolution state:\" is not directly followed by a 9-row grid"
+    );
+    assert_eq!(e.kind.code(), "label-without-grid");
+    // A blank line, a comment or a one-line record between label and grid.
+    for gap in ["", "# the grid", P] {
+        let text = format!("Resolution state:\n{gap}\n{}", bordered_rs('!'));
+        let recs = parse_str("t.txt", &text);
+        let mut want = vec![(1, "label-without-grid")];
+        if gap == P {
+            want.push((2, "ok"));
+        }
+        want.push((3, "ok"));
+        assert_eq!(summary(&recs), want, "{gap:?}");
+        check_accounting(&text, &recs);
+    }
+    // The label and the separator lines under it make one error.
+    let e = one_err("Resolution state after Singles:\n+-----+-----+\n");
+    assert_eq!(e.kind.code(), "label-without-grid");
+    assert_eq!((e.first_line, e.last_line), (1, 2));
+    // Two labels: the first one has no grid.
+    let recs = parse_str("t.txt", &format!("Resolution state:\n{}", one_label_grid()));
+    assert_eq!(summary(&recs), vec![(1, "label-without-grid"), (2, "ok")]);
+    // A label over too few rows, or over a grid of givens.
+    let e = one_err(&format!("Resolution state:\n{}", RS_ROWS[..3].join("\n")));
+    assert_eq!(e.to_string(), "t.txt:1: grid has 3 rows, expected 9");
+    assert_eq!((e.first_line, e.last_line), (1, 4));
+    let e = one_err(&format!("Resolution state:\n{}", rows_of(P).join("\n")));
+    assert_eq!(e.kind.code(), "bad-char");
+    // Other text is still no puzzle.
+    for text in [
+        "Resolution state: x",
+        "resolution state:",
+        "Resolution state after",
+    ] {
+        assert_eq!(one_err(text).kind.code(), "not-a-puzzle", "{text:?}");
+    }
+}
+
+fn one_label_grid() -> String {
+    format!("Resolution state:\n{}", bordered_rs('!'))
+}
+
+/// Files saved by Windows editors start with a byte-order mark: it used to
+/// make the first puzzle a "bad character '\u{feff}'".
+#[test]
+fn byte_order_mark_is_skipped() {
+    let text = format!("\u{feff}{P}\r\n{P}\r\n");
+    let recs = parse_str("t.txt", &text);
+    assert_eq!(summary(&recs), vec![(1, "ok"), (2, "ok")]);
+    let streamed: Vec<_> = PuzzleReader::new("t.txt", text.as_bytes()).collect();
+    assert_eq!(streamed, recs);
+    assert_eq!(
+        parse_puzzle(&format!("\u{feff}{P}")).map(|p| p.text),
+        Ok(P.to_owned())
+    );
+    // Columns count from after the mark.
+    let e = one_err(&format!("\u{feff}x{}", &P[1..]));
+    assert_eq!(
+        e.to_string(),
+        "t.txt:1:1: bad character 'x' (expected 1-9, '.' or '0')"
+    );
+    // Only at the start of the input.
+    let e = one_err(&format!("# a comment\n\u{feff}{P}"));
+    assert_eq!(e.kind.code(), "bad-char");
+}
+
+#[test]
+fn too_long_lines_are_errors_unless_comments() {
+    let long = "1".repeat(MAX_LINE_BYTES + 1);
+    let text = format!("{P}\n{long}\n# {long}\n{P}\n");
+    let recs = parse_str("t.txt", &text);
+    assert_eq!(
+        summary(&recs),
+        vec![(1, "ok"), (2, "line-too-long"), (4, "ok")]
+    );
+    assert_eq!(
+        recs[1].as_ref().unwrap_err().to_string(),
+        format!("t.txt:2: line longer than {MAX_LINE_BYTES} bytes: not a puzzle")
+    );
+    let streamed: Vec<_> =
+        PuzzleReader::new("t.txt", BufReader::with_capacity(4096, text.as_bytes())).collect();
+    assert_eq!(streamed, recs);
+    // A line of exactly the limit is read as usual.
+    let e = one_err(&"1".repeat(MAX_LINE_BYTES));
+    assert_eq!(e.kind.code(), "wrong-length");
+}
+
+/// The reader keeps no more of a line than the limit: an endless line of
+/// NUL bytes (as from `/dev/zero`) does not fill the memory.
+#[test]
+fn reader_memory_is_bounded_on_an_endless_line() {
+    let zeros = io::repeat(0).take(8 * MAX_LINE_BYTES as u64);
+    let mut reader = PuzzleReader::new("zeros", BufReader::new(zeros));
+    assert_eq!(
+        summary(&reader.by_ref().collect::<Vec<_>>()),
+        vec![(1, "line-too-long")]
+    );
+    assert!(
+        reader.buf.capacity() <= 2 * (MAX_LINE_BYTES + 1),
+        "{}",
+        reader.buf.capacity()
+    );
 }
 
 #[test]
@@ -658,16 +812,23 @@ fn broken_file() {
     }
 }
 
-/// The reference collection, when it is beside the crate.
+/// The reference collection, when it is there: `$RULEDOKU_DATA/cbg-000/puzzles.txt`,
+/// by default `../shared/data/` beside the crate. Says so when it is skipped.
 #[test]
 fn reference_collection() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/cbg-000/puzzles.txt"
+    let dir = std::env::var_os("RULEDOKU_DATA").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data"),
+        std::path::PathBuf::from,
     );
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let path = dir.join("cbg-000/puzzles.txt");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!(
+            "skipped: reference collection {} is missing (set RULEDOKU_DATA)",
+            path.display()
+        );
         return;
     };
+    let path = path.to_str().expect("a UTF-8 path");
     let start = std::time::Instant::now();
     let recs = parse_str("puzzles.txt", &text);
     let elapsed = start.elapsed();
@@ -819,6 +980,8 @@ mod props {
             1 => "[ \t]*#.{0,20}",
             2 => "[ \t]{0,3}",
             1 => "[a-z]{1,8}( [a-z0-9]{1,5})?",
+            1 => prop::sample::select(vec!["Resolution state:", "Resolution state after Singles:"])
+                .prop_map(String::from),
             1 => any::<String>(),
             2 => grid_block(),
         ]
