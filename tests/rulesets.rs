@@ -146,7 +146,7 @@ fn files_named_like_built_in_sets_do_not_shadow_them() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
         run.stdout
-            .starts_with(&format!("{FSHT} solved FSHT finned-swordfish-in-rows 3 ")),
+            .starts_with(&format!("1 {FSHT} solved FSHT finned-swordfish-in-rows 3 ")),
         "{}",
         run.stdout
     );
