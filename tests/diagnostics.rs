@@ -368,6 +368,14 @@ fn syntax_errors_name_what_was_expected() {
         places(&errors(&src)),
         [(3, 2, format!("syntax error: expected `assert` or `complexity` or `eliminate` or `let` or `level` or `rating` or `show` or `where` or `}}` or an operator, found {found}").as_str())]
     );
+    // Quoted text cannot send escape sequences to the terminal.
+    let errs = errors("rule x {\n complexity 1\n \u{1b}[2J\n}");
+    assert!(
+        errs[0].message.ends_with(", found `\u{241b}[2J`"),
+        "{}",
+        errs[0].message
+    );
+    assert!(!errs[0].to_string().contains('\u{1b}'));
     // Every kind of damage to a rule says what was expected.
     let good = rule_where("|V| == 1");
     for cut in 0..good.len() {

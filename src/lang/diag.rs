@@ -113,7 +113,9 @@ impl<'a> SourceMap<'a> {
             file: self.file.to_string(),
             line,
             column,
-            message: message.into(),
+            // Text quoted from the file may hold control characters (an
+            // escape sequence would reach the terminal): shown as symbols.
+            message: annotate_snippets::normalize_untrusted_str(&message.into()),
             excerpt: excerpt(line, line_text, lo, hi),
         }
     }
@@ -289,6 +291,18 @@ mod tests {
         let d = at(&line, 0, 5);
         let shown = format!("where {}|V| == 1 a...", "|V| == 1 and ".repeat(9));
         assert_eq!(d.excerpt, format!("  |\n1 | {shown}\n  | ^^^^^"));
+    }
+
+    #[test]
+    fn control_characters_are_shown_as_symbols() {
+        let d = Diagnostic::new(
+            "t.rules",
+            "a\u{1b}[31mb",
+            Span { start: 1, end: 2 },
+            "found `\u{1b}[31m\u{202e}`",
+        );
+        assert_eq!(d.message, "found `\u{241b}[31m\u{fffd}`");
+        assert_eq!(d.excerpt, "  |\n1 | a\u{241b}[31mb\n  |  ^");
     }
 
     #[test]
