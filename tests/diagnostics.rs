@@ -70,6 +70,17 @@ fn seven_thousand_nested_parentheses_are_one_error() {
         one_error_in_any_stack(&src),
         (4, 9 + MAX_NESTING, nesting())
     );
+    // A syntax error before it comes first.
+    let src = src.replace("complexity 1", "complexity 1 +");
+    assert_eq!(
+        one_error_in_any_stack(&src),
+        (
+            3,
+            3,
+            "syntax error: expected `not` or a name or an expression or an integer, found `let`"
+                .to_string()
+        )
+    );
 }
 
 #[test]

@@ -213,9 +213,12 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<RuleAst>, Diagnostic> 
     }
     if let Some(deep) = too_deep(source) {
         // A syntax error before the deep place comes first: pest reads the
-        // text up to there (nesting at most MAX_NESTING deep).
+        // text up to there (nesting at most MAX_NESTING deep; should pest
+        // run out of stack even so, the nesting is the error).
         let head = &source[..deep];
-        if let Err(e) = RulesParser::parse(Rule::file, head) {
+        if let Err(e) = RulesParser::parse(Rule::file, head)
+            && matches!(e.variant, pest::error::ErrorVariant::ParsingError { .. })
+        {
             let (sp, msg) = pest_error(head, &e);
             if sp.start < head.trim_end().len() {
                 return Err(error((sp, msg)));
