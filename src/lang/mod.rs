@@ -1,14 +1,20 @@
 //! The rule language, in pipeline order:
 //!
 //! 1. [`parse`]: text → pest pairs (grammar `grammar/rules.pest`) → AST
-//!    with spans ([`ast`]);
+//!    with spans ([`ast`]), within the parser's limits (nesting, operators,
+//!    lengths), so that no later pass can run out of stack;
 //! 2. [`expand`]: a rule's family → one parameter tuple per instance;
 //! 3. [`check`]: names and types of one instance → typed operations;
-//! 4. [`lower`]: typed operations → a searcher (a scheduled pattern plan);
-//! 5. [`diag`]: every error with file, line, column and an excerpt, in a
-//!    fixed order.
+//! 4. [`lower`]: typed operations → a searcher (a scheduled pattern plan),
+//!    and an estimate of its search space (warnings for huge ones);
+//! 5. [`diag`]: every error and warning with file, line, column and an
+//!    excerpt, in a fixed order.
 //!
 //! [`names`] is the one table of keywords, type names and functions.
+//!
+//! Entry points: [`decode_source`] (a file's bytes → text, or an error at
+//! the first byte that is not UTF-8), then [`compile_source`] (errors
+//! only) or [`compile_source_with_warnings`] (rules and warnings).
 
 pub mod ast;
 pub mod check;
@@ -18,15 +24,38 @@ pub mod lower;
 pub mod names;
 pub mod parse;
 
-pub use diag::{Diagnostic, Diagnostics};
+pub use diag::{Diagnostic, Diagnostics, Severity, SourceMap, decode_source};
 
 use crate::rule::{Rule, RuleHead};
-use ast::{RuleAst, RuleBody};
+use ast::{RuleAst, RuleBody, Span};
 use std::sync::Arc;
 
+/// Most errors reported for one file. Beyond it, one more error says how
+/// many were left out (a generated file can have millions).
+pub const MAX_ERRORS: usize = 100;
+
+/// A compiled rule file: its rules, and warnings that do not stop it from
+/// loading (today: rules whose search space is huge, see
+/// [`lower::search_space`]).
+#[derive(Clone)]
+pub struct Compiled {
+    pub rules: Vec<Rule>,
+    /// Ordered by line and column.
+    pub warnings: Vec<Diagnostic>,
+}
+
 /// Parses, checks and lowers one rule file's text. On error, returns every
-/// diagnostic of the file, ordered by line and column.
+/// diagnostic of the file (at most [`MAX_ERRORS`] and a last one counting
+/// the rest), ordered by line and column. A leading byte-order mark is
+/// ignored.
 pub fn compile_source(file: &str, source: &str) -> Result<Vec<Rule>, Vec<Diagnostic>> {
+    compile_source_with_warnings(file, source).map(|c| c.rules)
+}
+
+/// [`compile_source`], also returning the file's warnings when it
+/// compiles. `rules check` prints them (see [`Diagnostics`]).
+pub fn compile_source_with_warnings(file: &str, source: &str) -> Result<Compiled, Vec<Diagnostic>> {
+    let source = source.strip_prefix('\u{FEFF}').unwrap_or(source);
     let asts = parse::parse_file(file, source).map_err(|d| vec![d])?;
     compile_file(file, source, &asts)
 }
@@ -36,22 +65,25 @@ pub fn compile_file(
     file: &str,
     source: &str,
     asts: &[RuleAst],
-) -> Result<Vec<Rule>, Vec<Diagnostic>> {
+) -> Result<Compiled, Vec<Diagnostic>> {
+    let map = SourceMap::new(file, source);
     let mut out = Vec::new();
-    let mut errs = Vec::new();
+    let mut errs: Vec<(Span, String)> = Vec::new();
+    let mut warnings = Vec::new();
     for ast in asts {
         let instances = match expand::expand(ast) {
             Ok(i) => i,
             Err(e) => {
-                errs.extend(
-                    e.into_iter()
-                        .map(|(sp, m)| Diagnostic::new(file, source, sp, m)),
-                );
+                errs.extend(e);
                 continue;
             }
         };
-        let line = source[..ast.name_span.start].matches('\n').count() + 1;
+        let line = map.line_of(ast.name_span.start);
         let mut seen_errs = Vec::new();
+        // The family's instance with the largest search space beyond the
+        // warning threshold, and how many are beyond it.
+        let mut huge: Option<(f64, Span, String)> = None;
+        let mut n_huge = 0;
         for params in instances {
             let result = match &ast.body {
                 RuleBody::Pattern(clauses) => {
@@ -65,9 +97,17 @@ pub fn compile_file(
                             level: c.level,
                             label: c.label.clone(),
                         };
+                        let plan = lower::lower_pattern(c);
+                        let space = lower::search_space(&plan);
+                        if let Some((sp, m)) = lower::huge_search_warning(ast, &head.name, &space) {
+                            n_huge += 1;
+                            if huge.as_ref().is_none_or(|(t, _, _)| space.total > *t) {
+                                huge = Some((space.total, sp, m));
+                            }
+                        }
                         Rule {
                             head,
-                            searcher: Arc::new(lower::lower_pattern(c)),
+                            searcher: Arc::new(plan),
                         }
                     })
                 }
@@ -84,16 +124,37 @@ pub fn compile_file(
                 }
             }
         }
-        errs.extend(
-            seen_errs
-                .into_iter()
-                .map(|(sp, m)| Diagnostic::new(file, source, sp, m)),
-        );
+        errs.extend(seen_errs);
+        if let Some((_, sp, mut m)) = huge {
+            if n_huge > 1 {
+                m.push_str(&format!(
+                    "; {n_huge} rules of this family are above {}",
+                    lower::approx(lower::HUGE_SEARCH)
+                ));
+            }
+            warnings.push(map.warning(sp, m));
+        }
     }
     if errs.is_empty() {
-        Ok(out)
-    } else {
-        diag::sort(&mut errs);
-        Err(errs)
+        diag::sort(&mut warnings);
+        return Ok(Compiled {
+            rules: out,
+            warnings,
+        });
     }
+    // Byte order within one file is line and column order.
+    errs.sort_by(|(a, m), (b, n)| (a.start, m).cmp(&(b.start, n)));
+    let more = errs.len().saturating_sub(MAX_ERRORS);
+    let mut shown: Vec<Diagnostic> = errs
+        .iter()
+        .take(MAX_ERRORS)
+        .map(|(sp, m)| map.error(*sp, m.clone()))
+        .collect();
+    if more > 0 {
+        shown.push(map.error(
+            errs[MAX_ERRORS].0,
+            format!("too many errors: {more} more from here on are not shown"),
+        ));
+    }
+    Err(shown)
 }

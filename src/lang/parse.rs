@@ -3,8 +3,9 @@
 
 use super::ast::*;
 use super::diag::Diagnostic;
+use super::names;
 use pest::Parser;
-use pest::iterators::Pair;
+use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 use std::sync::LazyLock;
@@ -46,13 +47,42 @@ fn ident(p: Pair<Rule>) -> Ident {
     }
 }
 
+/// Deepest nesting of parentheses, `|…|` counts and function calls in
+/// one expression.
+pub const MAX_NESTING: usize = 64;
+/// Most operators (binary operators and `not`) in one expression, nested
+/// parts included. With [`MAX_NESTING`] this bounds the depth of every
+/// expression tree, so no later pass (checking, lowering, matching) can run
+/// out of stack however the rule is written.
+pub const MAX_OPERATORS: usize = 256;
+/// Longest rule name template or identifier, in characters.
+pub const MAX_NAME: usize = 256;
+/// Longest string (rating label, show template), in characters.
+pub const MAX_STRING: usize = 1000;
+/// Largest rule file, in bytes: 2 MiB, some 250 times all the shipped
+/// rules together (parsing that much takes a second or two).
+pub const MAX_SOURCE: usize = 2 << 20;
+
 /// Human words for grammar rules, used in "expected …" messages.
-fn describe(r: &Rule) -> &'static str {
-    match r {
-        Rule::pattern_rule | Rule::kw_rule => "`rule`",
+fn describe(r: &Rule) -> String {
+    match word(r) {
+        Some(w) => w.to_string(),
+        // A grammar rule added without a word below: name it after the
+        // rule (`kw_all` → `all`); a test asks for a word for every rule.
+        None => fallback_word(r),
+    }
+}
+
+/// The word for each grammar rule, or `None` for a rule not listed yet (the
+/// test `every_grammar_rule_has_a_word` fails until it is).
+fn word(r: &Rule) -> Option<&'static str> {
+    #[allow(unreachable_patterns)]
+    Some(match r {
+        Rule::file | Rule::item | Rule::pattern_rule | Rule::kw_rule => "`rule`",
         Rule::doc => "a `///` doc comment",
-        Rule::name_tpl => "a rule name",
+        Rule::name_tpl | Rule::name_part => "a rule name",
         Rule::family => "`for`",
+        Rule::head_clause | Rule::pattern_clause => "a clause",
         Rule::complexity => "`complexity`",
         Rule::level => "`level`",
         Rule::rating => "`rating`",
@@ -61,15 +91,21 @@ fn describe(r: &Rule) -> &'static str {
         Rule::eliminate => "`eliminate`",
         Rule::assert_c => "`assert`",
         Rule::show => "`show`",
-        Rule::expr | Rule::call | Rule::paren | Rule::count => "an expression",
+        Rule::expr | Rule::primary | Rule::call | Rule::paren | Rule::count => "an expression",
         Rule::ident | Rule::ty => "a name",
+        Rule::ident_char => "a letter, digit or `_`",
+        Rule::word => "a word",
+        Rule::keyword => "a keyword",
         Rule::int | Rule::size => "an integer",
         Rule::decimal => "a decimal number",
-        Rule::string => "a string",
+        Rule::string | Rule::str_inner => "a string",
         Rule::fam_tuple | Rule::fam_atom => "a parameter value",
         Rule::fam_pattern | Rule::fam_bind | Rule::fam_range | Rule::fam_list => "a family binding",
+        Rule::WHITESPACE => "a space",
+        Rule::COMMENT => "a comment",
         Rule::EOI => "end of file",
-        Rule::or_op
+        Rule::infix
+        | Rule::or_op
         | Rule::and_op
         | Rule::in_op
         | Rule::eq
@@ -83,59 +119,415 @@ fn describe(r: &Rule) -> &'static str {
         | Rule::minus
         | Rule::plus
         | Rule::times => "an operator",
-        Rule::not_op => "`not`",
-        _ => "something else",
+        Rule::prefix | Rule::not_op => "`not`",
+        _ => return None,
+    })
+}
+
+/// A description made from a grammar rule's name.
+fn fallback_word(r: &Rule) -> String {
+    let name = format!("{r:?}");
+    match name.strip_prefix("kw_") {
+        Some(kw) => format!("`{kw}`"),
+        None => format!("a {}", name.trim_end_matches("_c").replace('_', " ")),
     }
 }
 
-/// Parses one rule file. A syntax error stops parsing (pest reports the
-/// first one); everything after parsing reports all errors at once.
-pub fn parse_file(file: &str, source: &str) -> Result<Vec<RuleAst>, Diagnostic> {
-    let mut pairs = RulesParser::parse(Rule::file, source).map_err(|e| {
-        let pos = match e.location {
-            pest::error::InputLocation::Pos(p) => p,
-            pest::error::InputLocation::Span((s, _)) => s,
-        };
-        let msg = match &e.variant {
-            pest::error::ErrorVariant::ParsingError { positives, .. } => {
-                let mut words: Vec<&str> = positives.iter().map(describe).collect();
-                // Wherever a clause may start, the rule may also end.
-                if positives.contains(&Rule::complexity) {
-                    words.push("`}`");
-                }
-                words.sort();
-                words.dedup();
-                let found = source[pos..]
-                    .split_whitespace()
-                    .next()
-                    .map_or("end of file".to_string(), |w| format!("`{w}`"));
-                if words.is_empty() {
-                    format!("syntax error: unexpected {found}")
-                } else {
-                    format!(
-                        "syntax error: expected {}, found {found}",
-                        words.join(" or ")
-                    )
-                }
+/// A parse error: where, and what to say.
+type ParseError = (Span, String);
+
+/// `text` shortened to `max` characters for quoting in a message.
+fn quote(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("`{}…`", &text[..i]),
+        None => format!("`{text}`"),
+    }
+}
+
+/// The message and place of a pest error.
+fn pest_error(source: &str, e: &pest::error::Error<Rule>) -> ParseError {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let at = |pos: usize| Span {
+        start: pos,
+        end: pos + 1,
+    };
+    match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut words: Vec<String> = positives.iter().map(describe).collect();
+            // Wherever a clause may start, the rule may also end.
+            if positives.contains(&Rule::complexity) {
+                words.push("`}`".to_string());
             }
-            pest::error::ErrorVariant::CustomError { message } => message.clone(),
-        };
-        Diagnostic::new(
-            file,
-            source,
+            words.sort();
+            words.dedup();
+            let found = source[pos..]
+                .split_whitespace()
+                .next()
+                .map_or("end of file".to_string(), |w| quote(w, 24));
+            let msg = if words.is_empty() {
+                format!("syntax error: unexpected {found}")
+            } else {
+                format!(
+                    "syntax error: expected {}, found {found}",
+                    words.join(" or ")
+                )
+            };
+            (at(pos), msg)
+        }
+        // pest's own guard against running out of stack: only nesting
+        // makes its recursion deep in this grammar.
+        pest::error::ErrorVariant::CustomError { message } if message.contains("limit") => {
+            (at(too_deep(source).unwrap_or(pos)), nesting_message())
+        }
+        pest::error::ErrorVariant::CustomError { message } => (at(pos), message.clone()),
+    }
+}
+
+fn nesting_message() -> String {
+    format!(
+        "expression nested too deeply: more than {MAX_NESTING} levels of parentheses, `|…|` and calls (split it with `let` definitions)"
+    )
+}
+
+/// Parses one rule file. A syntax error stops parsing (pest reports the
+/// first one), as does a text beyond the parser's limits ([`MAX_SOURCE`],
+/// [`MAX_NESTING`], [`MAX_OPERATORS`], [`MAX_NAME`], [`MAX_STRING`],
+/// integers beyond `i64`); everything after parsing reports all errors at
+/// once.
+pub fn parse_file(file: &str, source: &str) -> Result<Vec<RuleAst>, Diagnostic> {
+    let error = |(sp, msg): ParseError| Diagnostic::new(file, source, sp, msg);
+    if source.len() > MAX_SOURCE {
+        return Err(error((
             Span {
-                start: pos,
-                end: pos + 1,
+                start: MAX_SOURCE,
+                end: MAX_SOURCE + 1,
             },
-            msg,
-        )
-    })?;
+            format!(
+                "rule file too large: {} bytes, at most {MAX_SOURCE} (2 MiB); the error points at the first byte beyond",
+                source.len()
+            ),
+        )));
+    }
+    if let Some(deep) = too_deep(source) {
+        // A syntax error before the deep place comes first: pest reads the
+        // text up to there (nesting at most MAX_NESTING deep; should pest
+        // run out of stack even so, the nesting is the error).
+        let head = &source[..deep];
+        if let Err(e) = RulesParser::parse(Rule::file, head)
+            && matches!(e.variant, pest::error::ErrorVariant::ParsingError { .. })
+        {
+            let (sp, msg) = pest_error(head, &e);
+            if sp.start < head.trim_end().len() {
+                return Err(error((sp, msg)));
+            }
+        }
+        return Err(error((
+            Span {
+                start: deep,
+                end: deep + 1,
+            },
+            nesting_message(),
+        )));
+    }
+    let mut pairs =
+        RulesParser::parse(Rule::file, source).map_err(|e| error(pest_error(source, &e)))?;
+    check_limits(pairs.clone(), 0).map_err(error)?;
     let file_pair = pairs.next().expect("grammar: file");
     Ok(file_pair
         .into_inner()
         .filter(|p| p.as_rule() == Rule::pattern_rule)
         .map(pattern_rule)
         .collect())
+}
+
+/// Checks the parser's limits on a parse tree, in one pass over its
+/// tokens in text order (no recursion, so any depth is fine here); the
+/// first excess is the error. `offset` is added to every span (for the
+/// holes of show templates).
+fn check_limits(pairs: Pairs<Rule>, offset: usize) -> Result<(), ParseError> {
+    let at = |p: &Pair<Rule>| {
+        let s = p.as_span();
+        Span {
+            start: s.start() + offset,
+            end: s.end() + offset,
+        }
+    };
+    // Open `expr`, `call`, `count` and `paren` pairs: their end and whether
+    // they nest.
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let mut nesting = 0;
+    let mut operators = 0;
+    for p in pairs.flatten() {
+        let start = p.as_span().start();
+        while open.last().is_some_and(|&(end, _)| end <= start) {
+            if open.pop().is_some_and(|(_, nests)| nests) {
+                nesting -= 1;
+            }
+        }
+        match p.as_rule() {
+            Rule::expr => {
+                if open.is_empty() {
+                    operators = 0;
+                }
+                open.push((p.as_span().end(), false));
+            }
+            Rule::call | Rule::count | Rule::paren => {
+                nesting += 1;
+                open.push((p.as_span().end(), true));
+                if nesting > MAX_NESTING {
+                    let sp = at(&p);
+                    let opener = Span {
+                        start: sp.start,
+                        end: sp.start + 1,
+                    };
+                    return Err((opener, nesting_message()));
+                }
+            }
+            Rule::or_op
+            | Rule::and_op
+            | Rule::in_op
+            | Rule::eq
+            | Rule::ne
+            | Rule::le
+            | Rule::ge
+            | Rule::lt
+            | Rule::gt
+            | Rule::union
+            | Rule::inter
+            | Rule::minus
+            | Rule::plus
+            | Rule::times
+            | Rule::not_op => {
+                operators += 1;
+                if operators > MAX_OPERATORS {
+                    return Err((
+                        at(&p),
+                        format!(
+                            "expression too long: more than {MAX_OPERATORS} operators (split it with `let` definitions)"
+                        ),
+                    ));
+                }
+            }
+            Rule::int if p.as_str().parse::<i64>().is_err() => {
+                return Err((at(&p), too_large(p.as_str())));
+            }
+            Rule::decimal => {
+                let whole = p.as_str().split('.').next().unwrap_or("");
+                if whole.parse::<i64>().is_err() {
+                    return Err((at(&p), too_large(p.as_str())));
+                }
+            }
+            Rule::name_tpl | Rule::ident | Rule::word => {
+                let n = p.as_str().chars().count();
+                if n > MAX_NAME {
+                    let what = if p.as_rule() == Rule::name_tpl {
+                        "rule name"
+                    } else {
+                        "name"
+                    };
+                    return Err((
+                        at(&p),
+                        format!(
+                            "{what} too long: {n} characters, at most {MAX_NAME}: {}",
+                            quote(p.as_str(), 24)
+                        ),
+                    ));
+                }
+            }
+            Rule::str_inner => {
+                let n = p.as_str().chars().count();
+                if n > MAX_STRING {
+                    return Err((
+                        at(&p),
+                        format!("string too long: {n} characters, at most {MAX_STRING}"),
+                    ));
+                }
+            }
+            Rule::show => {
+                let mut inner = p.clone().into_inner().flatten();
+                if let Some(t) = inner.find(|q| q.as_rule() == Rule::str_inner)
+                    && t.as_str().chars().count() <= MAX_STRING
+                {
+                    check_holes(t.as_str(), t.as_span().start() + offset)?;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn too_large(literal: &str) -> String {
+    format!(
+        "number too large: {} (at most {})",
+        quote(literal, 24),
+        i64::MAX
+    )
+}
+
+/// Checks the limits in the `${…}` holes of a show template that starts
+/// at byte `at` of the file. Holes are found as the checker finds them;
+/// their syntax errors are left to the checker, which reports all of them.
+fn check_holes(template: &str, at: usize) -> Result<(), ParseError> {
+    let mut from = 0;
+    while let Some(i) = template[from..].find("${") {
+        let open = from + i + 2;
+        let Some(j) = template[open..].find('}') else {
+            break;
+        };
+        let hole = &template[open..open + j];
+        if let Some(deep) = too_deep(hole) {
+            let start = at + open + deep;
+            return Err((
+                Span {
+                    start,
+                    end: start + 1,
+                },
+                nesting_message(),
+            ));
+        }
+        match RulesParser::parse(Rule::expr, hole) {
+            Ok(pairs) => check_limits(pairs, at + open)?,
+            Err(e) => {
+                if let pest::error::ErrorVariant::CustomError { .. } = e.variant {
+                    let (sp, msg) = pest_error(hole, &e);
+                    return Err((
+                        Span {
+                            start: sp.start + at + open,
+                            end: sp.end + at + open,
+                        },
+                        msg,
+                    ));
+                }
+            }
+        }
+        from = open + j + 1;
+    }
+    Ok(())
+}
+
+/// Where nesting first goes deeper than [`MAX_NESTING`], found by reading
+/// the text before pest parses it: pest's recursion on deep nesting needs
+/// stack, and on nested `|…|` time (quadratic, as it tries each `|` both as
+/// a union and as a count), so such text is refused unparsed.
+///
+/// Parentheses nest; a `|` opens a count where an operand is expected, and
+/// where an operator is expected it closes the innermost count unless an
+/// operand follows (then it is a union). A well-formed expression is read
+/// exactly; only `X | |…` (a union with a count, or a count of a count,
+/// both type errors) may count a level too many.
+fn too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut stack: Vec<u8> = Vec::new();
+    // Whether the last token ends an operand (so an operator may follow).
+    let mut after_operand = false;
+    // Whether an operand starts at `i`, after spaces: a name (not an
+    // operator word), a number, `(` or `|`.
+    let starts_operand = |i: usize| {
+        let rest = text[i..].trim_start();
+        let word = rest
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        match rest.bytes().next() {
+            Some(b'(' | b'|') => true,
+            Some(c) if c.is_ascii_alphanumeric() || c == b'_' => {
+                !matches!(word, "and" | "or" | "in")
+            }
+            _ => false,
+        }
+    };
+    // The start of the last token when it is a name (a call's name when
+    // `(` follows).
+    let mut name_start = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if !c.is_ascii_whitespace() && c != b'(' {
+            name_start = None;
+        }
+        match c {
+            b'#' => {
+                i = b[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(b.len(), |k| i + k);
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = b[i..]
+                    .iter()
+                    .position(|&c| c == b'\n')
+                    .map_or(b.len(), |k| i + k);
+                continue;
+            }
+            b'"' => {
+                i = b[i + 1..]
+                    .iter()
+                    .position(|&c| c == b'"')
+                    .map_or(b.len(), |k| i + 1 + k);
+                after_operand = true;
+            }
+            b'(' => {
+                stack.push(c);
+                after_operand = false;
+                // A call's nesting error points at the function's name.
+                let at = name_start.take().unwrap_or(i);
+                if stack.len() > MAX_NESTING {
+                    return Some(at);
+                }
+            }
+            b')' => {
+                while let Some(top) = stack.pop() {
+                    if top == b'(' {
+                        break;
+                    }
+                }
+                after_operand = true;
+            }
+            b'|' if !after_operand => stack.push(c),
+            b'|' => {
+                if stack.last() == Some(&b'|') && !starts_operand(i + 1) {
+                    stack.pop();
+                } else {
+                    after_operand = false;
+                }
+            }
+            b'{' | b'}' => {
+                stack.clear();
+                after_operand = false;
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' => {
+                let end = b[i..]
+                    .iter()
+                    .position(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+                    .map_or(b.len(), |k| i + k);
+                let word = &text[i..end];
+                if matches!(word, "and" | "or" | "not" | "in") {
+                    after_operand = false;
+                } else if names::KEYWORDS.contains(&word) {
+                    // A clause starts: every expression before it ended.
+                    stack.clear();
+                    after_operand = false;
+                } else {
+                    after_operand = true;
+                    name_start = Some(i);
+                }
+                i = end;
+                continue;
+            }
+            c if c.is_ascii_whitespace() => {}
+            _ => after_operand = false,
+        }
+        if stack.len() > MAX_NESTING {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }
 
 fn pattern_rule(p: Pair<Rule>) -> RuleAst {
@@ -342,14 +734,80 @@ fn primary(p: Pair<Rule>) -> Expr {
 }
 
 /// Parses a standalone expression (used for `${…}` holes of show templates).
+///
+/// The error is the byte offset of a syntax error or of an excess over
+/// the parser's limits (which [`parse_file`] reports first with its own
+/// message, for the holes of a rule file's templates).
 pub fn parse_expr(text: &str) -> Result<Expr, usize> {
-    let mut pairs = RulesParser::parse(Rule::expr, text).map_err(|e| match e.location {
-        pest::error::InputLocation::Pos(p) => p,
-        pest::error::InputLocation::Span((s, _)) => s,
-    })?;
+    if let Some(deep) = too_deep(text) {
+        return Err(deep);
+    }
+    let mut pairs =
+        RulesParser::parse(Rule::expr, text).map_err(|e| pest_error(text, &e).0.start)?;
+    check_limits(pairs.clone(), 0).map_err(|(sp, _)| sp.start)?;
     let p = pairs.next().unwrap();
     if p.as_span().end() != text.trim_end().len() {
         return Err(p.as_span().end());
     }
     Ok(expr(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_grammar_rule_has_a_word() {
+        let missing: Vec<String> = Rule::all_rules()
+            .iter()
+            .filter(|r| word(r).is_none())
+            .map(|r| format!("{r:?}"))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "give these grammar rules a word in `word`: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn rules_without_a_word_are_named_after_the_grammar() {
+        assert_eq!(fallback_word(&Rule::kw_rule), "`rule`");
+        assert_eq!(fallback_word(&Rule::where_c), "a where");
+        assert_eq!(fallback_word(&Rule::fam_range), "a fam range");
+    }
+
+    #[test]
+    fn nesting_is_found_by_reading_the_text() {
+        let deep = |open: &str, close: &str, n: usize| {
+            format!("where {}V{} == 1", open.repeat(n), close.repeat(n))
+        };
+        // The first opener beyond the limit, 6 bytes in.
+        assert_eq!(too_deep(&deep("(", ")", 100)), Some(6 + MAX_NESTING));
+        assert_eq!(too_deep(&deep("|", "|", 100)), Some(6 + MAX_NESTING));
+        assert_eq!(too_deep(&deep("(", ")", MAX_NESTING)), None);
+        let calls = deep("cands (", ")", 100);
+        assert_eq!(too_deep(&calls), Some(6 + MAX_NESTING * "cands (".len()));
+        // Counts that close do not add up, nor do unions.
+        let flat = format!(
+            "where {} 0 == 1",
+            "|A| + |B | C| + |(D)|+|cands(E)| + |F|and |G|in H or ".repeat(500)
+        );
+        assert_eq!(too_deep(&flat), None);
+        // `||` after an operand may close two counts or be a union and a
+        // count (both type errors): it is read as the latter.
+        assert_eq!(too_deep(&deep("|", "|", 40)), Some(6 + 40 + 1 + 25));
+        // Comments and strings are not read; clauses start afresh.
+        let text = format!(
+            "# {}\nshow \"{}\"\nwhere (\nlet (",
+            "(".repeat(100),
+            "(".repeat(100)
+        );
+        assert_eq!(too_deep(&text), None);
+    }
+
+    #[test]
+    fn quotes_are_cut() {
+        assert_eq!(quote("abc", 24), "`abc`");
+        assert_eq!(quote("≠≠≠≠", 2), "`≠≠…`");
+    }
 }

@@ -1,0 +1,518 @@
+//! Rule-file diagnostics at the edges: the parser's limits (deep nesting,
+//! long expressions, long names and strings, huge numbers, huge files),
+//! excerpts of long lines, tabs, CRLF, end of file, byte-order marks and
+//! bytes that are not UTF-8, syntax-error wording, and warnings about huge
+//! search spaces.
+
+use ruledoku::lang::parse::{MAX_NAME, MAX_NESTING, MAX_OPERATORS, MAX_SOURCE, MAX_STRING};
+use ruledoku::lang::{
+    Diagnostic, Diagnostics, Severity, compile_source, compile_source_with_warnings, decode_source,
+};
+use std::process::Command;
+
+/// A rule whose `where` clause (line 4, from column 9) is `cond`.
+fn rule_where(cond: &str) -> String {
+    format!("rule t {{\n  complexity 1\n  let V: cell\n  where {cond}\n  eliminate V\n}}\n")
+}
+
+/// Compiles `source` on a thread with `stack_kb` KiB of stack (a crash
+/// there fails the test) and returns its errors.
+fn errors_with_stack(source: &str, stack_kb: usize) -> Vec<Diagnostic> {
+    let source = source.to_string();
+    std::thread::Builder::new()
+        .stack_size(stack_kb * 1024)
+        .spawn(move || compile_source("t.rules", &source).err().unwrap_or_default())
+        .unwrap()
+        .join()
+        .expect("compiling must not crash")
+}
+
+fn errors(source: &str) -> Vec<Diagnostic> {
+    errors_with_stack(source, 8 * 1024)
+}
+
+fn places(ds: &[Diagnostic]) -> Vec<(usize, usize, &str)> {
+    ds.iter()
+        .map(|d| (d.line, d.column, d.message.as_str()))
+        .collect()
+}
+
+fn nesting() -> String {
+    format!(
+        "expression nested too deeply: more than {MAX_NESTING} levels of parentheses, `|…|` and calls (split it with `let` definitions)"
+    )
+}
+
+fn too_long() -> String {
+    format!(
+        "expression too long: more than {MAX_OPERATORS} operators (split it with `let` definitions)"
+    )
+}
+
+/// The same single error whatever the stack: a small one, where pest runs
+/// out of stack first, and a large one, where it parses and the limit is
+/// found in its tree.
+fn one_error_in_any_stack(source: &str) -> (usize, usize, String) {
+    let small = errors_with_stack(source, 256);
+    let large = errors_with_stack(source, 64 * 1024);
+    assert_eq!(small, large);
+    assert_eq!(small.len(), 1, "{}", Diagnostics(small.clone()));
+    let d = &small[0];
+    assert!(d.excerpt.len() < 500, "excerpt cut to a sensible width");
+    (d.line, d.column, d.message.clone())
+}
+
+#[test]
+fn seven_thousand_nested_parentheses_are_one_error() {
+    let src = rule_where(&format!("{}|V| == 1{}", "(".repeat(7000), ")".repeat(7000)));
+    // The first parenthesis beyond the limit.
+    assert_eq!(
+        one_error_in_any_stack(&src),
+        (4, 9 + MAX_NESTING, nesting())
+    );
+    // A syntax error before it comes first.
+    let src = src.replace("complexity 1", "complexity 1 +");
+    assert_eq!(
+        one_error_in_any_stack(&src),
+        (
+            3,
+            3,
+            "syntax error: expected `not` or a name or an expression or an integer, found `let`"
+                .to_string()
+        )
+    );
+}
+
+#[test]
+fn deeply_nested_counts_and_calls_are_one_error() {
+    let counts = rule_where(&format!(
+        "{}V{} == 1",
+        "|".repeat(100_000),
+        "|".repeat(100_000)
+    ));
+    assert_eq!(
+        one_error_in_any_stack(&counts),
+        (4, 9 + MAX_NESTING, nesting())
+    );
+    let calls = rule_where(&format!(
+        "|{}V{}| == 1",
+        "cands(".repeat(7000),
+        ")".repeat(7000)
+    ));
+    // The count is the first level; the error points at the call beyond.
+    let col = 9 + 1 + (MAX_NESTING - 1) * "cands(".len();
+    assert_eq!(one_error_in_any_stack(&calls), (4, col, nesting()));
+}
+
+#[test]
+fn flat_expressions_of_20_000_and_100_000_terms_are_one_error() {
+    for n in [20_000, 100_000] {
+        let src = rule_where(&format!("|V{}| == 1", " - V".repeat(n)));
+        // `  where |V` then ` - V` per term: the operator beyond the limit.
+        let col = "  where |V".len() + 4 * MAX_OPERATORS + 2;
+        assert_eq!(one_error_in_any_stack(&src), (4, col, too_long()), "{n}");
+    }
+    let nots = rule_where(&format!("{}|V| == 1", "not ".repeat(100_000)));
+    assert_eq!(
+        one_error_in_any_stack(&nots),
+        (4, 9 + 4 * MAX_OPERATORS, too_long())
+    );
+}
+
+#[test]
+fn expressions_at_the_limits_compile() {
+    let deep = rule_where(&format!(
+        "{}|V| == 1{}",
+        "(".repeat(MAX_NESTING - 1),
+        ")".repeat(MAX_NESTING - 1)
+    ));
+    assert_eq!(errors(&deep), []);
+    let long = rule_where(&format!("|V{}| == 1", " - V".repeat(MAX_OPERATORS - 1)));
+    assert_eq!(errors(&long), []);
+    let one_more = rule_where(&format!("|V{}| == 1", " - V".repeat(MAX_OPERATORS)));
+    assert_eq!(errors(&one_more).len(), 1);
+}
+
+#[test]
+fn the_deepest_expression_allowed_compiles_on_a_small_stack() {
+    // A count, 63 calls and 256 differences under them: every level of
+    // nesting and every operator on one path of the tree. As a definition,
+    // it is also evaluated (by the search-space estimate).
+    let deepest = format!(
+        "|{}V{}{}|",
+        "cands(".repeat(MAX_NESTING - 1),
+        " - V".repeat(MAX_OPERATORS),
+        ")".repeat(MAX_NESTING - 1)
+    );
+    let src = rule_where("D == 1").replace("  where", &format!("  let D = {deepest}\n  where"));
+    let kib = if cfg!(debug_assertions) { 4096 } else { 512 };
+    assert_eq!(errors_with_stack(&src, kib), []);
+    let src = src.replace(")|\n", ")| + 1\n");
+    let col = src.lines().nth(3).unwrap().find('+').unwrap() + 1;
+    assert_eq!(
+        places(&errors_with_stack(&src, kib)),
+        [(4, col, too_long().as_str())]
+    );
+}
+
+#[test]
+fn a_one_megabyte_line_gives_one_short_error() {
+    // A megabyte of conditions: the operator beyond the limit.
+    let cond = format!("|V| == 1{}", " and |V| == 1".repeat(80_000));
+    let src = rule_where(&cond);
+    assert!(src.len() > 1_000_000);
+    let ops: Vec<usize> = cond
+        .match_indices(['=', 'a'])
+        .filter(|(i, _)| !cond[..*i].ends_with('='))
+        .map(|(i, _)| i)
+        .collect();
+    let col = 9 + ops[MAX_OPERATORS];
+    assert_eq!(one_error_in_any_stack(&src), (4, col, too_long()));
+    // A megabyte of comment after an unknown name: the excerpt is cut.
+    let src = format!(
+        "rule t {{\n  complexity 1\n  let V: cell\n  eliminate Q # {}\n}}\n",
+        "x".repeat(1_000_000)
+    );
+    let errs = errors(&src);
+    assert_eq!(
+        places(&errs),
+        [(3, 7, "unused variable `V`"), (4, 13, "unknown name `Q`")]
+    );
+    let shown = format!("  eliminate Q # {}...", "x".repeat(117));
+    assert_eq!(
+        errs[1].excerpt,
+        format!("  |\n4 | {shown}\n  |             ^")
+    );
+}
+
+#[test]
+fn rules_check_prints_one_short_error_for_each_huge_expression() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, cond) in [
+        (
+            "parens",
+            format!("{}|V| == 1{}", "(".repeat(7000), ")".repeat(7000)),
+        ),
+        ("flat", format!("|V{}| == 1", " - V".repeat(100_000))),
+    ] {
+        let path = dir.path().join(format!("{name}.rules"));
+        std::fs::write(&path, rule_where(&cond)).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
+            .args(["rules", "check"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        assert!(stdout.ends_with("\n1 error(s)\n"), "{name}: {stdout}");
+        assert!(stdout.len() < 800, "{name}: {stdout}");
+        assert!(out.stderr.is_empty(), "{name}");
+        let msg = if name == "parens" {
+            nesting()
+        } else {
+            too_long()
+        };
+        assert!(stdout.starts_with(&format!("error: {msg}\n")), "{stdout}");
+    }
+}
+
+#[test]
+fn holes_of_show_templates_have_the_same_limits() {
+    let src = format!(
+        "rule t {{\n  complexity 1\n  let V: cell\n  eliminate V\n  show \"at ${{{}V{}}}\"\n}}\n",
+        "(".repeat(100),
+        ")".repeat(100)
+    );
+    // `  show "at ${` is 13 characters.
+    assert_eq!(
+        places(&errors(&src)),
+        [(5, 14 + MAX_NESTING, nesting().as_str())]
+    );
+}
+
+#[test]
+fn long_names_strings_and_numbers_are_errors() {
+    let name = format!(
+        "rule {} {{\n  complexity 1\n  let V: cell\n  eliminate V\n}}\n",
+        "a".repeat(100_000)
+    );
+    let quoted = format!("`{}…`", "a".repeat(24));
+    assert_eq!(
+        places(&errors(&name)),
+        [(
+            1,
+            6,
+            format!("rule name too long: 100000 characters, at most {MAX_NAME}: {quoted}").as_str()
+        )]
+    );
+    let ident = rule_where("|V| == 1").replace("let V", &format!("let {}", "V".repeat(300)));
+    assert_eq!(
+        places(&errors(&ident)),
+        [(
+            3,
+            7,
+            format!(
+                "name too long: 300 characters, at most {MAX_NAME}: `{}…`",
+                "V".repeat(24)
+            )
+            .as_str()
+        )]
+    );
+    let holes = format!(
+        "rule t {{\n  complexity 1\n  let V: cell\n  eliminate V\n  show \"{}\"\n}}\n",
+        "${V}".repeat(10_000)
+    );
+    assert_eq!(
+        places(&errors(&holes)),
+        [(
+            5,
+            9,
+            format!("string too long: 40000 characters, at most {MAX_STRING}").as_str()
+        )]
+    );
+    let big = "123456789012345678901234567890";
+    let msg = format!(
+        "number too large: `{}…` (at most 9223372036854775807)",
+        &big[..24]
+    );
+    for (src, line, col) in [
+        (
+            rule_where("|V| == 1").replace("complexity 1", &format!("complexity {big}")),
+            2,
+            14,
+        ),
+        (
+            rule_where("|V| == 1").replace("let V: cell", &format!("let V: {big} cell")),
+            3,
+            10,
+        ),
+        (rule_where(&format!("|V| == {big}")), 4, 16),
+        (
+            rule_where("|V| == 1")
+                .replace("complexity 1", &format!("complexity 1\n  level {big}.5")),
+            3,
+            9,
+        ),
+        (
+            rule_where("|V| == N").replace("rule t", &format!("rule t for N in 1..={big}")),
+            1,
+            21,
+        ),
+    ] {
+        assert_eq!(places(&errors(&src)), [(line, col, msg.as_str())], "{src}");
+    }
+}
+
+#[test]
+fn huge_files_and_many_errors_are_cut_short() {
+    // Too large: one error at the first byte beyond the limit.
+    let huge = "rule a{}".repeat(MAX_SOURCE / 8 + 1);
+    let msg = format!(
+        "rule file too large: {} bytes, at most {MAX_SOURCE} (2 MiB); the error points at the first byte beyond",
+        huge.len()
+    );
+    assert_eq!(places(&errors(&huge)), [(1, MAX_SOURCE + 1, msg.as_str())]);
+    // A thousand empty rules, an error each: the first hundred, then a
+    // count of the rest at the place of the next.
+    let many = "rule a{}".repeat(1000);
+    let errs = errors(&many);
+    assert_eq!(errs.len(), ruledoku::lang::MAX_ERRORS + 1);
+    assert_eq!(
+        (errs[0].line, errs[0].column, errs[0].message.as_str()),
+        (1, 6, "missing `complexity` clause")
+    );
+    assert_eq!(
+        places(&errs[100..]),
+        [(
+            1,
+            100 * 8 + 6,
+            "too many errors: 900 more from here on are not shown"
+        )]
+    );
+}
+
+#[test]
+fn tabs_crlf_and_end_of_file_are_shown_as_an_editor_shows_them() {
+    let crlf = "rule a {\r\n\tcomplexity 1\r\n\tlet V: cell\r\n\teliminate Q\r\n}\r\n";
+    let errs = errors(crlf);
+    assert_eq!(
+        places(&errs),
+        [(3, 6, "unused variable `V`"), (4, 12, "unknown name `Q`")]
+    );
+    assert_eq!(
+        errs[1].excerpt,
+        "  |\n4 |     eliminate Q\n  |               ^"
+    );
+    // A shipped rule file with CRLF line ends compiles alike.
+    let wings =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/wings.rules")).unwrap();
+    let n = compile_source("w.rules", &wings).unwrap().len();
+    assert_eq!(
+        compile_source("w.rules", &wings.replace('\n', "\r\n"))
+            .unwrap()
+            .len(),
+        n
+    );
+    // End of file, without a final newline.
+    let eof = "rule a {\n complexity 1\n let V: cell\n eliminate V";
+    let errs = errors(eof);
+    assert_eq!(
+        places(&errs),
+        [(
+            4,
+            13,
+            "syntax error: expected `assert` or `complexity` or `eliminate` or `let` or `level` or `rating` or `show` or `where` or `}` or an operator, found end of file"
+        )]
+    );
+    assert_eq!(errs[0].excerpt, "  |\n4 |  eliminate V\n  |             ^");
+}
+
+#[test]
+fn syntax_errors_name_what_was_expected() {
+    assert_eq!(
+        places(&errors("hello")),
+        [(1, 1, "syntax error: expected `rule`, found `hello`")]
+    );
+    let src = format!("rule x {{\n complexity 1\n lett{}", "x".repeat(100));
+    let found = format!("`lett{}…`", "x".repeat(20));
+    assert_eq!(
+        places(&errors(&src)),
+        [(3, 2, format!("syntax error: expected `assert` or `complexity` or `eliminate` or `let` or `level` or `rating` or `show` or `where` or `}}` or an operator, found {found}").as_str())]
+    );
+    // Quoted text cannot send escape sequences to the terminal.
+    let errs = errors("rule x {\n complexity 1\n \u{1b}[2J\n}");
+    assert!(
+        errs[0].message.ends_with(", found `\u{241b}[2J`"),
+        "{}",
+        errs[0].message
+    );
+    assert!(!errs[0].to_string().contains('\u{1b}'));
+    // Every kind of damage to a rule says what was expected.
+    let good = rule_where("|V| == 1");
+    for cut in 0..good.len() {
+        for junk in ["", "@", "|", "(", "\"", "{", "let", "0"] {
+            let src = format!("{}{junk}", &good[..cut]);
+            for d in errors(&src) {
+                assert!(
+                    !d.message.contains("something else"),
+                    "{src}: {}",
+                    d.message
+                );
+                assert!(!d.message.contains("limit reached"), "{src}: {}", d.message);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    let src = format!("\u{FEFF}{}", rule_where("|V| == 1"));
+    assert_eq!(compile_source("t.rules", &src).unwrap().len(), 1);
+    // Columns on line 1 are those an editor shows.
+    assert_eq!(
+        places(&errors("\u{FEFF}rul t {}")),
+        [(1, 1, "syntax error: expected `rule`, found `rul`")]
+    );
+    let text = decode_source(
+        "t.rules",
+        format!("\u{FEFF}{}", rule_where("|V| == 1")).into_bytes(),
+    )
+    .unwrap();
+    assert_eq!(text, rule_where("|V| == 1"));
+}
+
+#[test]
+fn a_byte_that_is_not_utf8_is_placed() {
+    let mut bytes = rule_where("|V| == 1").into_bytes();
+    bytes.splice(28..28, *b"\xE9t\xE9");
+    let d = decode_source("t.rules", bytes).unwrap_err();
+    assert_eq!((d.line, d.column), (3, 5));
+    assert_eq!(
+        d.message,
+        "invalid UTF-8: byte 0xE9 cannot start or continue a character here (rule files must be UTF-8 text)"
+    );
+    assert_eq!(
+        d.excerpt,
+        "  |\n3 |   le\u{FFFD}t\u{FFFD}t V: cell\n  |     ^"
+    );
+}
+
+const SLOW: &str =
+    "rule slow {\n  complexity 1\n  let A: 5 cand\n  where |A| == 6\n  eliminate A\n}\n";
+
+#[test]
+fn a_huge_search_space_is_a_warning() {
+    let c = compile_source_with_warnings("slow.rules", SLOW).unwrap();
+    assert_eq!(c.rules.len(), 1);
+    assert_eq!(c.warnings.len(), 1);
+    let w = &c.warnings[0];
+    assert_eq!(w.severity, Severity::Warning);
+    assert_eq!(
+        (w.line, w.column, w.message.as_str()),
+        (
+            3,
+            7,
+            "huge search space: rule `slow` may try about 1.7e12 bindings; generator `A` alone has C(729, 5) = 1.7e12 on an empty grid (restrict its domain with `in …`)"
+        )
+    );
+    assert_eq!(
+        Diagnostics(c.warnings.clone()).to_string(),
+        format!(
+            "warning: {}\n  --> slow.rules:3:7\n  |\n3 |   let A: 5 cand\n  |       ^\n\n1 warning(s)",
+            w.message
+        )
+    );
+    // compile_source still succeeds, without the warnings.
+    assert_eq!(compile_source("slow.rules", SLOW).unwrap().len(), 1);
+}
+
+#[test]
+fn a_family_warns_once_for_its_largest_rule() {
+    let src = "rule slow[{N}] for N in 3..=5 {\n  complexity 1\n  let A: N cand\n  where |A| == 6\n  eliminate A\n}\n";
+    let c = compile_source_with_warnings("f.rules", src).unwrap();
+    assert_eq!(c.rules.len(), 3);
+    assert_eq!(
+        places(&c.warnings),
+        [(
+            3,
+            7,
+            "huge search space: rule `slow[5]` may try about 1.7e12 bindings; generator `A` alone has C(729, 5) = 1.7e12 on an empty grid (restrict its domain with `in …`); 2 rules of this family are above 1.0e9"
+        )]
+    );
+}
+
+#[test]
+fn restricted_domains_and_products_are_estimated() {
+    // Five candidates of one house: 27 × C(81, 5), below the threshold.
+    let ok = "rule r {\n  complexity 1\n  let H: house\n  let A: 5 cand in cands(H)\n  where |A| == 6\n  eliminate A\n}\n";
+    assert_eq!(
+        compile_source_with_warnings("r.rules", ok)
+            .unwrap()
+            .warnings,
+        []
+    );
+    // Four cells, each anywhere: 81^4 × 729 is above it; the largest
+    // generator is named.
+    let wide = "rule w {\n  complexity 1\n  let A: cell\n  let B: cell\n  let C: cell\n  let D: cell\n  let Z: cand\n  where A < B and B < C and C < D and Z in cands(A)\n  eliminate Z\n}\n";
+    let c = compile_source_with_warnings("w.rules", wide).unwrap();
+    assert_eq!(
+        places(&c.warnings),
+        [(
+            7,
+            7,
+            "huge search space: rule `w` may try about 3.1e10 bindings; generator `Z` alone has 729 on an empty grid (restrict its domain with `in …`)"
+        )]
+    );
+}
+
+#[test]
+fn the_shipped_rules_have_no_warnings() {
+    for f in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")).unwrap() {
+        let p = f.unwrap().path();
+        if p.extension().is_some_and(|e| e == "rules") {
+            let src = std::fs::read_to_string(&p).unwrap();
+            let c = compile_source_with_warnings("x.rules", &src).unwrap();
+            assert_eq!(c.warnings, [], "{}", p.display());
+        }
+    }
+}
