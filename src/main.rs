@@ -686,7 +686,12 @@ fn rules(cmd: RulesCmd) -> Result<bool, Fail> {
             let mut ok = true;
             for p in &paths {
                 match ruleset::load(p) {
-                    Ok(set) => writeln!(o, "{p}: ok, {} rules", set.rules.len())?,
+                    Ok(set) => {
+                        if !set.warnings.is_empty() {
+                            writeln!(o, "{}", ruledoku::lang::Diagnostics(set.warnings.clone()))?;
+                        }
+                        writeln!(o, "{p}: ok, {} rules", set.rules.len())?
+                    }
                     Err(e) => {
                         ok = false;
                         writeln!(o, "{e}")?;

@@ -516,3 +516,48 @@ fn the_shipped_rules_have_no_warnings() {
         }
     }
 }
+
+/// `rules check` prints a rule's search-space warning and still passes it;
+/// `solve --max-seconds` stops that rule inside its search.
+#[test]
+fn rules_check_prints_warnings_and_the_time_limit_stops_the_slow_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("slow.rules");
+    std::fs::write(
+        &path,
+        "rule slow {\n complexity 1\n let A: 5 cand\n where |A| == 6\n eliminate A\n}\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
+        .args(["rules", "check", p])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.starts_with("warning: huge search space: rule `slow`"),
+        "{text}"
+    );
+    assert!(text.contains("slow.rules:3:6"), "{text}");
+    assert!(text.contains("1 warning(s)\n"), "{text}");
+    assert!(text.ends_with(&format!("{p}: ok, 1 rules\n")), "{text}");
+    let t = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
+        .args([
+            "solve",
+            "--max-seconds",
+            "0.5",
+            "--rules",
+            p,
+            ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("PUZZLE NOT SOLVED (time limit reached)"),
+        "{text}"
+    );
+    assert!(t.elapsed() < std::time::Duration::from_secs(30));
+}

@@ -103,6 +103,7 @@ fn set_of(src: &str) -> ruleset::RuleSet {
         description: String::new(),
         rules: rules.into_iter().map(std::sync::Arc::new).collect(),
         blocked: true,
+        warnings: Vec::new(),
     }
 }
 

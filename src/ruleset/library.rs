@@ -10,7 +10,7 @@
 use super::setfile::{self, SetFile};
 use super::source::{self, BuiltInTable, BuiltIns, EMBEDDED, Id, Location, Opened, Target};
 use super::{RuleSet, SetError, UnknownRule, closest};
-use crate::lang::compile_source;
+use crate::lang::{Diagnostic, compile_source_with_warnings};
 use crate::rating::Rating;
 use crate::rule::Rule;
 use std::collections::{BTreeSet, HashMap};
@@ -44,6 +44,7 @@ impl Linked {
         blocked: bool,
         mut members: Members,
         known: BTreeSet<String>,
+        warnings: Vec<Diagnostic>,
     ) -> Linked {
         members.sort_by_key(|(r, _)| r.head.complexity);
         let (rules, origins) = members.into_iter().unzip();
@@ -53,6 +54,7 @@ impl Linked {
                 description,
                 rules,
                 blocked,
+                warnings,
             }),
             origins,
             known,
@@ -200,6 +202,7 @@ impl Library {
             true,
             members,
             known,
+            warnings_of(&linked),
         );
         Ok(joined.set)
     }
@@ -304,6 +307,7 @@ impl Library {
             true,
             members,
             known,
+            warnings_of(&parts),
         ))
     }
 
@@ -328,6 +332,7 @@ impl Library {
             set.blocked.unwrap_or(true),
             members,
             known,
+            warnings_of(&parts),
         ))
     }
 }
@@ -335,7 +340,8 @@ impl Library {
 /// A rule file: its rules, each defined once.
 fn rule_file(loc: &Location, id: &Id, text: &str) -> Result<Linked, SetError> {
     let shown = loc.display();
-    let rules = compile_source(&shown, text).map_err(SetError::Rules)?;
+    let compiled = compile_source_with_warnings(&shown, text).map_err(SetError::Rules)?;
+    let rules = compiled.rules;
     if rules.is_empty() {
         return Err(SetError::Empty {
             what: shown,
@@ -361,7 +367,19 @@ fn rule_file(loc: &Location, id: &Id, text: &str) -> Result<Linked, SetError> {
         true,
         members,
         known,
+        compiled.warnings,
     ))
+}
+
+/// The warnings of several parts, each once (a file reached twice warns once).
+fn warnings_of(parts: &[Arc<Linked>]) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for w in parts.iter().flat_map(|p| &p.set.warnings) {
+        if !out.contains(w) {
+            out.push(w.clone());
+        }
+    }
+    out
 }
 
 /// `file:line` of a rule, marked when the file is built in.

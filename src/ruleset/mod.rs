@@ -49,6 +49,9 @@ pub struct RuleSet {
     /// The rules, simplest first (by complexity; ties keep file order).
     pub rules: Vec<Arc<Rule>>,
     pub blocked: bool,
+    /// Warnings of the rule files reached (e.g. a huge search space), each
+    /// once; `rules check` prints them.
+    pub warnings: Vec<crate::lang::Diagnostic>,
 }
 
 /// A rule named under a set's `exclude:` or `ratings:` that none of its
