@@ -503,6 +503,18 @@ impl<'p> Checker<'p> {
             }
             ExprKind::Call(f, args) => self.call(f, args, e.span),
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            // Parsed, not yet in the checker: what an unknown call says.
+            ExprKind::Quant { q, .. } => {
+                self.err(
+                    q.span,
+                    format!(
+                        "unknown function `{}`, expected one of {}",
+                        q.name,
+                        names::function_list()
+                    ),
+                );
+                (Op::Int(0), Ty::Error)
+            }
         }
     }
 
@@ -783,6 +795,19 @@ fn shift(e: &mut Expr, by: usize) {
             for a in args {
                 shift(a, by);
             }
+        }
+        ExprKind::Quant {
+            q,
+            var,
+            domain,
+            body,
+        } => {
+            for sp in [&mut q.span, &mut var.span] {
+                sp.start += by;
+                sp.end += by;
+            }
+            shift(domain, by);
+            shift(body, by);
         }
         _ => {}
     }

@@ -61,7 +61,9 @@ fn describe(r: &Rule) -> &'static str {
         Rule::eliminate => "`eliminate`",
         Rule::assert_c => "`assert`",
         Rule::show => "`show`",
-        Rule::expr | Rule::call | Rule::paren | Rule::count => "an expression",
+        Rule::expr | Rule::call | Rule::paren | Rule::count | Rule::quant | Rule::quant_kw => {
+            "an expression"
+        }
         Rule::ident | Rule::ty => "a name",
         Rule::int | Rule::size => "an integer",
         Rule::decimal => "a decimal number",
@@ -130,6 +132,22 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<RuleAst>, Diagnostic> 
             msg,
         )
     })?;
+    if let Some(big) = pairs
+        .clone()
+        .flatten()
+        .find(|p| p.as_rule() == Rule::int && p.as_str().parse::<i64>().is_err())
+    {
+        return Err(Diagnostic::new(
+            file,
+            source,
+            span(&big),
+            format!(
+                "integer `{}` is too large (at most {})",
+                big.as_str(),
+                i64::MAX
+            ),
+        ));
+    }
     let file_pair = pairs.next().expect("grammar: file");
     Ok(file_pair
         .into_inner()
@@ -334,6 +352,19 @@ fn primary(p: Pair<Rule>) -> Expr {
             let mut it = p.into_inner();
             let f = ident(it.next().unwrap());
             ExprKind::Call(f, it.map(expr).collect())
+        }
+        Rule::quant => {
+            let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::in_op);
+            let q = ident(it.next().unwrap());
+            let var = ident(it.next().unwrap());
+            let domain = Box::new(expr(it.next().unwrap()));
+            let body = Box::new(expr(it.next().unwrap()));
+            ExprKind::Quant {
+                q,
+                var,
+                domain,
+                body,
+            }
         }
         Rule::expr => return expr(p),
         r => unreachable!("grammar: primary {r:?}"),
