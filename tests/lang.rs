@@ -72,7 +72,7 @@ fn every_error_of_a_file_is_reported_with_its_position() {
     eliminate W
 }
 
-rule b[N] for N in 2..=3 {
+rule b{N} for N in 2..=3 {
     complexity N
     let C: M cell
     let U: digit
