@@ -692,3 +692,117 @@ fn a_generator_type_must_name_a_type() {
         ]
     );
 }
+
+// ---- No panic at run time ---------------------------------------------------
+
+use proptest::prelude::*;
+
+/// Random well-typed candidate sets over the bound names of a fixed rule
+/// skeleton (so that most of them compile and run).
+fn cand_set() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        Just("grid".to_string()),
+        Just("cands(C)".to_string()),
+        Just("cands(x)".to_string()),
+        Just("cands(V)".to_string()),
+        Just("cands(Z)".to_string()),
+        Just("cands(H)".to_string()),
+    ];
+    leaf.prop_recursive(4, 32, 2, |inner| {
+        prop_oneof![
+            (
+                prop_oneof![
+                    Just("cells"),
+                    Just("digits"),
+                    Just("rows"),
+                    Just("first"),
+                    Just("last"),
+                    Just("linked")
+                ],
+                inner.clone()
+            )
+                .prop_map(|(f, a)| format!("cands({f}({a}))")),
+            inner
+                .clone()
+                .prop_map(|a| format!("cands(peers(cells({a})))")),
+            inner.clone().prop_map(|a| format!("cands(vars(rn, {a}))")),
+            (
+                prop_oneof![Just("first"), Just("last")],
+                prop_oneof![Just("cells"), Just("digits"), Just("rows")],
+                inner.clone()
+            )
+                .prop_map(|(f, g, a)| format!("cands({f}({g}({a})))")),
+            inner
+                .clone()
+                .prop_map(|a| format!("cands(peers(first(cells({a}))))")),
+            (
+                prop_oneof![Just("&"), Just("|"), Just("-")],
+                inner.clone(),
+                inner
+            )
+                .prop_map(|(op, a, b)| format!("({a} {op} {b})")),
+        ]
+    })
+}
+
+/// Random conditions over candidate sets.
+fn condition() -> impl Strategy<Value = String> {
+    let s = cand_set;
+    let leaf = prop_oneof![
+        (s(), 0..4).prop_map(|(a, k)| format!("|{a}| == {k}")),
+        (s(), s()).prop_map(|(a, b)| format!("{a} <= {b}")),
+        (s(), s()).prop_map(|(a, b)| format!("{a} != {b}")),
+        (s(), s()).prop_map(|(a, b)| format!("first({a}) in {b}")),
+        (s(), s()).prop_map(|(a, b)| format!("last({a}) == first({b})")),
+        (s(), s()).prop_map(|(a, b)| format!("all(Q in {a}: Q in {b})")),
+        s().prop_map(|a| format!("any(Q in cells({a}): |Q| == 2)")),
+        (s(), s())
+            .prop_map(|(a, b)| format!("none(Q in digits({a}): first(cands(Q) & {b}) in {b})")),
+        (s(), 0..3).prop_map(|(a, k)| format!("count(Q in rows({a}): |Q| > 5) > {k}")),
+    ];
+    leaf.prop_recursive(2, 8, 2, |inner| {
+        prop_oneof![
+            inner.clone().prop_map(|a| format!("not ({a})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} and {b})")),
+            (inner.clone(), inner).prop_map(|(a, b)| format!("({a} or {b})")),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Well-typed rules run and render without panicking, whatever their
+    /// sets (empty ones under `first`, `last`, quantifiers, `peers`).
+    #[test]
+    fn every_rule_that_compiles_runs(cond in condition(), target in cand_set(), hole in cand_set()) {
+        let src = format!(
+            "rule t {{
+    complexity 1
+    let C: cell
+    let x: digit in digits(C)
+    let V: rn in vars(rn, cands(C) & cands(x))
+    let Z = first(cands(C) & cands(x))
+    let H = first(rows(C))
+    where |C| + |x| + |V| + |Z| + |H| > 0 and {cond}
+    eliminate {target}
+    show \"${{{hole}}}\"
+}}"
+        );
+        let rules = compile_source("fuzz.rules", &src)
+            .unwrap_or_else(|e| panic!("{}", ruledoku::lang::Diagnostics(e)));
+        let _ = matches_of(&rules[0], &state(FSHT));
+    }
+}
+
+/// Texts of every match of a compiled rule.
+fn matches_of(r: &Rule, state: &State) -> Vec<String> {
+    let s = &r.searcher;
+    let mut out = Vec::new();
+    let mut cx = ruledoku::search::SearchCx::new(None);
+    let _ = s.search(&mut cx, state, &mut |f| {
+        out.push(s.render(state, &f.evidence));
+        std::ops::ControlFlow::Continue(())
+    });
+    out
+}
