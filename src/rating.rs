@@ -45,7 +45,8 @@ impl Rating {
                 }
                 let i: i64 = i.parse().ok()?;
                 Some(Rating::tenths(
-                    i.checked_mul(10)? + i64::from(d.as_bytes()[0] - b'0'),
+                    i.checked_mul(10)?
+                        .checked_add(i64::from(d.as_bytes()[0] - b'0'))?,
                 ))
             }
             _ => None,
@@ -142,6 +143,13 @@ mod tests {
         assert_eq!(Rating::parse("4.25"), None);
         assert_eq!(Rating::parse("x"), None);
         assert_eq!(Rating::parse("-1.5"), None);
+        // The largest rating in tenths, and one more (it used to wrap
+        // round to a negative rating).
+        assert_eq!(
+            Rating::parse("922337203685477580.7"),
+            Some(Rating::tenths(i64::MAX))
+        );
+        assert_eq!(Rating::parse("922337203685477580.8"), None);
         assert_eq!(Rating::level(3), Rating::tenths(30));
         assert!(Rating::tenths(75) > Rating::level(7));
         assert_eq!(Rating::tenths(70).plus_tenths(3).to_string(), "7.3");

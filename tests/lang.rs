@@ -72,7 +72,7 @@ fn every_error_of_a_file_is_reported_with_its_position() {
     eliminate W
 }
 
-rule b[N] for N in 2..=3 {
+rule b{N} for N in 2..=3 {
     complexity N
     let C: M cell
     let U: digit
@@ -188,7 +188,16 @@ fn diagnostics_come_in_a_fixed_order() {
         .collect();
     assert_eq!(
         first.iter().map(|(l, c, _)| (*l, *c)).collect::<Vec<_>>(),
-        [(3, 9), (3, 13), (5, 9), (6, 9), (7, 9), (8, 9), (9, 11)]
+        [
+            (3, 9),
+            (3, 13),
+            (5, 9),
+            (6, 9),
+            (7, 9),
+            (8, 9),
+            (9, 11),
+            (10, 12)
+        ]
     );
     for _ in 0..20 {
         let again: Vec<(usize, usize, String)> = compile_source("o.rules", src)

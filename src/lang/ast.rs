@@ -193,4 +193,12 @@ pub enum ExprKind {
     Count(Box<Expr>),
     Not(Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `all(X in S: C)`, `any(…)`, `none(…)`, `count(…)`: the quantifier's
+    /// word, the bound name, the set it ranges over and the condition.
+    Quant {
+        q: Ident,
+        var: Ident,
+        domain: Box<Expr>,
+        body: Box<Expr>,
+    },
 }

@@ -43,6 +43,16 @@ impl Ty {
         }
     }
 
+    /// The name with its article: "an integer", "a set of cell".
+    pub fn a(self) -> String {
+        let n = self.name();
+        if n.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            format!("an {n}")
+        } else {
+            format!("a {n}")
+        }
+    }
+
     /// How a value of this type prints in a show template.
     fn shape(self) -> Shape {
         match self {
@@ -104,6 +114,8 @@ struct Checker<'p> {
     errs: Errors,
     /// Deepest generator referenced by the expression being checked.
     cur_depth: usize,
+    /// Did the expression being checked use a family parameter?
+    used_param: bool,
 }
 
 type Typed = (Op, Ty);
@@ -117,6 +129,7 @@ impl<'p> Checker<'p> {
             gens: 0,
             errs: Vec::new(),
             cur_depth: 0,
+            used_param: false,
         }
     }
 
@@ -129,19 +142,46 @@ impl<'p> Checker<'p> {
         }
     }
 
-    /// A constant integer clause (`complexity`, `level`).
+    /// A constant integer clause (`complexity`, `level`): literals,
+    /// family parameters and arithmetic, 0 or more.
     fn constant(&mut self, e: &Expr, what: &str) -> Option<i64> {
         self.cur_depth = 0;
+        self.used_param = false;
         let (op, ty) = self.expr(e);
-        match op.eval(&crate::grid::state::State::empty_grid(), &[]) {
-            Val::Int(i) if ty == Ty::Int && self.cur_depth == 0 => Some(i),
+        let value = match (ty, &op) {
+            (Ty::Error, _) => return None,
+            (Ty::Int, Op::Int(i)) => *i,
             _ => {
-                if ty != Ty::Error {
-                    self.err(e.span, format!("expected a constant integer for `{what}`"));
-                }
-                None
+                self.err(e.span, format!("expected a constant integer for `{what}`"));
+                return None;
             }
+        };
+        if value < 0 {
+            self.err(
+                e.span,
+                format!(
+                    "`{what}` must be 0 or more, found {value}{}",
+                    self.instance()
+                ),
+            );
+            return None;
         }
+        Some(value)
+    }
+
+    /// ` (for N = 2, K = row)`: which instance of a family a message is
+    /// about, when the expression checked last used a parameter.
+    fn instance(&self) -> String {
+        if !self.used_param {
+            return String::new();
+        }
+        let mut ps: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        ps.sort();
+        format!(" (for {})", ps.join(", "))
     }
 
     /// The head clauses: complexity, level, rating label.
@@ -149,21 +189,34 @@ impl<'p> Checker<'p> {
         let mut complexity = None;
         let mut level = Rating::level(0);
         let mut label = None;
+        let mut seen: Vec<&str> = Vec::new();
         for cl in &ast.head {
+            let word = match cl.kind {
+                HeadKind::Complexity(_) => "complexity",
+                HeadKind::Level(_) => "level",
+                HeadKind::Rating(..) => "rating",
+            };
+            if seen.contains(&word) {
+                self.err(cl.span, format!("`{word}` given twice"));
+                continue;
+            }
+            seen.push(word);
             match &cl.kind {
-                HeadKind::Complexity(e) => {
-                    if complexity.is_some() {
-                        self.err(cl.span, "`complexity` given twice");
-                    }
-                    complexity = Some(self.constant(e, "complexity"));
-                }
+                HeadKind::Complexity(e) => complexity = Some(self.constant(e, "complexity")),
                 HeadKind::Level(LevelExpr::Int(e)) => {
                     if let Some(i) = self.constant(e, "level") {
-                        level = Rating::level(i);
+                        if i.checked_mul(10).is_some() {
+                            level = Rating::level(i);
+                        } else {
+                            self.err(e.span, format!("level {i} is too large{}", self.instance()));
+                        }
                     }
                 }
                 HeadKind::Level(LevelExpr::Decimal(text, sp)) => match Rating::parse(text) {
                     Some(r) => level = r,
+                    None if text.split_once('.').is_some_and(|(_, d)| d.len() == 1) => {
+                        self.err(*sp, format!("level {text} is too large"))
+                    }
                     None => self.err(
                         *sp,
                         format!("expected a level with at most one decimal, found `{text}`"),
@@ -182,6 +235,7 @@ impl<'p> Checker<'p> {
         let name = substitute(&ast.name, self.params);
         let (complexity, level, label) = self.head(ast);
         let mut conclusion: Option<(ConclusionKind, Op)> = None;
+        let mut assert_target: Option<(&Expr, Ty, Op)> = None;
         let mut show = Vec::new();
         let mut gens: Vec<Instr> = Vec::new();
         let mut placed: Vec<(usize, Instr)> = Vec::new();
@@ -196,7 +250,21 @@ impl<'p> Checker<'p> {
                 } => {
                     let word = match self.params.get(&ty.name) {
                         Some(Atom::Word(w)) => w.clone(),
-                        _ => ty.name.clone(),
+                        Some(a) => {
+                            let what = if matches!(a, Atom::Int(_)) {
+                                "an integer"
+                            } else {
+                                "a string"
+                            };
+                            self.err(
+                                ty.span,
+                                format!("family parameter `{}` is {what}, not a type", ty.name),
+                            );
+                            // Bound with an unknown type: no follow-on errors.
+                            self.bind(n, Ty::Error, self.gens);
+                            continue;
+                        }
+                        None => ty.name.clone(),
                     };
                     let Some(elem) = elem_of(&word) else {
                         self.err(
@@ -206,8 +274,10 @@ impl<'p> Checker<'p> {
                                 names::type_list()
                             ),
                         );
+                        self.bind(n, Ty::Error, self.gens);
                         continue;
                     };
+                    let written_size = size.is_some();
                     let size = match size {
                         None => None,
                         Some(Size::Lit(n, sp)) => self.size(*n, *sp),
@@ -235,17 +305,15 @@ impl<'p> Checker<'p> {
                     self.cur_depth = 0;
                     let dom = domain.as_ref().map(|d| {
                         let t = self.expr(d);
-                        self.coerce_domain(t, elem, d.span)
+                        self.coerce_domain(t, elem, size, d.span)
                     });
-                    let slot = self.bind(
-                        n,
-                        if size.is_some() {
-                            Ty::Set(elem)
-                        } else {
-                            Ty::One(elem)
-                        },
-                        self.gens + 1,
-                    );
+                    let ty = match (size, written_size) {
+                        (Some(_), _) => Ty::Set(elem),
+                        // A size with an error: the type is unknown.
+                        (None, true) => Ty::Error,
+                        (None, false) => Ty::One(elem),
+                    };
+                    let slot = self.bind(n, ty, self.gens + 1);
                     self.gens += 1;
                     gens.push(Instr::Gen {
                         slot,
@@ -282,11 +350,18 @@ impl<'p> Checker<'p> {
                         );
                     }
                     let t = self.expr(e);
+                    // A second conclusion is reported as such, no more.
+                    if kind == ConclusionKind::Assert && conclusion.is_none() {
+                        assert_target = Some((e, t.1, t.0.clone()));
+                    }
                     let op = self.coerce_cands(t, e.span);
                     conclusion = Some((kind, op));
                 }
                 ClauseKind::Show(text, sp) => show = self.template(text, *sp),
             }
+        }
+        if let Some((e, ty, op)) = assert_target {
+            self.check_assert(e, ty, &op, &placed);
         }
         let mut unused: Vec<(Span, String)> = self
             .scope
@@ -329,7 +404,60 @@ impl<'p> Checker<'p> {
         }
     }
 
-    fn bind(&mut self, n: &Ident, ty: Ty, depth: usize) -> usize {
+    /// `assert X` places one candidate: X must be a `cand`, or a name
+    /// whose count is bounded by 1 in a `where` clause (`where |V| == 1`),
+    /// so that a match never asserts two candidates of one variable.
+    fn check_assert(&mut self, e: &Expr, ty: Ty, op: &Op, placed: &[(usize, Instr)]) {
+        if !matches!(ty, Ty::One(_) | Ty::Set(_)) || ty == Ty::One(Elem::Cand) {
+            // A `cand` is one candidate; other types were reported as not
+            // candidates at all.
+            return;
+        }
+        let named = match (&e.kind, op) {
+            (ExprKind::Name(n), Op::Slot(s)) if matches!(ty, Ty::One(_) | Ty::Set(Elem::Cand)) => {
+                Some((n, *s))
+            }
+            _ => None,
+        };
+        if let Some((n, slot)) = named {
+            let guarded = placed.iter().any(|(_, i)| match i {
+                Instr::Filter(f) => at_most_one(f, slot),
+                _ => false,
+            });
+            if !guarded {
+                let what = match ty {
+                    Ty::One(e) => {
+                        format!("`{n}` is a {}, which may hold several candidates", e.name())
+                    }
+                    _ => format!("`{n}` is a set of candidates"),
+                };
+                self.err(
+                    e.span,
+                    format!(
+                        "`assert` places one candidate, but {what}: add `where |{n}| == 1`, or assert a `cand`"
+                    ),
+                );
+            }
+            return;
+        }
+        let (found, value) = match ty {
+            Ty::Set(Elem::Cand) => ("a set of candidates".to_string(), text(e)),
+            Ty::One(el) => (
+                format!("a {}, which may hold several candidates", el.name()),
+                text(e),
+            ),
+            _ => (ty.name(), cands_text(e, ty)),
+        };
+        self.err(
+            e.span,
+            format!(
+                "`assert` places one candidate, found {found}: write `let Z = {value}`, `where |Z| == 1` and `assert Z`, or assert a `cand`"
+            ),
+        );
+    }
+
+    /// Errors of a name that is bound by a `let` or a quantifier.
+    fn check_new_name(&mut self, n: &Ident) {
         if self.params.contains_key(&n.name) {
             self.err(n.span, format!("`{}` is a family parameter", n.name));
         }
@@ -339,6 +467,10 @@ impl<'p> Checker<'p> {
         if names::is_reserved(&n.name) {
             self.err(n.span, format!("`{}` is a reserved name", n.name));
         }
+    }
+
+    fn bind(&mut self, n: &Ident, ty: Ty, depth: usize) -> usize {
+        self.check_new_name(n);
         let slot = self.slots;
         self.slots += 1;
         self.scope.insert(
@@ -365,12 +497,36 @@ impl<'p> Checker<'p> {
         }
     }
 
-    fn coerce_domain(&mut self, (op, ty): Typed, elem: Elem, sp: Span) -> Op {
+    fn coerce_domain(&mut self, (op, ty): Typed, elem: Elem, size: Option<usize>, sp: Span) -> Op {
         match ty {
+            Ty::One(e) if size.is_some_and(|n| n > 1) && (e.fits(elem) || elem.fits(e)) => {
+                self.err(
+                    sp,
+                    format!(
+                        "a set of size {} cannot be taken from a single {}: the rule never matches",
+                        size.unwrap_or(0),
+                        e.name()
+                    ),
+                );
+                op
+            }
             Ty::Set(e) | Ty::One(e) if e.fits(elem) || elem.fits(e) => op,
             Ty::Set(_) | Ty::One(_) => {
                 let c = self.coerce_cands((op, ty), sp);
                 Op::Project(elem, Box::new(c))
+            }
+            Ty::Kind(k) => {
+                self.err(
+                    sp,
+                    format!(
+                        "expected a set of {}, found type name `{}` (every live {} is the default domain: write `let X: {}`)",
+                        elem.name(),
+                        k.name(),
+                        k.name(),
+                        k.name()
+                    ),
+                );
+                Op::Int(0)
             }
             t => {
                 self.err(
@@ -464,7 +620,7 @@ impl<'p> Checker<'p> {
                 };
                 let (x, xty) = self.expr(&args[1]);
                 if !matches!(xty, Ty::One(_) | Ty::Set(_)) {
-                    self.err(args[1].span, format!("cannot show a {}", xty.name()));
+                    self.err(args[1].span, format!("cannot show {}", xty.a()));
                 }
                 return Some(ShowPart::Within {
                     ctx_elem,
@@ -478,7 +634,7 @@ impl<'p> Checker<'p> {
         let (op, ty) = self.expr(e);
         match ty {
             Ty::Bool | Ty::Kind(_) | Ty::Text => {
-                self.err(e.span, format!("cannot show a {}", ty.name()));
+                self.err(e.span, format!("cannot show {}", ty.a()));
                 None
             }
             t => Some(ShowPart::Value(t.shape(), op)),
@@ -503,10 +659,93 @@ impl<'p> Checker<'p> {
             }
             ExprKind::Call(f, args) => self.call(f, args, e.span),
             ExprKind::Binary(op, a, b) => self.binary(*op, a, b, e.span),
+            ExprKind::Quant {
+                q,
+                var,
+                domain,
+                body,
+            } => self.quant(q, var, domain, body),
         }
     }
 
+    /// `all(X in S: C)` and its siblings: `X` is bound to each member of
+    /// `S` (one element of `S`'s type) while `C` is checked.
+    fn quant(&mut self, q: &Ident, var: &Ident, domain: &Expr, body: &Expr) -> Typed {
+        let quant = names::quantifier(&q.name);
+        if quant.is_none() {
+            self.err(q.span, format!("unknown quantifier `{}`", q.name));
+        }
+        let (dop, dty) = self.expr(domain);
+        let elem = match dty {
+            Ty::Set(e) | Ty::One(e) => Some(e),
+            Ty::Error => None,
+            Ty::Kind(k) => {
+                self.err(
+                    domain.span,
+                    format!(
+                        "`{}` ranges over a set, found type name `{}` (for every live {}, write `{}`)",
+                        q.name,
+                        k.name(),
+                        k.name(),
+                        live_set(k)
+                    ),
+                );
+                None
+            }
+            t => {
+                self.err(
+                    domain.span,
+                    format!("`{}` ranges over a set, found {}", q.name, t.name()),
+                );
+                None
+            }
+        };
+        self.check_new_name(var);
+        let slot = self.slots;
+        self.slots += 1;
+        let outer = self.scope.insert(
+            var.name.clone(),
+            Binding {
+                slot,
+                // Unknown when the domain has an error: no follow-on errors.
+                ty: elem.map_or(Ty::Error, Ty::One),
+                span: var.span,
+                used: false,
+                // The bound name is local: it adds no generator dependency.
+                depth: 0,
+            },
+        );
+        let (bop, bty) = self.expr(body);
+        let bound = self.scope.remove(&var.name).expect("bound above");
+        if let Some(o) = outer {
+            self.scope.insert(var.name.clone(), o);
+        }
+        if !bound.used {
+            self.err(var.span, format!("unused variable `{}`", var.name));
+        }
+        if !matches!(bty, Ty::Bool | Ty::Error) {
+            self.err(
+                body.span,
+                format!("expected a condition, found {}", bty.name()),
+            );
+        }
+        let quant = quant.unwrap_or(Quant::All);
+        let op = Op::Quant(Box::new(QuantOp {
+            q: quant,
+            slot,
+            domain: dop,
+            body: bop,
+        }));
+        let ty = if quant == Quant::Count {
+            Ty::Int
+        } else {
+            Ty::Bool
+        };
+        (op, ty)
+    }
+
     fn name(&mut self, n: &str, sp: Span) -> Typed {
+        self.used_param |= self.params.contains_key(n);
         match self.params.get(n) {
             Some(Atom::Int(i)) => return (Op::Int(*i), Ty::Int),
             Some(Atom::Str(_)) => return (Op::Int(0), Ty::Text),
@@ -527,17 +766,32 @@ impl<'p> Checker<'p> {
         if let Some(e) = elem_of(n) {
             return (Op::Int(0), Ty::Kind(e));
         }
+        if n == names::GRID {
+            return (Op::Grid, Ty::Set(Elem::Cand));
+        }
         self.err(sp, format!("unknown name `{n}`"));
         (Op::Int(0), Ty::Error)
     }
 
     fn call_count(&mut self, x: &Expr) -> Typed {
+        // `count(X in S)` with a new name X: a quantifier without condition.
+        if let ExprKind::Binary(BinOp::In, v, _) = &x.kind
+            && let ExprKind::Name(n) = &v.kind
+            && !self.scope.contains_key(n)
+            && !self.params.contains_key(n)
+        {
+            self.err(
+                x.span,
+                "cannot count a condition: to count the members of a set that satisfy a condition, write `count(X in S: condition)`",
+            );
+            return (Op::Int(0), Ty::Int);
+        }
         let t = self.expr(x);
         let op = match t.1 {
             Ty::Set(_) => t.0,
             Ty::One(_) => self.coerce_cands(t, x.span),
             ty => {
-                self.err(x.span, format!("cannot count a {}", ty.name()));
+                self.err(x.span, format!("cannot count {}", ty.a()));
                 t.0
             }
         };
@@ -651,6 +905,16 @@ impl<'p> Checker<'p> {
                 self.err(f.span, "`within(…)` can only be used in a `show` template");
                 (Op::Int(0), Ty::Error)
             }
+            other if names::quantifier(other).is_some() => {
+                self.err(
+                    f.span,
+                    format!("`{other}` is a quantifier: write `{other}(X in S: condition)`"),
+                );
+                for a in args {
+                    self.expr(a);
+                }
+                (Op::Int(0), Ty::Error)
+            }
             other => {
                 self.err(
                     f.span,
@@ -670,28 +934,101 @@ impl<'p> Checker<'p> {
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, sp: Span) -> Typed {
         let (x, tx) = self.expr(a);
         let (y, ty) = self.expr(b);
+        if (tx == Ty::Error || ty == Ty::Error) && !matches!(op, BinOp::And | BinOp::Or) {
+            let t = match op {
+                BinOp::Plus | BinOp::Minus | BinOp::Times if tx == Ty::Int || ty == Ty::Int => {
+                    Ty::Int
+                }
+                _ => Ty::Error,
+            };
+            return (Op::Int(0), t);
+        }
         let bx = Box::new(x);
         let by = Box::new(y);
-        let mismatch = |c: &mut Self| {
+        let mismatch = |c: &mut Self, hint: String| {
             c.err(
                 sp,
                 format!(
-                    "type mismatch: `{}` between {} and {}",
+                    "type mismatch: `{}` between {} and {}{hint}",
                     op.symbol(),
                     tx.name(),
                     ty.name()
                 ),
             );
-            (Op::Int(0), Ty::Bool)
+            (Op::Int(0), Ty::Error)
         };
-        let elems = |t: Ty| match t {
-            Ty::One(e) | Ty::Set(e) => Some(e),
+        // Both sides' element types, when both are elements or sets.
+        let elems = match (tx, ty) {
+            (Ty::One(p) | Ty::Set(p), Ty::One(q) | Ty::Set(q)) => Some((p, q)),
             _ => None,
         };
+        // The candidates of both sides, as the author may have meant.
+        let as_cands = format!(
+            "`{} {} {}`",
+            cands_text(a, tx),
+            op.symbol(),
+            cands_text(b, ty)
+        );
+        // Element types that share no element (a row is never a column,
+        // an rn variable never a cn one; a candidate is not a variable).
+        if let Some((p, q)) = elems
+            && !p.fits(q)
+            && !q.fits(p)
+            && !matches!(
+                op,
+                BinOp::And | BinOp::Or | BinOp::Times | BinOp::Union | BinOp::Plus
+            )
+        {
+            // Where reading both sides as candidates makes sense.
+            let on_sets = matches!(op, BinOp::Inter | BinOp::Minus)
+                || (matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Le | BinOp::Ge)
+                    && matches!((tx, ty), (Ty::Set(_), Ty::Set(_))));
+            if p.join(q).is_some() {
+                let (always, reading) = match op {
+                    BinOp::Inter => ("is always empty", "common candidates"),
+                    BinOp::Minus => ("removes nothing", "candidates"),
+                    BinOp::Ne => ("is always true", "candidates"),
+                    BinOp::Lt | BinOp::Gt => ("compares unrelated numbers", "candidates"),
+                    _ => ("is always false", "candidates"),
+                };
+                let hint = if on_sets {
+                    format!(": for their {reading} write {as_cands}")
+                } else {
+                    String::new()
+                };
+                self.err(
+                    sp,
+                    format!(
+                        "`{}` between {} and {} {always} (no {} is a {}){hint}",
+                        op.symbol(),
+                        tx.name(),
+                        ty.name(),
+                        p.name(),
+                        q.name()
+                    ),
+                );
+                return (Op::Int(0), Ty::Error);
+            }
+            let hint = if on_sets {
+                mixed(p, q, &as_cands)
+            } else if op == BinOp::In && p == Elem::Cand && matches!(tx, Ty::One(_)) {
+                format!(
+                    " (a {} is not a candidate); write `{} in {}`",
+                    q.name(),
+                    text(a),
+                    cands_text(b, ty)
+                )
+            } else {
+                String::new()
+            };
+            return mismatch(self, hint);
+        }
         match op {
             BinOp::And | BinOp::Or => {
-                if tx != Ty::Bool || ty != Ty::Bool {
-                    return mismatch(self);
+                // A side with an error keeps the other (a guard of `assert`).
+                let ok = |t: Ty| matches!(t, Ty::Bool | Ty::Error);
+                if !ok(tx) || !ok(ty) {
+                    return mismatch(self, String::new());
                 }
                 let o = if op == BinOp::And {
                     Op::And(bx, by)
@@ -711,28 +1048,36 @@ impl<'p> Checker<'p> {
                 };
                 match (tx, ty) {
                     (Ty::Int, Ty::Int) => (Op::Cmp(cmp, bx, by), Ty::Bool),
-                    (Ty::One(p), Ty::One(q)) if p.join(q).is_some() => {
-                        (Op::Cmp(cmp, bx, by), Ty::Bool)
-                    }
-                    (Ty::Set(p), Ty::Set(q)) if p.join(q).is_some() => match op {
+                    (Ty::One(_), Ty::One(_)) => (Op::Cmp(cmp, bx, by), Ty::Bool),
+                    (Ty::Set(_), Ty::Set(_)) => match op {
                         BinOp::Eq => (Op::SetEq(true, bx, by), Ty::Bool),
                         BinOp::Ne => (Op::SetEq(false, bx, by), Ty::Bool),
                         BinOp::Le => (Op::SubsetOf(bx, by), Ty::Bool),
                         BinOp::Ge => (Op::SubsetOf(by, bx), Ty::Bool),
-                        _ => mismatch(self),
+                        _ => mismatch(self, "; for inclusion write `<=` or `>=`".into()),
                     },
-                    _ => mismatch(self),
+                    (Ty::One(_), Ty::Set(_)) => mismatch(
+                        self,
+                        format!("; for membership write `{} in {}`", text(a), text(b)),
+                    ),
+                    (Ty::Set(_), Ty::One(_)) => mismatch(
+                        self,
+                        format!("; for membership write `{} in {}`", text(b), text(a)),
+                    ),
+                    _ => mismatch(self, String::new()),
                 }
             }
             BinOp::In => match (tx, ty) {
-                (Ty::One(p), Ty::Set(q)) | (Ty::One(p), Ty::One(q)) if p.join(q).is_some() => {
-                    (Op::In(bx, by), Ty::Bool)
-                }
-                (Ty::One(Elem::Cand), Ty::Set(_) | Ty::One(_)) => {
-                    let c = self.coerce_cands((*by, ty), b.span);
-                    (Op::In(bx, Box::new(c)), Ty::Bool)
-                }
-                _ => mismatch(self),
+                (Ty::One(_), Ty::Set(_) | Ty::One(_)) => (Op::In(bx, by), Ty::Bool),
+                (Ty::Set(_), Ty::Set(_) | Ty::One(_)) => mismatch(
+                    self,
+                    format!(
+                        "; `in` tests one element: for inclusion write `{} <= {}`",
+                        text(a),
+                        text(b)
+                    ),
+                ),
+                _ => mismatch(self, String::new()),
             },
             BinOp::Plus | BinOp::Minus | BinOp::Times if tx == Ty::Int && ty == Ty::Int => {
                 let o = match op {
@@ -740,6 +1085,27 @@ impl<'p> Checker<'p> {
                     BinOp::Minus => IntOp::Sub,
                     _ => IntOp::Mul,
                 };
+                // Constants are folded here, with overflow an error.
+                if let (Op::Int(i), Op::Int(j)) = (&*bx, &*by) {
+                    let v = match o {
+                        IntOp::Add => i.checked_add(*j),
+                        IntOp::Sub => i.checked_sub(*j),
+                        IntOp::Mul => i.checked_mul(*j),
+                    };
+                    return match v {
+                        Some(v) => (Op::Int(v), Ty::Int),
+                        None => {
+                            self.err(
+                                sp,
+                                format!(
+                                    "integer overflow: `{i} {} {j}` does not fit in 64 bits",
+                                    op.symbol()
+                                ),
+                            );
+                            (Op::Int(0), Ty::Error)
+                        }
+                    };
+                }
                 (Op::IntBin(o, bx, by), Ty::Int)
             }
             BinOp::Union | BinOp::Inter | BinOp::Minus | BinOp::Plus => {
@@ -748,21 +1114,35 @@ impl<'p> Checker<'p> {
                     BinOp::Minus => SetOp::Minus,
                     _ => SetOp::Union,
                 };
-                let (Some(p), Some(q)) = (elems(tx), elems(ty)) else {
-                    return mismatch(self);
+                let Some((p, q)) = elems else {
+                    return mismatch(self, String::new());
                 };
-                if let Some(j) = p.join(q) {
-                    (Op::SetBin(sop, bx, by), Ty::Set(j))
-                } else {
-                    let cx = self.coerce_cands((*bx, tx), a.span);
-                    let cy = self.coerce_cands((*by, ty), b.span);
-                    (
-                        Op::SetBin(sop, Box::new(cx), Box::new(cy)),
-                        Ty::Set(Elem::Cand),
-                    )
+                if sop != SetOp::Union && matches!((tx, ty), (Ty::One(_), Ty::One(_))) {
+                    let compare = if sop == SetOp::Inter { "==" } else { "!=" };
+                    self.err(
+                        sp,
+                        format!(
+                            "`{}` between two single elements ({} and {}) is a set of at most one of them, not their candidates: compare them with `{compare}`, or write {as_cands}",
+                            op.symbol(),
+                            tx.name(),
+                            ty.name()
+                        ),
+                    );
+                    return (Op::Int(0), Ty::Error);
                 }
+                let Some(join) = p.join(q) else {
+                    return mismatch(self, mixed(p, q, &as_cands));
+                };
+                let elem = match sop {
+                    SetOp::Union => join,
+                    // The members of both are of the narrower type.
+                    SetOp::Inter if p.fits(q) => p,
+                    SetOp::Inter => q,
+                    SetOp::Minus => p,
+                };
+                (Op::SetBin(sop, bx, by), Ty::Set(elem))
             }
-            BinOp::Times => mismatch(self),
+            BinOp::Times => mismatch(self, String::new()),
         }
     }
 }
@@ -784,6 +1164,117 @@ fn shift(e: &mut Expr, by: usize) {
                 shift(a, by);
             }
         }
+        ExprKind::Quant {
+            q,
+            var,
+            domain,
+            body,
+        } => {
+            for sp in [&mut q.span, &mut var.span] {
+                sp.start += by;
+                sp.end += by;
+            }
+            shift(domain, by);
+            shift(body, by);
+        }
         _ => {}
+    }
+}
+
+/// Does the filter `f` bound the count of slot `slot` by 1? True when
+/// one of its top-level `and` terms is `|X| == 1`, `|X| <= 1`, `|X| < 2`
+/// (or the same written the other way round, or with 0).
+fn at_most_one(f: &Op, slot: usize) -> bool {
+    let counted = |x: &Op| match x {
+        Op::Len(inner) => match &**inner {
+            Op::Slot(s) => *s == slot,
+            Op::Cands(_, y) => matches!(**y, Op::Slot(s) if s == slot),
+            _ => false,
+        },
+        _ => false,
+    };
+    match f {
+        Op::And(a, b) => at_most_one(a, slot) || at_most_one(b, slot),
+        Op::Cmp(op, a, b) => match (&**a, &**b) {
+            (x, Op::Int(k)) if counted(x) => match op {
+                CmpOp::Eq | CmpOp::Le => *k <= 1,
+                CmpOp::Lt => *k <= 2,
+                _ => false,
+            },
+            (Op::Int(k), x) if counted(x) => match op {
+                CmpOp::Eq | CmpOp::Ge => *k <= 1,
+                CmpOp::Gt => *k <= 2,
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The text of an expression, for suggestions in messages (long
+/// sub-expressions are cut to `…`).
+fn text(e: &Expr) -> String {
+    let t = match &e.kind {
+        ExprKind::Int(i) => i.to_string(),
+        ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::Name(n) => n.clone(),
+        ExprKind::Call(f, args) => format!(
+            "{}({})",
+            f.name,
+            args.iter().map(text).collect::<Vec<_>>().join(", ")
+        ),
+        ExprKind::Count(x) => format!("|{}|", text(x)),
+        ExprKind::Not(x) => format!("not {}", text(x)),
+        ExprKind::Binary(op, a, b) => {
+            let side = |x: &Expr| match x.kind {
+                ExprKind::Binary(..) => format!("({})", text(x)),
+                _ => text(x),
+            };
+            format!("{} {} {}", side(a), op.symbol(), side(b))
+        }
+        ExprKind::Quant { q, var, domain, .. } => {
+            format!("{}({} in {}: …)", q.name, var.name, text(domain))
+        }
+    };
+    if t.chars().count() > 40 {
+        "…".into()
+    } else {
+        t
+    }
+}
+
+/// The hint of a mismatch between unrelated element types.
+fn mixed(p: Elem, q: Elem, as_cands: &str) -> String {
+    if p == Elem::Cand || q == Elem::Cand {
+        let other = if p == Elem::Cand { q } else { p };
+        format!(
+            " (a {} is not a candidate); for candidates write {as_cands}",
+            other.name()
+        )
+    } else {
+        format!("; for candidates write {as_cands}")
+    }
+}
+
+/// The expression for every live element of a type (`cells(grid)`).
+fn live_set(e: Elem) -> String {
+    match e {
+        Elem::Cand => names::GRID.to_string(),
+        Elem::Digit => format!("digits({})", names::GRID),
+        Elem::Cell => format!("cells({})", names::GRID),
+        Elem::Row => format!("rows({})", names::GRID),
+        Elem::Column => format!("columns({})", names::GRID),
+        Elem::Block => format!("blocks({})", names::GRID),
+        Elem::House => format!("houses(house, {})", names::GRID),
+        Elem::Var(_) => format!("vars({}, {})", e.name(), names::GRID),
+    }
+}
+
+/// `cands(x)` for an operand of element type, `x` for candidates.
+fn cands_text(e: &Expr, t: Ty) -> String {
+    match t {
+        Ty::One(Elem::Cand) | Ty::Set(Elem::Cand) => text(e),
+        _ => format!("cands({})", text(e)),
     }
 }

@@ -1,9 +1,11 @@
 //! Family expansion: a rule written `for N in 2..=4, K in [row, column]`
 //! stands for one rule per parameter tuple. Expansion checks the family
-//! (bounds, tuple arity, parameters bound twice, name holes) and yields the
-//! tuples; the checker then sees one concrete rule per tuple.
+//! (bounds, tuple arity, parameters bound twice or named like a reserved
+//! word, `{P}` holes of the name and rating) and yields the tuples; the
+//! checker then sees one concrete rule per tuple.
 
 use super::ast::*;
+use super::names;
 use std::collections::HashMap;
 
 /// Largest number of instances a family may expand to.
@@ -20,19 +22,42 @@ pub fn expand(ast: &RuleAst) -> Result<Vec<Params>, Errors> {
     let mut instances: Vec<Params> = vec![HashMap::new()];
     let mut names_seen: Vec<String> = Vec::new();
     for b in &ast.family {
+        let bound: Vec<&Ident> = match b {
+            FamBind::Range { name, .. } => vec![name],
+            FamBind::List { names, .. } => names.iter().collect(),
+        };
+        // Names first: they are known even when their values are wrong, so
+        // `{N}` holes are not reported as well.
+        for n in bound {
+            if names::is_reserved(&n.name) {
+                errs.push((
+                    n.span,
+                    format!(
+                        "`{}` is a reserved name and cannot be a family parameter",
+                        n.name
+                    ),
+                ));
+            }
+            if names_seen.contains(&n.name) {
+                errs.push((
+                    n.span,
+                    format!("family parameter `{}` is bound twice", n.name),
+                ));
+            }
+            names_seen.push(n.name.clone());
+        }
         let (names, tuples): (Vec<&Ident>, Vec<Vec<Atom>>) = match b {
             FamBind::Range { name, lo, hi, span } => {
                 if lo > hi {
                     errs.push((*span, format!("empty family: {lo} > {hi}")));
                     continue;
                 }
-                if hi - lo >= MAX_FAMILY as i64 {
+                // i128: `0..=i64::MAX` has 2^63 values, more than an i64 holds.
+                let count = i128::from(*hi) - i128::from(*lo) + 1;
+                if count > MAX_FAMILY as i128 {
                     errs.push((
                         *span,
-                        format!(
-                            "unbounded family: {} values (at most {MAX_FAMILY})",
-                            hi - lo + 1
-                        ),
+                        format!("unbounded family: {count} values (at most {MAX_FAMILY})"),
                     ));
                     continue;
                 }
@@ -60,15 +85,6 @@ pub fn expand(ast: &RuleAst) -> Result<Vec<Params>, Errors> {
                 (names.iter().collect(), ok)
             }
         };
-        for n in &names {
-            if names_seen.contains(&n.name) {
-                errs.push((
-                    n.span,
-                    format!("family parameter `{}` is bound twice", n.name),
-                ));
-            }
-            names_seen.push(n.name.clone());
-        }
         let mut next = Vec::new();
         for inst in &instances {
             for t in &tuples {
@@ -88,13 +104,49 @@ pub fn expand(ast: &RuleAst) -> Result<Vec<Params>, Errors> {
             return Err(errs);
         }
     }
-    // Holes in the name must be parameters.
-    for (hole, sp) in holes(&ast.name, ast.name_span.start) {
-        if !names_seen.contains(&hole) {
-            errs.push((
-                sp,
-                format!("`{{{hole}}}` in the rule name is not a family parameter"),
-            ));
+    // Holes in the name and the rating label must be parameters.
+    let mut templates = vec![("rule name", ast.name.as_str(), ast.name_span.start)];
+    for h in &ast.head {
+        if let HeadKind::Rating(text, sp) = &h.kind {
+            templates.push(("rating", text.as_str(), sp.start));
+        }
+    }
+    for (what, text, start) in templates {
+        for (hole, sp) in holes(text, start) {
+            if !names_seen.contains(&hole) {
+                errs.push((
+                    sp,
+                    format!("`{{{hole}}}` in the {what} is not a family parameter"),
+                ));
+            }
+        }
+    }
+    // Every instance needs a name of its own.
+    if errs.is_empty() {
+        let mut seen: HashMap<String, &Params> = HashMap::new();
+        for p in &instances {
+            let name = substitute(&ast.name, p);
+            if let Some(first) = seen.get(&name) {
+                let differ: Vec<String> = ast
+                    .family
+                    .iter()
+                    .flat_map(|b| match b {
+                        FamBind::Range { name, .. } => vec![&name.name],
+                        FamBind::List { names, .. } => names.iter().map(|n| &n.name).collect(),
+                    })
+                    .filter(|n| first.get(*n) != p.get(*n))
+                    .map(|n| format!("`{{{n}}}`"))
+                    .collect();
+                errs.push((
+                    ast.name_span,
+                    format!(
+                        "several rules of the family are named `{name}`: put {} in the name",
+                        differ.join(" or ")
+                    ),
+                ));
+                break;
+            }
+            seen.insert(name, p);
         }
     }
     if errs.is_empty() {

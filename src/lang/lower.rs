@@ -21,7 +21,7 @@ use super::ast::{ClauseKind, RuleAst, RuleBody, Span};
 use super::check::CheckedPattern;
 use crate::grid::bits::Bits;
 use crate::grid::state::State;
-use crate::search::pattern::{Instr, Op, Plan, Val, live_domain};
+use crate::search::pattern::{Env, Instr, Op, Plan, Val, live_domain};
 
 /// The plan of a checked pattern rule.
 pub fn lower_pattern(c: CheckedPattern) -> Plan {
@@ -103,7 +103,12 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
                 let k = size.unwrap_or(1);
                 let dom = match domain {
                     Some(d) if evaluable(d, &known) => {
-                        let dom = all.and(&as_set(d.eval(&state, &env)));
+                        let v = d.eval(&mut Env {
+                            state: &state,
+                            vals: &mut env,
+                            undefined: false,
+                        });
+                        let dom = all.and(&as_set(v));
                         // Too few values for a first binding: estimate by
                         // the type instead.
                         if dom.len() < k { all } else { dom }
@@ -127,7 +132,11 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
                 known[*slot] = n >= k;
             }
             Instr::Def { slot, op } if evaluable(op, &known) => {
-                env[*slot] = op.eval(&state, &env);
+                env[*slot] = op.eval(&mut Env {
+                    state: &state,
+                    vals: &mut env,
+                    undefined: false,
+                });
                 known[*slot] = true;
             }
             // Filters prune; an estimate of the space ignores them (and a

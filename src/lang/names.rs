@@ -1,10 +1,11 @@
-//! The one table of the language's words: keywords, type names and
-//! built-in functions. The parser's messages, the checker's look-ups and
-//! its "expected one of …" lists all read from here; the grammar's
-//! `keyword` rule repeats [`KEYWORDS`] (a test keeps them equal).
+//! The one table of the language's words: keywords, type names, built-in
+//! functions, quantifiers and named values. The parser's messages, the
+//! checker's look-ups and its "expected one of …" lists all read from
+//! here; the grammar's `keyword` and `quant_kw` rules repeat
+//! [`KEYWORDS`] and [`QUANTIFIERS`] (tests keep them equal).
 
 use crate::grid::geometry::Space;
-use crate::search::pattern::Elem;
+use crate::search::pattern::{Elem, Quant};
 
 /// Words that cannot name a variable.
 pub const KEYWORDS: &[&str] = &[
@@ -108,6 +109,19 @@ pub const FUNCTIONS: &[Builtin] = &[
     },
 ];
 
+/// The quantifiers: `all(X in S: C)`, `any(…)`, `none(…)`, `count(…)`.
+pub const QUANTIFIERS: &[(&str, Quant)] = &[
+    ("all", Quant::All),
+    ("any", Quant::Any),
+    ("none", Quant::None),
+    ("count", Quant::Count),
+];
+
+/// The name of the whole grid: every live candidate (a set of `cand`).
+/// `cells(grid)` are the undecided cells, `vars(rn, grid)` the row
+/// variables with a candidate left.
+pub const GRID: &str = "grid";
+
 /// The element type named by a word.
 pub fn elem_of(word: &str) -> Option<Elem> {
     TYPES.iter().find(|(n, _)| *n == word).map(|&(_, e)| e)
@@ -118,9 +132,21 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
     FUNCTIONS.iter().find(|f| f.name == name)
 }
 
-/// Is `name` a keyword, a type name or a function name?
+/// The quantifier named by a word.
+pub fn quantifier(word: &str) -> Option<Quant> {
+    QUANTIFIERS
+        .iter()
+        .find(|(n, _)| *n == word)
+        .map(|&(_, q)| q)
+}
+
+/// Is `name` a keyword, a type name, a function, a quantifier or `grid`?
 pub fn is_reserved(name: &str) -> bool {
-    KEYWORDS.contains(&name) || elem_of(name).is_some() || builtin(name).is_some()
+    KEYWORDS.contains(&name)
+        || elem_of(name).is_some()
+        || builtin(name).is_some()
+        || quantifier(name).is_some()
+        || name == GRID
 }
 
 /// `digit, row, …` for messages.
@@ -156,6 +182,21 @@ mod tests {
         assert_eq!(in_grammar, table);
     }
 
+    /// The grammar's `quant_kw` rule lists exactly [`QUANTIFIERS`].
+    #[test]
+    fn grammar_quantifiers_are_the_table() {
+        let grammar = include_str!("../../grammar/rules.pest");
+        let line = grammar
+            .lines()
+            .find(|l| l.trim_start().starts_with("quant_kw"))
+            .expect("grammar has a quant_kw rule");
+        let mut in_grammar: Vec<&str> = line.split('"').skip(1).step_by(2).collect();
+        let mut table: Vec<&str> = QUANTIFIERS.iter().map(|(n, _)| *n).collect();
+        in_grammar.sort();
+        table.sort();
+        assert_eq!(in_grammar, table);
+    }
+
     #[test]
     fn every_word_is_found() {
         for (n, e) in TYPES {
@@ -165,6 +206,11 @@ mod tests {
         for f in FUNCTIONS {
             assert_eq!(builtin(f.name).map(|b| b.arity), Some(f.arity));
         }
+        for (n, q) in QUANTIFIERS {
+            assert_eq!(quantifier(n), Some(*q));
+            assert!(is_reserved(n));
+        }
+        assert!(is_reserved(GRID));
         assert!(is_reserved("where"));
         assert!(!is_reserved("H"));
     }

@@ -91,7 +91,13 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::eliminate => "`eliminate`",
         Rule::assert_c => "`assert`",
         Rule::show => "`show`",
-        Rule::expr | Rule::primary | Rule::call | Rule::paren | Rule::count => "an expression",
+        Rule::expr
+        | Rule::primary
+        | Rule::call
+        | Rule::paren
+        | Rule::count
+        | Rule::quant
+        | Rule::quant_kw => "an expression",
         Rule::ident | Rule::ty => "a name",
         Rule::ident_char => "a letter, digit or `_`",
         Rule::word => "a word",
@@ -726,6 +732,19 @@ fn primary(p: Pair<Rule>) -> Expr {
             let mut it = p.into_inner();
             let f = ident(it.next().unwrap());
             ExprKind::Call(f, it.map(expr).collect())
+        }
+        Rule::quant => {
+            let mut it = p.into_inner().filter(|q| q.as_rule() != Rule::in_op);
+            let q = ident(it.next().unwrap());
+            let var = ident(it.next().unwrap());
+            let domain = Box::new(expr(it.next().unwrap()));
+            let body = Box::new(expr(it.next().unwrap()));
+            ExprKind::Quant {
+                q,
+                var,
+                domain,
+                body,
+            }
         }
         Rule::expr => return expr(p),
         r => unreachable!("grammar: primary {r:?}"),

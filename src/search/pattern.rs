@@ -175,6 +175,33 @@ pub enum Op {
     And(Box<Op>, Box<Op>),
     Or(Box<Op>, Box<Op>),
     Not(Box<Op>),
+    /// Every live candidate of the grid (the language's `grid`).
+    Grid,
+    /// A quantifier (boxed: rare, and `Op` stays three words).
+    Quant(Box<QuantOp>),
+}
+
+/// A quantifier: binds `slot` to each member of `domain` in turn and
+/// evaluates `body` (a condition), stopping as soon as the answer is known.
+#[derive(Clone, Debug)]
+pub struct QuantOp {
+    pub q: Quant,
+    pub slot: usize,
+    pub domain: Op,
+    pub body: Op,
+}
+
+/// The quantifiers of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quant {
+    /// `all(X in S: C)`: C holds for every member (true on an empty set).
+    All,
+    /// `any(X in S: C)`: C holds for some member.
+    Any,
+    /// `none(X in S: C)`: C holds for no member.
+    None,
+    /// `count(X in S: C)`: the number of members for which C holds.
+    Count,
 }
 
 /// Precomputed peers (20 per cell).
@@ -399,37 +426,99 @@ fn show_value(shape: Shape, v: &Val, f: impl Fn(Elem, usize) -> String) -> Strin
     }
 }
 
+/// What an expression is evaluated with: the state, the bound values, and
+/// whether an undefined value was met (`first` or `last` of an empty
+/// set). An undefined value makes the clause being evaluated fail: the
+/// rule does not match there.
+pub struct Env<'a> {
+    pub state: &'a State,
+    pub vals: &'a mut [Val],
+    pub undefined: bool,
+}
+
+/// A quantifier's value (kept out of [`Op::eval`], whose frame stays
+/// small for the common operations): binds `slot` to each member of the
+/// domain until the answer is known.
+#[inline(never)]
+fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
+    let QuantOp {
+        q,
+        slot,
+        domain,
+        body,
+    } = qo;
+    let (q, slot) = (*q, *slot);
+    let dom = domain.eval(cx).set();
+    let mut count = 0;
+    for i in dom.iter() {
+        cx.vals[slot] = Val::Idx(i);
+        let holds = body.eval(cx).bool();
+        if cx.undefined {
+            return Val::Bool(false);
+        }
+        match (q, holds) {
+            (Quant::All, false) | (Quant::None, true) => return Val::Bool(false),
+            (Quant::Any, true) => return Val::Bool(true),
+            (Quant::Count, true) => count += 1,
+            _ => {}
+        }
+    }
+    match q {
+        Quant::All | Quant::None => Val::Bool(true),
+        Quant::Any => Val::Bool(false),
+        Quant::Count => Val::Int(count),
+    }
+}
+
 impl Op {
-    /// Evaluates the expression on `state` with the bound values `env`.
-    pub fn eval(&self, state: &State, env: &[Val]) -> Val {
+    /// The value of the expression on `state` with the bound values
+    /// `vals`; `None` when it is undefined (`first` or `last` of an empty
+    /// set was met).
+    #[inline]
+    pub fn value(&self, state: &State, vals: &mut [Val]) -> Option<Val> {
+        let mut cx = Env {
+            state,
+            vals,
+            undefined: false,
+        };
+        let v = self.eval(&mut cx);
+        (!cx.undefined).then_some(v)
+    }
+
+    /// Evaluates the expression in `cx`. When `first` or `last` meets an
+    /// empty set, `cx.undefined` is set and a stand-in index (0) is used,
+    /// so evaluation goes on harmlessly; the caller drops the result.
+    /// Quantifiers bind their variable in `cx.vals`.
+    pub fn eval(&self, cx: &mut Env) -> Val {
         match self {
             Op::Int(i) => Val::Int(*i),
-            Op::Slot(s) => env[*s],
-            Op::Cands(e, x) => match x.eval(state, env) {
-                Val::Idx(i) => Val::Set(cands_of(state, *e, i)),
+            Op::Slot(s) => cx.vals[*s],
+            Op::Grid => Val::Set(cx.state.cands),
+            Op::Cands(e, x) => match x.eval(cx) {
+                Val::Idx(i) => Val::Set(cands_of(cx.state, *e, i)),
                 Val::Set(s) => {
                     if *e == Elem::Cand {
-                        return Val::Set(s.and(&state.cands));
+                        return Val::Set(s.and(&cx.state.cands));
                     }
                     let mut acc = Bits::EMPTY;
                     for i in s.iter() {
-                        acc = acc.or(&cands_of(state, *e, i));
+                        acc = acc.or(&cands_of(cx.state, *e, i));
                     }
                     Val::Set(acc)
                 }
                 _ => Val::Set(Bits::EMPTY),
             },
-            Op::Project(e, x) => Val::Set(project(*e, &x.eval(state, env).set())),
+            Op::Project(e, x) => Val::Set(project(*e, &x.eval(cx).set())),
             Op::Linked(x) => {
-                let s = x.eval(state, env).set();
+                let s = x.eval(cx).set();
                 if s.is_empty() {
                     Val::Set(Bits::EMPTY)
                 } else {
-                    Val::Set(common_links_in(&s, &state.cands))
+                    Val::Set(common_links_in(&s, &cx.state.cands))
                 }
             }
             Op::Peers(x) => {
-                let s = x.eval(state, env).set();
+                let s = x.eval(cx).set();
                 if s.is_empty() {
                     return Val::Set(Bits::EMPTY);
                 }
@@ -439,19 +528,23 @@ impl Op {
                 }
                 Val::Set(acc)
             }
-            Op::First(x) => x
-                .eval(state, env)
-                .set()
-                .min()
-                .map_or(Val::Idx(usize::MAX), Val::Idx),
-            Op::Last(x) => x
-                .eval(state, env)
-                .set()
-                .max()
-                .map_or(Val::Idx(usize::MAX), Val::Idx),
-            Op::Len(x) => Val::Int(x.eval(state, env).set().len() as i64),
+            Op::First(x) => {
+                let s = x.eval(cx).set();
+                Val::Idx(s.min().unwrap_or_else(|| {
+                    cx.undefined = true;
+                    0
+                }))
+            }
+            Op::Last(x) => {
+                let s = x.eval(cx).set();
+                Val::Idx(s.max().unwrap_or_else(|| {
+                    cx.undefined = true;
+                    0
+                }))
+            }
+            Op::Len(x) => Val::Int(x.eval(cx).set().len() as i64),
             Op::SetBin(op, a, b) => {
-                let (a, b) = (a.eval(state, env).set(), b.eval(state, env).set());
+                let (a, b) = (a.eval(cx).set(), b.eval(cx).set());
                 Val::Set(match op {
                     SetOp::Union => a.or(&b),
                     SetOp::Inter => a.and(&b),
@@ -459,7 +552,7 @@ impl Op {
                 })
             }
             Op::IntBin(op, a, b) => {
-                let (a, b) = (a.eval(state, env).int(), b.eval(state, env).int());
+                let (a, b) = (a.eval(cx).int(), b.eval(cx).int());
                 Val::Int(match op {
                     IntOp::Add => a.saturating_add(b),
                     IntOp::Sub => a.saturating_sub(b),
@@ -467,7 +560,7 @@ impl Op {
                 })
             }
             Op::Cmp(op, a, b) => {
-                let (a, b) = (a.eval(state, env), b.eval(state, env));
+                let (a, b) = (a.eval(cx), b.eval(cx));
                 let (a, b) = match (a, b) {
                     (Val::Int(a), Val::Int(b)) => (a, b),
                     (a, b) => (a.idx() as i64, b.idx() as i64),
@@ -481,21 +574,42 @@ impl Op {
                     CmpOp::Ge => a >= b,
                 })
             }
-            Op::SetEq(eq, a, b) => {
-                Val::Bool((a.eval(state, env).set() == b.eval(state, env).set()) == *eq)
+            Op::SetEq(eq, a, b) => Val::Bool((a.eval(cx).set() == b.eval(cx).set()) == *eq),
+            Op::SubsetOf(a, b) => {
+                let a = a.eval(cx).set();
+                Val::Bool(a.is_subset(&b.eval(cx).set()))
             }
-            Op::SubsetOf(a, b) => Val::Bool(
-                a.eval(state, env)
-                    .set()
-                    .is_subset(&b.eval(state, env).set()),
-            ),
             Op::In(a, b) => {
-                let i = a.eval(state, env).idx();
-                Val::Bool(b.eval(state, env).set().contains(i))
+                let i = a.eval(cx).idx();
+                Val::Bool(b.eval(cx).set().contains(i))
             }
-            Op::And(a, b) => Val::Bool(a.eval(state, env).bool() && b.eval(state, env).bool()),
-            Op::Or(a, b) => Val::Bool(a.eval(state, env).bool() || b.eval(state, env).bool()),
-            Op::Not(a) => Val::Bool(!a.eval(state, env).bool()),
+            Op::And(a, b) => Val::Bool(a.eval(cx).bool() && b.eval(cx).bool()),
+            Op::Or(a, b) => Val::Bool(a.eval(cx).bool() || b.eval(cx).bool()),
+            Op::Not(a) => Val::Bool(!a.eval(cx).bool()),
+            Op::Quant(qo) => quantify(qo, cx),
+        }
+    }
+
+    /// Can evaluation be undefined (does it use `first` or `last`)?
+    pub fn may_fail(&self) -> bool {
+        match self {
+            Op::First(_) | Op::Last(_) => true,
+            Op::Int(_) | Op::Slot(_) | Op::Grid => false,
+            Op::Quant(qo) => qo.domain.may_fail() || qo.body.may_fail(),
+            Op::Cands(_, x)
+            | Op::Project(_, x)
+            | Op::Linked(x)
+            | Op::Peers(x)
+            | Op::Len(x)
+            | Op::Not(x) => x.may_fail(),
+            Op::SetBin(_, a, b)
+            | Op::IntBin(_, a, b)
+            | Op::Cmp(_, a, b)
+            | Op::SetEq(_, a, b)
+            | Op::SubsetOf(a, b)
+            | Op::In(a, b)
+            | Op::And(a, b)
+            | Op::Or(a, b) => a.may_fail() || b.may_fail(),
         }
     }
 }
@@ -557,14 +671,16 @@ struct Frame<'a, 'f> {
 impl Plan {
     fn run(&self, k: usize, fr: &mut Frame) -> ControlFlow<()> {
         let Some(instr) = self.instrs.get(k) else {
-            let t = self
-                .target
-                .eval(fr.state, &fr.env)
-                .set()
-                .and(&fr.state.cands);
-            if t.is_empty() {
+            let Some(t) = self.target.value(fr.state, &mut fr.env) else {
+                return ControlFlow::Continue(());
+            };
+            let t = t.set().and(&fr.state.cands);
+            if t.is_empty() || !self.showable(fr.state, &mut fr.env) {
                 return ControlFlow::Continue(());
             }
+            // The checker proves it (`assert` of a `cand` or of a name
+            // whose count a filter bounds by one).
+            debug_assert!(self.conclusion == ConclusionKind::Eliminate || t.len() == 1);
             return (fr.f)(Found {
                 kind: self.conclusion,
                 conclusions: t,
@@ -574,11 +690,14 @@ impl Plan {
         };
         match instr {
             Instr::Def { slot, op } => {
-                fr.env[*slot] = op.eval(fr.state, &fr.env);
+                let Some(v) = op.value(fr.state, &mut fr.env) else {
+                    return ControlFlow::Continue(());
+                };
+                fr.env[*slot] = v;
                 self.run(k + 1, fr)
             }
             Instr::Filter(op) => {
-                if op.eval(fr.state, &fr.env).bool() {
+                if op.value(fr.state, &mut fr.env).is_some_and(|v| v.bool()) {
                     self.run(k + 1, fr)
                 } else {
                     ControlFlow::Continue(())
@@ -593,7 +712,10 @@ impl Plan {
                 let state = fr.state;
                 let mut dom = *fr.live[k].get_or_insert_with(|| live_domain(state, *elem));
                 if let Some(d) = domain {
-                    dom = dom.and(&d.eval(fr.state, &fr.env).set());
+                    let Some(d) = d.value(fr.state, &mut fr.env) else {
+                        return ControlFlow::Continue(());
+                    };
+                    dom = dom.and(&d.set());
                 }
                 match *size {
                     None => {
@@ -614,6 +736,18 @@ impl Plan {
                 }
             }
         }
+    }
+
+    /// Is every hole of the show template defined? A match is only found
+    /// where it can be shown (`first` or `last` of an empty set in a hole
+    /// makes it no match, as anywhere else in the rule).
+    fn showable(&self, state: &State, env: &mut [Val]) -> bool {
+        let defined = |op: &Op, env: &mut [Val]| !op.may_fail() || op.value(state, env).is_some();
+        self.show.iter().all(|p| match p {
+            ShowPart::Lit(_) => true,
+            ShowPart::Value(_, op) => defined(op, env),
+            ShowPart::Within { ctx, x, .. } => defined(ctx, env) && defined(x, env),
+        })
     }
 
     /// Binds `slot` to every `need`-subset of `from` (which has `count`
@@ -675,12 +809,16 @@ impl Searcher for Plan {
 
     fn render(&self, before: &State, evidence: &Evidence) -> String {
         let Evidence::Bindings(env) = evidence;
+        let mut env = env.clone();
+        let env = env.as_mut_slice();
         let mut out = String::new();
         for p in &self.show {
             match p {
                 ShowPart::Lit(s) => out.push_str(s),
                 ShowPart::Value(shape, op) => {
-                    out.push_str(&show_value(*shape, &op.eval(before, env), show_elem))
+                    if let Some(v) = op.value(before, env) {
+                        out.push_str(&show_value(*shape, &v, show_elem))
+                    }
                 }
                 ShowPart::Within {
                     ctx_elem,
@@ -688,8 +826,11 @@ impl Searcher for Plan {
                     shape,
                     x,
                 } => {
-                    let c = ctx.eval(before, env).idx();
-                    let v = x.eval(before, env);
+                    // The search checked that every hole is defined.
+                    let (Some(c), Some(v)) = (ctx.value(before, env), x.value(before, env)) else {
+                        continue;
+                    };
+                    let c = c.idx();
                     out.push_str(&show_value(*shape, &v, |e, i| {
                         show_within(*ctx_elem, c, e, i)
                     }));
