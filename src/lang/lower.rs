@@ -7,6 +7,7 @@
 //! as it can. Chain and trial rules will lower here to their searches.
 
 use super::check::CheckedPattern;
+use crate::search::chain::{ChainSearch, ChainSpec};
 use crate::search::pattern::Plan;
 
 /// The plan of a checked pattern rule.
@@ -34,4 +35,9 @@ pub fn lower_pattern(c: CheckedPattern) -> Plan {
         target: c.target,
         show: c.show,
     }
+}
+
+/// The search of a checked chain rule: the spec is the configuration.
+pub fn lower_chain(spec: ChainSpec) -> ChainSearch {
+    ChainSearch::new(spec)
 }

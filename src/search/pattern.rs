@@ -674,7 +674,9 @@ impl Searcher for Plan {
     }
 
     fn render(&self, before: &State, evidence: &Evidence) -> String {
-        let Evidence::Bindings(env) = evidence;
+        let Evidence::Bindings(env) = evidence else {
+            return String::new();
+        };
         let mut out = String::new();
         for p in &self.show {
             match p {
