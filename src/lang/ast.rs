@@ -44,6 +44,29 @@ pub struct RuleAst {
 pub enum RuleBody {
     /// `rule NAME { … }`: a fixed pattern.
     Pattern(Vec<Clause>),
+    /// `chain NAME { … }`: a chain family of one length.
+    Chain(Vec<ChainClause>),
+}
+
+/// A clause of a chain rule's body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainClause {
+    pub kind: ChainKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChainKind {
+    /// `length N`: the number of CSP variables.
+    Length(Expr),
+    /// `spaces rc, rn, cn, bn`: where the variables may come from.
+    Spaces(Vec<Ident>),
+    /// `others z, t`: what a variable may hold besides its linking candidates.
+    Others(Vec<Ident>),
+    /// `links previous` / `links target-or-any`.
+    Links(Ident),
+    /// `ends contradiction` / `ends linked-to-target`.
+    Ends(Ident),
 }
 
 /// A clause of the head (shared by every rule kind).

@@ -12,6 +12,7 @@ use super::expand::{Errors, Params, substitute};
 use super::names::{self, elem_of};
 use crate::rating::Rating;
 use crate::search::ConclusionKind;
+use crate::search::chain::{ChainSpec, Ending, Extras, Linking};
 use crate::search::pattern::*;
 use std::collections::HashMap;
 
@@ -1276,5 +1277,169 @@ fn cands_text(e: &Expr, t: Ty) -> String {
     match t {
         Ty::One(Elem::Cand) | Ty::Set(Elem::Cand) => text(e),
         _ => format!("cands({})", text(e)),
+    }
+}
+
+/// A checked chain rule instance: its head and its search configuration.
+#[derive(Clone, Debug)]
+pub struct CheckedChain {
+    pub name: String,
+    pub complexity: i64,
+    pub level: Rating,
+    pub label: Option<String>,
+    pub spec: ChainSpec,
+}
+
+/// Longest chain a rule may ask for (SudoRules' own limit is 36).
+pub const MAX_CHAIN_LENGTH: i64 = 64;
+
+/// Checks one instance of a chain rule.
+pub fn check_chain(
+    ast: &RuleAst,
+    clauses: &[ChainClause],
+    params: &Params,
+) -> Result<CheckedChain, Errors> {
+    let mut c = Checker::new(params);
+    let name = substitute(&ast.name, params);
+    let (complexity, level, label) = c.head(ast);
+    let mut length = None;
+    let mut spaces = None;
+    let mut extras = None;
+    let mut linking = None;
+    let mut ending = None;
+    // A word clause given twice is an error at its second place.
+    fn once<T>(c: &mut Checker, slot: &mut Option<T>, v: T, sp: Span, what: &str) {
+        if slot.is_some() {
+            c.err(sp, format!("`{what}` given twice"));
+        }
+        *slot = Some(v);
+    }
+    for cl in clauses {
+        match &cl.kind {
+            ChainKind::Length(e) => {
+                if let Some(n) = c.constant(e, "length") {
+                    if !(1..=MAX_CHAIN_LENGTH).contains(&n) {
+                        c.err(
+                            e.span,
+                            format!(
+                                "a chain length must be between 1 and {MAX_CHAIN_LENGTH}, found {n}"
+                            ),
+                        );
+                    } else {
+                        once(&mut c, &mut length, n as usize, cl.span, "length");
+                    }
+                }
+            }
+            ChainKind::Spaces(words) => {
+                let mut set = [false; 4];
+                for w in words {
+                    let word = c.param_word(w);
+                    match crate::grid::geometry::Space::from_name(&word) {
+                        Some(sp) => set[sp as usize] = true,
+                        None => c.err(
+                            w.span,
+                            format!("unknown space `{word}`, expected rc, rn, cn or bn"),
+                        ),
+                    }
+                }
+                once(&mut c, &mut spaces, set, cl.span, "spaces");
+            }
+            ChainKind::Others(words) => {
+                let mut e = Extras::default();
+                let mut none = false;
+                for w in words {
+                    match c.param_word(w).as_str() {
+                        "none" => none = true,
+                        "z" => e.z = true,
+                        "z-first" => {
+                            e.z = true;
+                            e.z_in_first_only = true;
+                        }
+                        "t" => e.t = true,
+                        other => c.err(
+                            w.span,
+                            format!("unknown kind of candidate `{other}`, expected none, z, z-first or t"),
+                        ),
+                    }
+                }
+                if none && (e.z || e.t) {
+                    c.err(cl.span, "`others none` cannot be joined with z or t");
+                }
+                once(&mut c, &mut extras, e, cl.span, "others");
+            }
+            ChainKind::Links(w) => {
+                let l = match c.param_word(w).as_str() {
+                    "previous" => Some(Linking::Previous),
+                    "target-or-any" => Some(Linking::TargetOrAny),
+                    other => {
+                        c.err(
+                            w.span,
+                            format!(
+                                "unknown linking `{other}`, expected previous or target-or-any"
+                            ),
+                        );
+                        None
+                    }
+                };
+                if let Some(l) = l {
+                    once(&mut c, &mut linking, l, cl.span, "links");
+                }
+            }
+            ChainKind::Ends(w) => {
+                let e = match c.param_word(w).as_str() {
+                    "contradiction" => Some(Ending::Contradiction),
+                    "linked-to-target" => Some(Ending::LinkedToTarget),
+                    other => {
+                        c.err(
+                            w.span,
+                            format!(
+                                "unknown ending `{other}`, expected contradiction or linked-to-target"
+                            ),
+                        );
+                        None
+                    }
+                };
+                if let Some(e) = e {
+                    once(&mut c, &mut ending, e, cl.span, "ends");
+                }
+            }
+        }
+    }
+    if length.is_none() {
+        c.err(ast.name_span, "missing `length` clause");
+    }
+    if ending.is_none() {
+        c.err(ast.name_span, "missing `ends` clause");
+    }
+    if !c.errs.is_empty() {
+        return Err(c.errs);
+    }
+    let extras = extras.unwrap_or_default();
+    let ending = ending.unwrap_or(Ending::Contradiction);
+    Ok(CheckedChain {
+        name,
+        complexity: complexity.unwrap_or(0),
+        level,
+        label,
+        spec: ChainSpec {
+            length: length.unwrap_or(1),
+            spaces: spaces.unwrap_or([true; 4]),
+            extras,
+            linking: linking.unwrap_or(Linking::Previous),
+            ending,
+            // Bivalue chains print their last cell whole; the others `{Ln .}`.
+            show_last_right: ending == Ending::LinkedToTarget && !extras.z && !extras.t,
+        },
+    })
+}
+
+impl Checker<'_> {
+    /// A word of a chain clause, or the word a family parameter stands for.
+    fn param_word(&self, w: &Ident) -> String {
+        match self.params.get(&w.name) {
+            Some(Atom::Word(v) | Atom::Str(v)) => v.clone(),
+            Some(Atom::Int(i)) => i.to_string(),
+            None => w.name.clone(),
+        }
     }
 }

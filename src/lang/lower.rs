@@ -21,6 +21,7 @@ use super::ast::{ClauseKind, RuleAst, RuleBody, Span};
 use super::check::CheckedPattern;
 use crate::grid::bits::Bits;
 use crate::grid::state::State;
+use crate::search::chain::{ChainSearch, ChainSpec};
 use crate::search::pattern::{Env, Instr, Op, Plan, Val, live_domain};
 
 /// The plan of a checked pattern rule.
@@ -211,7 +212,9 @@ pub fn huge_search_warning(
     if space.total < HUGE_SEARCH {
         return None;
     }
-    let RuleBody::Pattern(clauses) = &ast.body;
+    let RuleBody::Pattern(clauses) = &ast.body else {
+        return None;
+    };
     // Generators appear in the plan in written order.
     let gen_names: Vec<&super::ast::Ident> = clauses
         .iter()
@@ -238,6 +241,11 @@ pub fn huge_search_warning(
             ident.name
         ),
     ))
+}
+
+/// The search of a checked chain rule: the spec is the configuration.
+pub fn lower_chain(spec: ChainSpec) -> ChainSearch {
+    ChainSearch::new(spec)
 }
 
 #[cfg(test)]

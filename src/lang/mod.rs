@@ -111,6 +111,20 @@ pub fn compile_file(
                         }
                     })
                 }
+                RuleBody::Chain(clauses) => {
+                    check::check_chain(ast, clauses, &params).map(|c| Rule {
+                        head: RuleHead {
+                            name: c.name,
+                            docs: ast.docs.clone(),
+                            file: file.to_string(),
+                            line,
+                            complexity: c.complexity,
+                            level: c.level,
+                            label: c.label,
+                        },
+                        searcher: Arc::new(lower::lower_chain(c.spec)),
+                    })
+                }
             };
             match result {
                 Ok(rule) => out.push(rule),

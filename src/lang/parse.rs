@@ -79,10 +79,16 @@ fn word(r: &Rule) -> Option<&'static str> {
     #[allow(unreachable_patterns)]
     Some(match r {
         Rule::file | Rule::item | Rule::pattern_rule | Rule::kw_rule => "`rule`",
+        Rule::chain_rule | Rule::kw_chain => "`chain`",
+        Rule::length_c => "`length`",
+        Rule::spaces_c => "`spaces`",
+        Rule::others_c => "`others`",
+        Rule::links_c => "`links`",
+        Rule::ends_c => "`ends`",
         Rule::doc => "a `///` doc comment",
         Rule::name_tpl | Rule::name_part => "a rule name",
         Rule::family => "`for`",
-        Rule::head_clause | Rule::pattern_clause => "a clause",
+        Rule::head_clause | Rule::pattern_clause | Rule::chain_clause => "a clause",
         Rule::complexity => "`complexity`",
         Rule::level => "`level`",
         Rule::rating => "`rating`",
@@ -244,8 +250,10 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<RuleAst>, Diagnostic> 
     let file_pair = pairs.next().expect("grammar: file");
     Ok(file_pair
         .into_inner()
-        .filter(|p| p.as_rule() == Rule::pattern_rule)
-        .map(pattern_rule)
+        .filter_map(|p| match p.as_rule() {
+            Rule::pattern_rule | Rule::chain_rule => Some(rule_item(p)),
+            _ => None,
+        })
         .collect())
 }
 
@@ -536,24 +544,28 @@ fn too_deep(text: &str) -> Option<usize> {
     None
 }
 
-fn pattern_rule(p: Pair<Rule>) -> RuleAst {
+/// A rule item of any kind: the shared head, and the kind's own body.
+fn rule_item(p: Pair<Rule>) -> RuleAst {
     let sp = span(&p);
+    let is_chain = p.as_rule() == Rule::chain_rule;
     let mut docs = Vec::new();
     let mut name = String::new();
     let mut name_span = Span::default();
     let mut family = Vec::new();
     let mut head = Vec::new();
     let mut clauses = Vec::new();
+    let mut chain_clauses = Vec::new();
     for q in p.into_inner() {
         match q.as_rule() {
             Rule::doc => docs.push(q.as_str().trim_start_matches("///").trim().to_string()),
-            Rule::kw_rule => {}
+            Rule::kw_rule | Rule::kw_chain => {}
             Rule::name_tpl => {
                 name = q.as_str().to_string();
                 name_span = span(&q);
             }
             Rule::family => family = q.into_inner().map(fam_bind).collect(),
             Rule::complexity | Rule::level | Rule::rating => head.push(head_clause(q)),
+            _ if is_chain => chain_clauses.push(chain_clause(q)),
             _ => clauses.push(clause(q)),
         }
     }
@@ -563,9 +575,28 @@ fn pattern_rule(p: Pair<Rule>) -> RuleAst {
         name_span,
         family,
         head,
-        body: RuleBody::Pattern(clauses),
+        body: if is_chain {
+            RuleBody::Chain(chain_clauses)
+        } else {
+            RuleBody::Pattern(clauses)
+        },
         span: sp,
     }
+}
+
+fn chain_clause(p: Pair<Rule>) -> ChainClause {
+    let sp = span(&p);
+    let which = p.as_rule();
+    let mut it = p.into_inner();
+    let kind = match which {
+        Rule::length_c => ChainKind::Length(expr(it.next().unwrap())),
+        Rule::spaces_c => ChainKind::Spaces(it.map(ident).collect()),
+        Rule::others_c => ChainKind::Others(it.map(ident).collect()),
+        Rule::links_c => ChainKind::Links(ident(it.next().unwrap())),
+        Rule::ends_c => ChainKind::Ends(ident(it.next().unwrap())),
+        r => unreachable!("grammar: unexpected chain clause {r:?}"),
+    };
+    ChainClause { kind, span: sp }
 }
 
 fn head_clause(p: Pair<Rule>) -> HeadClause {

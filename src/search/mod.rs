@@ -20,6 +20,7 @@
 //! only the engine changes states. A searcher knows no technique by name:
 //! what it looks for comes from the rule text it was compiled from.
 
+pub mod chain;
 pub mod pattern;
 
 use crate::grid::bits::Bits;
@@ -54,6 +55,8 @@ pub struct Grade {
 pub enum Evidence {
     /// A pattern rule's bound values, in slot order.
     Bindings(Vec<pattern::Val>),
+    /// A chain's target and its variables with their linking candidates.
+    Chain(chain::ChainEvidence),
 }
 
 /// One match of a searcher.
@@ -116,12 +119,14 @@ impl SearchCx {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearcherKind {
     Pattern,
+    Chain,
 }
 
 impl SearcherKind {
     pub fn name(self) -> &'static str {
         match self {
             SearcherKind::Pattern => "rule",
+            SearcherKind::Chain => "chain",
         }
     }
 }

@@ -808,7 +808,9 @@ impl Searcher for Plan {
     }
 
     fn render(&self, before: &State, evidence: &Evidence) -> String {
-        let Evidence::Bindings(env) = evidence;
+        let Evidence::Bindings(env) = evidence else {
+            return String::new();
+        };
         let mut env = env.clone();
         let env = env.as_mut_slice();
         let mut out = String::new();
