@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ruledoku::engine::{Limits, RuleStats, Runner, StopReason};
 use ruledoku::grid::state::State;
 use ruledoku::input::{self, ErrorKind, InputError, Puzzle};
+use ruledoku::oracle::referee::Referee;
 use ruledoku::oracle::solver::{self, Solutions};
 use ruledoku::path::{self, Rated, Rejected, Unrated};
 use ruledoku::ruleset::{self, RuleSet};
@@ -137,6 +138,12 @@ struct RunOpts {
     /// time column of `--stats`) so that outputs can be compared with diff.
     #[arg(long)]
     no_time: bool,
+    /// Check every step against the puzzle's unique solution (found by the
+    /// brute-force oracle) and report each puzzle's first wrong step on
+    /// standard error: rule, step, wrong conclusion and the state before it
+    /// as a pencil-mark line. Exit status 1 when any step was wrong.
+    #[arg(long)]
+    verify: bool,
 }
 
 impl RunOpts {
@@ -510,6 +517,8 @@ struct Outcome {
     stdout: String,
     stderr: Option<String>,
     stats: Option<Vec<RuleStats>>,
+    /// With `--verify`: the first wrong step of the run, as a message.
+    wrong: Option<String>,
 }
 
 /// How to run and show each record (the same for every record of a run).
@@ -520,6 +529,7 @@ struct Job<'a> {
     source: &'a str,
     stats: bool,
     time: bool,
+    verify: bool,
 }
 
 impl Job<'_> {
@@ -550,6 +560,7 @@ impl Job<'_> {
             stdout,
             stderr: Some(message),
             stats: None,
+            wrong: None,
         }
     }
 
@@ -563,7 +574,8 @@ impl Job<'_> {
             }
         };
         // A rating only means something for a puzzle with one solution.
-        let verdict = match solver::solve_candidates(&p.masks) {
+        let solutions = solver::solve_candidates(&p.masks);
+        let verdict = match solutions {
             Solutions::Unique(_) => None,
             Solutions::None => Some((Unrated::NoSolution, "the puzzle has no solution")),
             Solutions::Multiple { .. } => Some((
@@ -592,10 +604,17 @@ impl Job<'_> {
             Out::Csv => rated.csv(),
             Out::Path => rated.path(),
         };
+        let wrong = match solutions {
+            Solutions::Unique(solution) if self.verify => Referee { solution }
+                .first_wrong(&run)
+                .map(|w| format!("{}:{}: {}\n{w}", self.source, p.line, p.text)),
+            _ => None,
+        };
         Outcome {
             stdout,
             stderr: None,
             stats: run.stats,
+            wrong,
         }
     }
 }
@@ -618,10 +637,11 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
         source: &source,
         stats: opts.stats,
         time: !opts.no_time,
+        verify: opts.verify,
     };
     let pb = progress(None);
     let mut out = Results::new(&pb);
-    let (mut bad, mut seen) = (0usize, 0usize);
+    let (mut bad, mut seen, mut wrong, mut rated) = (0usize, 0usize, 0usize, 0usize);
     let mut total: Option<Vec<RuleStats>> = None;
     if out_kind == Out::Csv {
         out.write(&format!("{}\n", path::csv_header(job.time)))?;
@@ -649,6 +669,12 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
             if let Some(msg) = &o.stderr {
                 bad += 1;
                 out.message(msg)?;
+            } else {
+                rated += 1;
+            }
+            if let Some(msg) = &o.wrong {
+                wrong += 1;
+                out.message(msg)?;
             }
             if o.stdout.is_empty() {
                 continue;
@@ -669,6 +695,11 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
     if seen + bad == 0 {
         out.message(&no_puzzle(&source))?;
     }
+    if job.verify {
+        out.message(&format!(
+            "verify: {rated} puzzle(s) checked, {wrong} with a wrong step"
+        ))?;
+    }
     out.finish()?;
     // `rate` keeps one line per puzzle on stdout: the totals go to stderr.
     if let Some(st) = total
@@ -676,7 +707,7 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
     {
         eprint!("{}", path::stats_table(&set, &st, job.time));
     }
-    Ok(bad == 0 && seen + bad > 0)
+    Ok(bad == 0 && wrong == 0 && seen + bad > 0)
 }
 
 fn rules(cmd: RulesCmd) -> Result<bool, Fail> {

@@ -85,3 +85,58 @@ fn a_sound_run_has_no_wrong_step() {
     );
     assert_eq!(referee.first_wrong(&run), None);
 }
+
+/// `solve --verify` and `rate --verify` name the deliberately wrong rule,
+/// its wrong conclusion and the state before it; exit status 1. A sound
+/// set passes with status 0.
+#[test]
+fn verify_on_the_command_line_names_the_wrong_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("wrong.rules");
+    std::fs::write(
+        &rules,
+        "/// Deliberately wrong: both candidates of a bivalue cell go.\nrule bivalue-wipe {\n complexity 50\n let V: rc\n where |V| == 2\n eliminate V\n show \"${V}\"\n}\n",
+    )
+    .unwrap();
+    let set = dir.path().join("wrong.yaml");
+    std::fs::write(&set, format!("files: [singles, {}]\n", rules.display())).unwrap();
+    for cmd in ["solve", "rate"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ruledoku"))
+            .args([cmd, "--verify", "--rules", set.to_str().unwrap(), FSHT])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {err}");
+        assert!(
+            err.contains(
+                "wrong step 15 by rule `bivalue-wipe`: bivalue-wipe: r1c3 ==> r1c3 ≠ 7, r1c3 ≠ 4"
+            ),
+            "{err}"
+        );
+        assert!(
+            err.contains("wrong conclusion: r1c3 ≠ 7 (the solution has 7)"),
+            "{err}"
+        );
+        let state = err
+            .lines()
+            .find_map(|l| l.strip_prefix("  state before the step: "))
+            .unwrap();
+        assert_eq!(
+            input::parse_puzzle(state).unwrap().format,
+            input::Format::PencilMarks729
+        );
+        assert!(
+            err.ends_with("verify: 1 puzzle(s) checked, 1 with a wrong step\n"),
+            "{err}"
+        );
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ruledoku"))
+        .args(["rate", "--verify", "--rules", "sfin", FSHT])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "verify: 1 puzzle(s) checked, 0 with a wrong step\n"
+    );
+}
