@@ -9,9 +9,11 @@
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
+
+mod common;
+use common::*;
 
 /// SudoRules rates it FSHT (subsets-S3-FSHTrow-SE8.sdk.txt).
 const FSHT: &str =
@@ -51,99 +53,6 @@ rule my-x-wing-in-rows {
 
 // ---------------------------------------------------------------------------
 // helpers
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn lines(&self) -> Vec<&str> {
-        self.stdout.lines().collect()
-    }
-
-    fn has_line(&self, line: &str) -> bool {
-        self.stdout.lines().any(|l| l == line)
-    }
-}
-
-fn command<I, S>(args: I) -> (Command, String)
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<OsStr>,
-{
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ruledoku"));
-    cmd.current_dir(root());
-    let mut shown = String::from("ruledoku");
-    for a in args {
-        shown.push(' ');
-        shown.push_str(&a.as_ref().to_string_lossy());
-        cmd.arg(a);
-    }
-    (cmd, shown)
-}
-
-fn finish(shown: &str, out: std::process::Output) -> Run {
-    let run = Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(
-        run.code.is_some(),
-        "`{shown}` was killed by a signal\nstderr:\n{}",
-        run.stderr
-    );
-    assert!(
-        run.code != Some(101) && !run.stderr.contains("panicked"),
-        "`{shown}` panicked\nstdout:\n{}\nstderr:\n{}",
-        run.stdout,
-        run.stderr
-    );
-    run
-}
-
-/// Runs the binary from the crate root with no standard input.
-fn ruledoku<I, S>(args: I) -> Run
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<OsStr>,
-{
-    let (mut cmd, shown) = command(args);
-    let out = cmd
-        .stdin(Stdio::null())
-        .output()
-        .expect("run the ruledoku binary");
-    finish(&shown, out)
-}
-
-/// Runs the binary with `input` on its standard input.
-fn ruledoku_stdin<I, S>(args: I, input: &str) -> Run
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<OsStr>,
-{
-    let (mut cmd, shown) = command(args);
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn the ruledoku binary");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .expect("write stdin");
-    let out = child.wait_with_output().expect("wait for ruledoku");
-    finish(&shown, out)
-}
 
 /// Runs the binary with a standard output whose reading end is already
 /// closed (as in `ruledoku … | head -1` once `head` has exited).

@@ -9,10 +9,12 @@
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod common;
+use common::*;
 
 /// SudoRules rates it FSHT (subsets-S3-FSHTrow-SE8.sdk.txt).
 const FSHT: &str =
@@ -34,93 +36,6 @@ const SAMPLE: &str = "tests/data/cbg-000-first1000.txt";
 
 // ---------------------------------------------------------------------------
 // helpers
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn lines(&self) -> Vec<&str> {
-        self.stdout.lines().collect()
-    }
-}
-
-fn command<I, S>(args: I) -> (Command, String)
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<OsStr>,
-{
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ruledoku"));
-    cmd.current_dir(root());
-    let mut shown = String::from("ruledoku");
-    for a in args {
-        shown.push(' ');
-        shown.push_str(&a.as_ref().to_string_lossy());
-        cmd.arg(a);
-    }
-    (cmd, shown)
-}
-
-fn finish(shown: &str, out: std::process::Output) -> Run {
-    let run = Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(
-        run.code.is_some(),
-        "`{shown}` was killed by a signal\nstderr:\n{}",
-        run.stderr
-    );
-    assert!(
-        run.code != Some(101) && !run.stderr.contains("panicked"),
-        "`{shown}` panicked\nstdout:\n{}\nstderr:\n{}",
-        run.stdout,
-        run.stderr
-    );
-    run
-}
-
-/// Runs the binary from the crate root with no standard input.
-fn ruledoku<I, S>(args: I) -> Run
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<OsStr>,
-{
-    let (mut cmd, shown) = command(args);
-    let out = cmd.stdin(Stdio::null()).output().expect("run ruledoku");
-    finish(&shown, out)
-}
-
-/// Runs the binary with `input` on its standard input.
-fn ruledoku_stdin<I, S>(args: I, input: &str) -> Run
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<OsStr>,
-{
-    let (mut cmd, shown) = command(args);
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn ruledoku");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    // Written from a thread: the child may fill its stdout pipe first.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().expect("wait for ruledoku");
-    writer.join().unwrap();
-    finish(&shown, out)
-}
 
 /// A temporary file holding `text`.
 fn temp_file(name: &str, text: &str) -> (tempfile::TempDir, String) {

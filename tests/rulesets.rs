@@ -10,6 +10,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod common;
+use common::{Run, finish};
+
 /// SudoRules rates it FSHT (subsets-S3-FSHTrow-SE8.sdk.txt).
 const FSHT: &str =
     ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29";
@@ -37,27 +40,6 @@ const SINGLES: [&str; 4] = [
     "hidden-single-in-a-column",
     "hidden-single-in-a-block",
 ];
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn finish(shown: &str, out: std::process::Output) -> Run {
-    let run = Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(run.code.is_some(), "`{shown}` was killed by a signal");
-    assert!(
-        run.code != Some(101) && !run.stderr.contains("panicked"),
-        "`{shown}` panicked\n{}",
-        run.stderr
-    );
-    run
-}
 
 /// Runs the binary in `dir` with no standard input.
 fn ruledoku(dir: &Path, args: &[&str]) -> Run {

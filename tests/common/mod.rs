@@ -1,0 +1,109 @@
+//! Helpers shared by the tests that run the `ruledoku` binary: run it with
+//! arguments (and standard input), and fail the test at once if it was
+//! killed or panicked.
+
+#![allow(dead_code)] // each test crate uses its own part of these helpers
+
+use std::ffi::OsStr;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// The crate root (where `tests/data/` and `rules/` are).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What one run of the binary gave.
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+
+    pub fn has_line(&self, line: &str) -> bool {
+        self.stdout.lines().any(|l| l == line)
+    }
+}
+
+/// The binary with `args`, run from the crate root, and how to show it.
+pub fn command<I, S>(args: I) -> (Command, String)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ruledoku"));
+    cmd.current_dir(root());
+    let mut shown = String::from("ruledoku");
+    for a in args {
+        shown.push(' ');
+        shown.push_str(&a.as_ref().to_string_lossy());
+        cmd.arg(a);
+    }
+    (cmd, shown)
+}
+
+/// The run's output; a run killed by a signal or that panicked fails the
+/// test here.
+pub fn finish(shown: &str, out: std::process::Output) -> Run {
+    let run = Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    };
+    assert!(
+        run.code.is_some(),
+        "`{shown}` was killed by a signal\nstderr:\n{}",
+        run.stderr
+    );
+    assert!(
+        run.code != Some(101) && !run.stderr.contains("panicked"),
+        "`{shown}` panicked\nstdout:\n{}\nstderr:\n{}",
+        run.stdout,
+        run.stderr
+    );
+    run
+}
+
+/// Runs the binary from the crate root with no standard input.
+pub fn ruledoku<I, S>(args: I) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let (mut cmd, shown) = command(args);
+    let out = cmd
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the ruledoku binary");
+    finish(&shown, out)
+}
+
+/// Runs the binary with `input` on its standard input.
+pub fn ruledoku_stdin<I, S>(args: I, input: &str) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let (mut cmd, shown) = command(args);
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the ruledoku binary");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    // Written from a thread: the child may fill its stdout pipe first.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("wait for ruledoku");
+    writer.join().unwrap();
+    finish(&shown, out)
+}
