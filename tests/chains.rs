@@ -16,7 +16,7 @@ use ruledoku::grid::links::linked;
 use ruledoku::grid::state::State;
 use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset::{self, RuleSet};
-use ruledoku::search::chain::{ChainSearch, Ending, Linking};
+use ruledoku::search::chain::{ChainSearch, Ending, G_BASE, Linking, SEGMENTS};
 use ruledoku::search::{Evidence, SearchCx};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -49,6 +49,16 @@ fn run(set: &RuleSet, puzzle: &str) -> (Run, Referee) {
         Limits::default(),
     );
     (run, referee)
+}
+
+/// Is `w` linked to the right-linking candidate `r` (g-linked when `r` is
+/// a g-candidate)?
+fn linked_to(w: usize, r: usize) -> bool {
+    if r >= G_BASE {
+        SEGMENTS[r - G_BASE].glinks.contains(w)
+    } else {
+        linked(w, r)
+    }
 }
 
 /// Re-checks one chain step against the definition of its family.
@@ -89,9 +99,9 @@ fn check_chain(search: &ChainSearch, before: &State, ev: &Evidence) -> Result<()
         }
         let linked_ok = match (k, spec.linking) {
             (0, _) => linked(l.left, z),
-            (_, Linking::Previous) => linked(l.left, *rights.last().unwrap()),
+            (_, Linking::Previous) => linked_to(l.left, *rights.last().unwrap()),
             (_, Linking::TargetOrAny) => {
-                linked(l.left, z) || rights.iter().any(|&r| linked(l.left, r))
+                linked(l.left, z) || rights.iter().any(|&r| linked_to(l.left, r))
             }
         };
         if !linked_ok {
@@ -103,7 +113,7 @@ fn check_chain(search: &ChainSearch, before: &State, ev: &Evidence) -> Result<()
         // The candidates the family allows besides L and R.
         let allowed = |w: usize| {
             let zc = spec.extras.z && (!spec.extras.z_in_first_only || k == 0) && linked(w, z);
-            let tc = spec.extras.t && rights.iter().any(|&r| linked(w, r));
+            let tc = spec.extras.t && rights.iter().any(|&r| linked_to(w, r));
             zc || tc
         };
         let last = k + 1 == n;
@@ -112,10 +122,27 @@ fn check_chain(search: &ChainSearch, before: &State, ev: &Evidence) -> Result<()
             let r = l
                 .right
                 .ok_or("an inner variable without a right-linking candidate")?;
-            if r == z || rights.contains(&r) || !vc.contains(r) || r == l.left {
-                return Err(format!("bad right-linking {}", cand_name(r)));
+            if r >= G_BASE {
+                // A g-candidate: two or more live candidates of the variable
+                // in one segment, holding neither L, Z nor an earlier R.
+                let seg = &SEGMENTS[r - G_BASE];
+                let inside = vc.and(&seg.cands);
+                if !spec.groups
+                    || inside.len() < 2
+                    || seg.cands.contains(l.left)
+                    || seg.cands.contains(z)
+                    || rights.contains(&r)
+                    || rights.iter().any(|&q| q < G_BASE && seg.cands.contains(q))
+                {
+                    return Err(format!("bad g-candidate in {}", var_name(l.var)));
+                }
+                others.retain(|&w| !seg.cands.contains(w));
+            } else {
+                if r == z || rights.contains(&r) || !vc.contains(r) || r == l.left {
+                    return Err(format!("bad right-linking {}", cand_name(r)));
+                }
+                others.retain(|&w| w != r);
             }
-            others.retain(|&w| w != r);
             if let Some(w) = others.iter().find(|&&w| !allowed(w)) {
                 return Err(format!(
                     "{} in {} is not allowed",
@@ -203,15 +230,30 @@ fn b_ratings_of_the_first_cbg_000_puzzles_are_sudorules() {
     assert_eq!(ratings_differ(&set, &cases), []);
 }
 
+/// gW ratings of the first cbg-000 puzzles equal SudoRules', but one:
+/// line 109 (gW 9, W 9) gets a valid g-whip[7] (checked here against the
+/// definition and the solution) that SudoRules does not take, then W 8.
+/// Known divergence, to be explained (see the closing note of issue 8).
+#[test]
+fn gw_ratings_of_the_first_cbg_000_puzzles_are_sudorules_but_one() {
+    let set = ruleset::load("gw").unwrap();
+    let cases = rated(
+        &data("cbg-000-first1000.txt"),
+        &data("cbg-000-first1000-gW.txt"),
+        200,
+    );
+    assert_eq!(ratings_differ(&set, &cases), [(109, 9, 8)]);
+}
+
 /// Every family's steps agree with their definition and the solution.
 #[test]
 fn every_chain_family_is_sound_and_true_to_its_definition() {
-    for name in ["bc", "z", "tw", "w-sfin"] {
+    for name in ["bc", "z", "tw", "w-sfin", "gb"] {
         let set = ruleset::load(name).unwrap();
         let cases: Vec<(String, i64)> = rated(
             &data("cbg-000-first1000.txt"),
             &data("cbg-000-first1000-W.txt"),
-            60,
+            if name == "gb" { 25 } else { 60 },
         );
         // Ratings differ by family; only soundness and definitions count here.
         let _ = ratings_differ(&set, &cases);

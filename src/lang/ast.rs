@@ -67,6 +67,8 @@ pub enum ChainKind {
     Links(Ident),
     /// `ends contradiction` / `ends linked-to-target`.
     Ends(Ident),
+    /// `nodes candidates` / `nodes g-candidates`.
+    Nodes(Ident),
 }
 
 /// A clause of the head (shared by every rule kind).

@@ -1307,6 +1307,7 @@ pub fn check_chain(
     let mut extras = None;
     let mut linking = None;
     let mut ending = None;
+    let mut groups = None;
     // A word clause given twice is an error at its second place.
     fn once<T>(c: &mut Checker, slot: &mut Option<T>, v: T, sp: Span, what: &str) {
         if slot.is_some() {
@@ -1385,6 +1386,22 @@ pub fn check_chain(
                     once(&mut c, &mut linking, l, cl.span, "links");
                 }
             }
+            ChainKind::Nodes(w) => {
+                let g = match c.param_word(w).as_str() {
+                    "candidates" => Some(false),
+                    "g-candidates" => Some(true),
+                    other => {
+                        c.err(
+                            w.span,
+                            format!("unknown nodes `{other}`, expected candidates or g-candidates"),
+                        );
+                        None
+                    }
+                };
+                if let Some(g) = g {
+                    once(&mut c, &mut groups, g, cl.span, "nodes");
+                }
+            }
             ChainKind::Ends(w) => {
                 let e = match c.param_word(w).as_str() {
                     "contradiction" => Some(Ending::Contradiction),
@@ -1429,6 +1446,7 @@ pub fn check_chain(
             ending,
             // Bivalue chains print their last cell whole; the others `{Ln .}`.
             show_last_right: ending == Ending::LinkedToTarget && !extras.z && !extras.t,
+            groups: groups.unwrap_or(false),
         },
     })
 }

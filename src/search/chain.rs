@@ -38,6 +38,7 @@ use crate::grid::state::State;
 use std::any::Any;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
+use std::sync::LazyLock;
 
 /// What the other candidates of a chain's variables may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -81,6 +82,87 @@ pub struct ChainSpec {
     /// Print the last variable's right-linking candidate (bivalue chains)
     /// instead of `.`.
     pub show_last_right: bool,
+    /// May a right-linking candidate be a g-candidate (g-whips, g-braids)?
+    pub groups: bool,
+}
+
+/// First index of g-candidates in [`Link::right`]: `G_BASE + segment`.
+pub const G_BASE: usize = N_CANDS;
+
+/// A g-candidate: one digit's candidates in the intersection of a block and
+/// a row (horizontal) or a column (vertical), taken together. Candidate `x`
+/// is g-linked to it when `x` is linked to all three of its cells' `d`
+/// candidates (same digit, in the line outside the block or in the block
+/// outside the line).
+#[derive(Clone, Debug)]
+pub struct Segment {
+    pub digit: usize,
+    pub block: usize,
+    /// Row (horizontal) or column (vertical) index, 0..9.
+    pub line: usize,
+    pub horizontal: bool,
+    /// The three candidates of `digit` in the segment's cells.
+    pub cands: Bits,
+    /// The candidates g-linked to the segment.
+    pub glinks: Bits,
+}
+
+/// The 486 g-candidates' segments: `digit * 54 + block * 6 + k`, with `k`
+/// 0..3 the rows and 3..6 the columns of the block.
+pub static SEGMENTS: LazyLock<Vec<Segment>> = LazyLock::new(|| {
+    let mut out = Vec::with_capacity(486);
+    for d in 0..9 {
+        for b in 0..9 {
+            for k in 0..6 {
+                let horizontal = k < 3;
+                let (r0, c0) = (b / 3 * 3, b % 3 * 3);
+                let cells: Vec<usize> = (0..3)
+                    .map(|i| {
+                        if horizontal {
+                            cell(r0 + k, c0 + i)
+                        } else {
+                            cell(r0 + i, c0 + k - 3)
+                        }
+                    })
+                    .collect();
+                let cands = Bits::from_indices(cells.iter().map(|&c| cand(c, d)));
+                let mut glinks = Bits::first(N_CANDS);
+                for z in cands.iter() {
+                    glinks = glinks.and(links(z));
+                }
+                out.push(Segment {
+                    digit: d,
+                    block: b,
+                    line: if horizontal { r0 + k } else { c0 + k - 3 },
+                    horizontal,
+                    cands,
+                    glinks,
+                });
+            }
+        }
+    }
+    out
+});
+
+/// The segment of variable `v` that holds every candidate of `rest` (at
+/// least two), if one does: a row or column variable's block part, or a
+/// block variable's row or column part.
+fn segment_of(v: usize, rest: &Bits) -> Option<usize> {
+    let first = rest.min()?;
+    let d = cand_digit(first);
+    let cells: Vec<usize> = rest.iter().map(cand_cell).collect();
+    let same = |f: fn(usize) -> usize| cells.iter().all(|&c| f(c) == f(cells[0]));
+    let b = cell_block(cells[0]);
+    let (row_k, col_k) = (cell_row(cells[0]) % 3, 3 + cell_col(cells[0]) % 3);
+    let k = match var_space(v) {
+        Space::Rc => return None,
+        Space::Rn if same(cell_block) => row_k,
+        Space::Cn if same(cell_block) => col_k,
+        Space::Bn if same(cell_row) => row_k,
+        Space::Bn if same(cell_col) => col_k,
+        _ => return None,
+    };
+    Some(d * 54 + b * 6 + k)
 }
 
 /// One variable of a found chain.
@@ -106,8 +188,11 @@ struct Partial {
     parent: u32,
     var: u16,
     left: u16,
+    /// A candidate, or `G_BASE + segment` for a g-candidate.
     right: u16,
     rights: Bits,
+    /// Segments of the g-candidates used as right-linking candidates.
+    g_rights: Bits,
     lefts: Bits,
     vars: VarSet,
     /// Live candidates linked to some right-linking candidate so far.
@@ -187,19 +272,24 @@ impl ChainSearch {
         let mut arena: Vec<Partial> = Vec::new();
         // The frontier: indices into the arena of partial chains of length k.
         let mut frontier: Vec<u32> = vec![u32::MAX];
-        let mut seen: HashSet<(u16, Bits)> = HashSet::new();
+        let mut seen: HashSet<(u16, Bits, Bits)> = HashSet::new();
         for k in 0..n {
             let last = k + 1 == n;
             let mut next: Vec<u32> = Vec::new();
             for &pi in &frontier {
-                let (rights, lefts, vars, t_cover, rlast) = if pi == u32::MAX {
-                    (Bits::EMPTY, Bits::EMPTY, VarSet::EMPTY, Bits::EMPTY, None)
+                let (rights, g_rights, lefts, vars, t_cover, rlast) = if pi == u32::MAX {
+                    let e = Bits::EMPTY;
+                    (e, e, e, VarSet::EMPTY, e, None)
                 } else {
                     let p = &arena[pi as usize];
-                    (p.rights, p.lefts, p.vars, p.t_cover, Some(p.right as usize))
+                    let r = p.right as usize;
+                    (p.rights, p.g_rights, p.lefts, p.vars, p.t_cover, Some(r))
                 };
                 let mut ls = match (rlast, self.spec.linking) {
                     (None, _) => nz,
+                    (Some(r), Linking::Previous) if r >= G_BASE => {
+                        SEGMENTS[r - G_BASE].glinks.and(live)
+                    }
                     (Some(r), Linking::Previous) => links(r).and(live),
                     (Some(_), Linking::TargetOrAny) => nz.or(&t_cover),
                 };
@@ -232,20 +322,50 @@ impl ChainSearch {
                         }
                         let mut rest = live_v.minus(&cover);
                         rest.remove(l);
-                        if rest.len() != 1 {
-                            continue;
-                        }
-                        let r = rest.min().unwrap_or(0);
-                        if r == z || rights.contains(r) || lefts.contains(r) || r == l {
-                            continue;
-                        }
-                        let mut new_rights = rights;
-                        new_rights.insert(r);
+                        let (r, r_links, new_rights, new_g_rights) = match rest.len() {
+                            1 => {
+                                let r = rest.min().unwrap_or(0);
+                                if r == z || rights.contains(r) || lefts.contains(r) || r == l {
+                                    continue;
+                                }
+                                let mut nr = rights;
+                                nr.insert(r);
+                                (r, links(r).and(live), nr, g_rights)
+                            }
+                            2.. if self.spec.groups => {
+                                let Some(sg) = segment_of(v, &rest) else {
+                                    continue;
+                                };
+                                let seg = &SEGMENTS[sg];
+                                if seg.cands.contains(l)
+                                    || seg.cands.contains(z)
+                                    || seg.cands.intersects(&rights)
+                                    || g_rights.contains(sg)
+                                {
+                                    continue;
+                                }
+                                // A candidate R of the segment after the same
+                                // R's is preferred to the g-candidate (as
+                                // CSP-Rules keeps it).
+                                let prefer_single = seg.cands.and(live).iter().any(|c| {
+                                    let mut nr = rights;
+                                    nr.insert(c);
+                                    seen.contains(&(c as u16, nr, g_rights))
+                                });
+                                if prefer_single {
+                                    continue;
+                                }
+                                let mut ng = g_rights;
+                                ng.insert(sg);
+                                (G_BASE + sg, seg.glinks.and(live), rights, ng)
+                            }
+                            _ => continue,
+                        };
                         let key_last = match self.spec.linking {
                             Linking::Previous => r as u16,
                             Linking::TargetOrAny => u16::MAX,
                         };
-                        if !seen.insert((key_last, new_rights)) {
+                        if !seen.insert((key_last, new_rights, new_g_rights)) {
                             continue;
                         }
                         let mut new_lefts = lefts;
@@ -258,9 +378,10 @@ impl ChainSearch {
                             left: l as u16,
                             right: r as u16,
                             rights: new_rights,
+                            g_rights: new_g_rights,
                             lefts: new_lefts,
                             vars: new_vars,
-                            t_cover: t_cover.or(&links(r).and(live)),
+                            t_cover: t_cover.or(&r_links),
                         });
                         next.push((arena.len() - 1) as u32);
                     }
@@ -337,6 +458,7 @@ impl Searcher for ChainSearch {
             .map(|(i, k)| {
                 let sp = var_space(k.var);
                 let right = match k.right {
+                    Some(r) if r >= G_BASE => segment_in_var(sp, &SEGMENTS[r - G_BASE]),
                     Some(r) if i + 1 < n || self.spec.show_last_right => cand_in_var(sp, r),
                     _ => ".".to_string(),
                 };
@@ -353,5 +475,59 @@ impl Searcher for ChainSearch {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+/// How a g-candidate is written inside the braces of a variable of `space`
+/// (SudoRules' g-labels): `c123` in a row, `r456` in a column, `r3c456` or
+/// `r123c5` in a block.
+fn segment_in_var(space: Space, seg: &Segment) -> String {
+    let (b0r, b0c) = (seg.block / 3 * 3, seg.block % 3 * 3);
+    let three = |base: usize| format!("{}{}{}", base + 1, base + 2, base + 3);
+    match (space, seg.horizontal) {
+        (Space::Rn, _) => format!("c{}", three(b0c)),
+        (Space::Cn, _) => format!("r{}", three(b0r)),
+        (_, true) => format!("r{}c{}", seg.line + 1, three(b0c)),
+        (_, false) => format!("r{}c{}", three(b0r), seg.line + 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index of the segment of digit `d` (0-based), block `b`, part `k`.
+    fn seg(d: usize, b: usize, k: usize) -> usize {
+        d * 54 + b * 6 + k
+    }
+
+    #[test]
+    fn segments_and_their_glinks() {
+        assert_eq!(SEGMENTS.len(), 486);
+        // n2 in r3 ∩ b2 (cells r3c4, r3c5, r3c6).
+        let s = &SEGMENTS[seg(1, 1, 2)];
+        assert_eq!((s.digit, s.block, s.line, s.horizontal), (1, 1, 2, true));
+        assert_eq!(
+            s.cands,
+            Bits::from_indices([
+                cand(cell(2, 3), 1),
+                cand(cell(2, 4), 1),
+                cand(cell(2, 5), 1)
+            ])
+        );
+        // g-linked: n2 elsewhere in row 3 (6 cells) and in block 2 outside row 3 (6 cells).
+        assert_eq!(s.glinks.len(), 12);
+        assert!(s.glinks.iter().all(|z| cand_digit(z) == 1));
+        assert_eq!(segment_in_var(Space::Bn, s), "r3c456");
+        assert_eq!(segment_in_var(Space::Rn, s), "c456");
+        let v = &SEGMENTS[seg(1, 3, 3)];
+        assert_eq!(segment_in_var(Space::Bn, v), "r456c1");
+        assert_eq!(segment_in_var(Space::Cn, v), "r456");
+        // A row variable's candidates in one block make one segment.
+        let rest = Bits::from_indices([cand(cell(2, 3), 1), cand(cell(2, 5), 1)]);
+        assert_eq!(segment_of(var(Space::Rn, 19), &rest), Some(seg(1, 1, 2)));
+        assert_eq!(segment_of(var(Space::Bn, 10), &rest), Some(seg(1, 1, 2)));
+        let spread = Bits::from_indices([cand(cell(2, 3), 1), cand(cell(2, 8), 1)]);
+        assert_eq!(segment_of(var(Space::Rn, 19), &spread), None);
     }
 }
