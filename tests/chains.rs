@@ -335,3 +335,39 @@ fn every_chain_family_over_all_of_cbg_000() {
         let _ = ratings_differ(&set, &cases);
     }
 }
+
+/// A chain rule's clauses are checked: unknown words name what is
+/// expected, a bad length is one error (not also a missing one), a pattern
+/// clause in a chain rule is a syntax error at its place.
+#[test]
+fn chain_rule_clauses_are_checked() {
+    let errs = |src: &str| -> Vec<(usize, usize, String)> {
+        ruledoku::lang::compile_source("c.rules", src)
+            .unwrap_err()
+            .into_iter()
+            .map(|d| (d.line, d.column, d.message))
+            .collect()
+    };
+    assert_eq!(
+        errs("chain c {\n complexity 1\n length 0\n ends contradiction\n}\n"),
+        [(
+            3,
+            9,
+            "a chain length must be between 1 and 64, found 0".to_string()
+        )]
+    );
+    assert_eq!(
+        errs("chain c {\n complexity 1\n length 2\n spaces rn, bx\n others zz\n links prev\n ends nowhere\n nodes g\n}\n")
+            .iter()
+            .map(|(l, c, _)| (*l, *c))
+            .collect::<Vec<_>>(),
+        [(4, 13), (5, 9), (6, 8), (7, 7), (8, 8)]
+    );
+    assert_eq!(
+        errs("chain c {\n complexity 1\n}\n"),
+        [(1, 7, "missing `length` and `ends` clauses".to_string())]
+    );
+    let e = errs("chain c {\n complexity 1\n length 2\n ends contradiction\n let V: rc\n}\n");
+    assert_eq!((e[0].0, e[0].1), (5, 2));
+    assert!(e[0].2.starts_with("syntax error: expected"), "{}", e[0].2);
+}

@@ -1308,6 +1308,9 @@ pub fn check_chain(
     let mut linking = None;
     let mut ending = None;
     let mut groups = None;
+    // A `length` clause with an error is not also a missing one.
+    let mut length_seen = false;
+    let mut ends_seen = false;
     // A word clause given twice is an error at its second place.
     fn once<T>(c: &mut Checker, slot: &mut Option<T>, v: T, sp: Span, what: &str) {
         if slot.is_some() {
@@ -1318,6 +1321,7 @@ pub fn check_chain(
     for cl in clauses {
         match &cl.kind {
             ChainKind::Length(e) => {
+                length_seen = true;
                 if let Some(n) = c.constant(e, "length") {
                     if !(1..=MAX_CHAIN_LENGTH).contains(&n) {
                         c.err(
@@ -1403,6 +1407,7 @@ pub fn check_chain(
                 }
             }
             ChainKind::Ends(w) => {
+                ends_seen = true;
                 let e = match c.param_word(w).as_str() {
                     "contradiction" => Some(Ending::Contradiction),
                     "linked-to-target" => Some(Ending::LinkedToTarget),
@@ -1422,11 +1427,16 @@ pub fn check_chain(
             }
         }
     }
-    if length.is_none() {
-        c.err(ast.name_span, "missing `length` clause");
-    }
-    if ending.is_none() {
-        c.err(ast.name_span, "missing `ends` clause");
+    // Both missing clauses in one message: errors at one place are kept once.
+    let missing: Vec<&str> = [(length_seen, "`length`"), (ends_seen, "`ends`")]
+        .into_iter()
+        .filter(|(seen, _)| !seen)
+        .map(|(_, w)| w)
+        .collect();
+    match missing[..] {
+        [] => {}
+        [one] => c.err(ast.name_span, format!("missing {one} clause")),
+        _ => c.err(ast.name_span, "missing `length` and `ends` clauses"),
     }
     if !c.errs.is_empty() {
         return Err(c.errs);
