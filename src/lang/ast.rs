@@ -69,6 +69,8 @@ pub enum ChainKind {
     Ends(Ident),
     /// `nodes candidates` / `nodes g-candidates`.
     Nodes(Ident),
+    /// `targets one` / `targets all`.
+    Targets(Ident),
 }
 
 /// A clause of the head (shared by every rule kind).

@@ -1308,6 +1308,7 @@ pub fn check_chain(
     let mut linking = None;
     let mut ending = None;
     let mut groups = None;
+    let mut all_targets = None;
     // A `length` clause with an error is not also a missing one.
     let mut length_seen = false;
     let mut ends_seen = false;
@@ -1390,6 +1391,22 @@ pub fn check_chain(
                     once(&mut c, &mut linking, l, cl.span, "links");
                 }
             }
+            ChainKind::Targets(w) => {
+                let a = match c.param_word(w).as_str() {
+                    "one" => Some(false),
+                    "all" => Some(true),
+                    other => {
+                        c.err(
+                            w.span,
+                            format!("unknown targets `{other}`, expected one or all"),
+                        );
+                        None
+                    }
+                };
+                if let Some(a) = a {
+                    once(&mut c, &mut all_targets, a, cl.span, "targets");
+                }
+            }
             ChainKind::Nodes(w) => {
                 let g = match c.param_word(w).as_str() {
                     "candidates" => Some(false),
@@ -1457,6 +1474,7 @@ pub fn check_chain(
             // Bivalue chains print their last cell whole; the others `{Ln .}`.
             show_last_right: ending == Ending::LinkedToTarget && !extras.z && !extras.t,
             groups: groups.unwrap_or(false),
+            all_targets: all_targets.unwrap_or(false),
         },
     })
 }

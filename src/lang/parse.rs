@@ -86,6 +86,7 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::links_c => "`links`",
         Rule::ends_c => "`ends`",
         Rule::nodes_c => "`nodes`",
+        Rule::targets_c => "`targets`",
         Rule::doc => "a `///` doc comment",
         Rule::name_tpl | Rule::name_part => "a rule name",
         Rule::family => "`for`",
@@ -596,6 +597,7 @@ fn chain_clause(p: Pair<Rule>) -> ChainClause {
         Rule::links_c => ChainKind::Links(ident(it.next().unwrap())),
         Rule::ends_c => ChainKind::Ends(ident(it.next().unwrap())),
         Rule::nodes_c => ChainKind::Nodes(ident(it.next().unwrap())),
+        Rule::targets_c => ChainKind::Targets(ident(it.next().unwrap())),
         r => unreachable!("grammar: unexpected chain clause {r:?}"),
     };
     ChainClause { kind, span: sp }

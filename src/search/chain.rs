@@ -84,6 +84,10 @@ pub struct ChainSpec {
     pub show_last_right: bool,
     /// May a right-linking candidate be a g-candidate (g-whips, g-braids)?
     pub groups: bool,
+    /// Conclude, with the target found, every other live candidate for
+    /// which the same chain is a chain of the family (SudoRules' "blocked"
+    /// chains: whip[2], bivalue chains, z-chains, t-whips).
+    pub all_targets: bool,
 }
 
 /// First index of g-candidates in [`Link::right`]: `G_BASE + segment`.
@@ -313,9 +317,17 @@ impl ChainSearch {
                                 continue;
                             };
                             let evidence = self.evidence(&arena, pi, z, v, l, shown);
+                            let mut conclusions = Bits::single(z);
+                            if self.spec.all_targets {
+                                for t in live.iter() {
+                                    if t != z && self.fits(state, t, &evidence.links) {
+                                        conclusions.insert(t);
+                                    }
+                                }
+                            }
                             return f(Found {
                                 kind: ConclusionKind::Eliminate,
-                                conclusions: Bits::single(z),
+                                conclusions,
                                 grade: None,
                                 evidence: Evidence::Chain(evidence),
                             });
@@ -393,6 +405,52 @@ impl ChainSearch {
             frontier = next;
         }
         ControlFlow::Continue(())
+    }
+
+    /// Is the chain `links` (found for another target) a chain of the
+    /// family for target `t` too? Its variables and linking candidates stay;
+    /// what the extras cover and how it ends are judged for `t`.
+    fn fits(&self, state: &State, t: usize, chain: &[Link]) -> bool {
+        let live = &state.cands;
+        let nt = links(t).and(live);
+        let Some(first) = chain.first() else {
+            return false;
+        };
+        if !nt.contains(first.left) {
+            return false;
+        }
+        if self.spec.linking == Linking::TargetOrAny {
+            return false;
+        }
+        let mut t_cover = Bits::EMPTY;
+        let n = chain.len();
+        for (k, link) in chain.iter().enumerate() {
+            let live_v = live.and(&TABLES.var[link.var]);
+            let cover = self.cover(k, &nt, &t_cover);
+            if k + 1 == n {
+                return self.ends(&live_v, link.left, &cover, &nt).is_some();
+            }
+            let Some(r) = link.right else {
+                return false;
+            };
+            let mut rest = live_v.minus(&cover);
+            rest.remove(link.left);
+            let r_cands = if r >= G_BASE {
+                SEGMENTS[r - G_BASE].cands
+            } else {
+                Bits::single(r)
+            };
+            if !rest.minus(&r_cands).is_empty() {
+                return false;
+            }
+            let r_links = if r >= G_BASE {
+                SEGMENTS[r - G_BASE].glinks
+            } else {
+                *links(r)
+            };
+            t_cover = t_cover.or(&r_links.and(live));
+        }
+        false
     }
 
     /// The chain ending with the partial chain `pi` and the last variable.
