@@ -15,41 +15,11 @@ use std::process::Stdio;
 mod common;
 use common::*;
 
-/// SudoRules rates it FSHT (subsets-S3-FSHTrow-SE8.sdk.txt).
-const FSHT: &str =
-    ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29";
-/// FSHT with its last two givens removed: several solutions.
-const MULTIPLE: &str =
-    ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5...";
-/// Consistent givens (no digit twice in a house) but no solution: r1c9 can
-/// hold no digit (1-8 in its row, 9 in its block).
-const NO_SOLUTION: &str =
-    "12345678.........9...............................................................";
-/// Contradictory givens: digit 1 twice in row 1.
-const DUPLICATE_GIVEN: &str =
-    "11...............................................................................";
 const EMPTY_GRID: &str =
     ".................................................................................";
 
 /// SudoRules' path of an x-wing-in-rows puzzle (config SFin).
 const SHP_ROW_FILE: &str = "tests/data/sudorules/subsets-S2-SHP-row-Royle17-6973.sdk.txt";
-
-/// A concrete x-wing in rows, written by a user (cf. `{FISH}-in-{LS}` in
-/// rules/subsets.rules).
-const MY_X_WING: &str = r#"/// X-wing in rows: two rows in which digit X lies within two columns;
-/// X can be nowhere else in those columns.
-rule my-x-wing-in-rows {
-    complexity 202
-    level 2
-    rating "SHP"
-    let X: digit
-    let B: 2 row in houses(row, cands(X))
-    let C = houses(column, cands(X) & cands(B))
-    where |C| == 2
-    eliminate cands(X) & cands(C) - cands(B)
-    show "${X}${B}${C}"
-}
-"#;
 
 // ---------------------------------------------------------------------------
 // helpers

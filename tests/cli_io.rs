@@ -16,18 +16,6 @@ use std::time::{Duration, Instant};
 mod common;
 use common::*;
 
-/// SudoRules rates it FSHT (subsets-S3-FSHTrow-SE8.sdk.txt).
-const FSHT: &str =
-    ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29";
-/// FSHT with its last two givens removed: several solutions.
-const MULTIPLE: &str =
-    ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5...";
-/// Consistent givens but no solution.
-const NO_SOLUTION: &str =
-    "12345678.........9...............................................................";
-/// Digit 1 twice in row 1.
-const DUPLICATE_GIVEN: &str =
-    "11...............................................................................";
 /// cbg-000 line 2: `sfin` and `singles` get stuck on it.
 const STUCK: &str =
     "..34......5...912.7...2.....1.5.7..86...9...7.......34..2.............9.9...61.75";

@@ -3,8 +3,8 @@
 
 use std::process::Command;
 
-const FSHT: &str =
-    ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29";
+mod common;
+use common::FSHT;
 
 fn ruledoku(args: &[&str]) -> (String, String, Option<i32>) {
     let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))

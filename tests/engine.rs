@@ -8,8 +8,8 @@ use ruledoku::rating::Rating;
 use ruledoku::{input, ruleset};
 use std::time::Duration;
 
-const FSHT: &str =
-    ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29";
+mod common;
+use common::FSHT;
 
 fn start(p: &str) -> State {
     let p = input::parse_puzzle(p).unwrap();

@@ -11,27 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{Run, finish};
-
-/// SudoRules rates it FSHT (subsets-S3-FSHTrow-SE8.sdk.txt).
-const FSHT: &str =
-    ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29";
-
-/// A user's x-wing in rows (two rules' worth of lines: the name on line 3).
-const MY_X_WING: &str = r#"/// X-wing in rows: two rows in which digit X lies within two columns;
-/// X can be nowhere else in those columns.
-rule my-x-wing-in-rows {
-    complexity 202
-    level 2
-    rating "SHP"
-    let X: digit
-    let B: 2 row in houses(row, cands(X))
-    let C = houses(column, cands(X) & cands(B))
-    where |C| == 2
-    eliminate cands(X) & cands(C) - cands(B)
-    show "${X}${B}${C}"
-}
-"#;
+use common::{FSHT, MY_X_WING, Run, finish};
 
 /// The rules of the built-in `singles` set, in order.
 const SINGLES: [&str; 4] = [

@@ -7,8 +7,8 @@ use ruledoku::oracle::referee::Referee;
 use ruledoku::{input, lang, ruleset};
 use std::sync::Arc;
 
-const FSHT: &str =
-    ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29";
+mod common;
+use common::FSHT;
 
 /// Singles, then a "rule" that wrongly eliminates both candidates of a
 /// bivalue cell (one of them is the cell's value).
