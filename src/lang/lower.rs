@@ -162,26 +162,14 @@ fn as_set(v: Val) -> Bits {
 /// element on an empty set, and no element cannot be looked up).
 fn evaluable(op: &Op, known: &[bool]) -> bool {
     match op {
-        Op::Int(_) => true,
         Op::Slot(s) => known[*s],
-        Op::First(_) | Op::Last(_) => false,
-        Op::Cands(_, x)
-        | Op::Project(_, x)
-        | Op::Linked(x)
-        | Op::Peers(x)
-        | Op::Len(x)
-        | Op::Not(x) => evaluable(x, known),
-        Op::SetBin(_, a, b)
-        | Op::IntBin(_, a, b)
-        | Op::Cmp(_, a, b)
-        | Op::SetEq(_, a, b)
-        | Op::SubsetOf(a, b)
-        | Op::In(a, b)
-        | Op::And(a, b)
-        | Op::Or(a, b) => evaluable(a, known) && evaluable(b, known),
-        // An operation added later: bounded by its type until listed here.
-        #[allow(unreachable_patterns)]
-        _ => false,
+        // `grid` and quantifiers are bounded by their type.
+        Op::First(_) | Op::Last(_) | Op::Grid | Op::Quant(_) => false,
+        _ => op
+            .operands()
+            .into_iter()
+            .flatten()
+            .all(|x| evaluable(x, known)),
     }
 }
 

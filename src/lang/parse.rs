@@ -73,6 +73,29 @@ fn describe(r: &Rule) -> String {
     }
 }
 
+/// The grammar's operators: the infix ones and `not` (what the operator
+/// limit counts).
+fn is_operator(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::or_op
+            | Rule::and_op
+            | Rule::in_op
+            | Rule::eq
+            | Rule::ne
+            | Rule::le
+            | Rule::ge
+            | Rule::lt
+            | Rule::gt
+            | Rule::union
+            | Rule::inter
+            | Rule::minus
+            | Rule::plus
+            | Rule::times
+            | Rule::not_op
+    )
+}
+
 /// The word for each grammar rule, or `None` for a rule not listed yet (the
 /// test `every_grammar_rule_has_a_word` fails until it is).
 fn word(r: &Rule) -> Option<&'static str> {
@@ -118,22 +141,8 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::WHITESPACE => "a space",
         Rule::COMMENT => "a comment",
         Rule::EOI => "end of file",
-        Rule::infix
-        | Rule::or_op
-        | Rule::and_op
-        | Rule::in_op
-        | Rule::eq
-        | Rule::ne
-        | Rule::le
-        | Rule::ge
-        | Rule::lt
-        | Rule::gt
-        | Rule::union
-        | Rule::inter
-        | Rule::minus
-        | Rule::plus
-        | Rule::times => "an operator",
         Rule::prefix | Rule::not_op => "`not`",
+        r if *r == Rule::infix || is_operator(*r) => "an operator",
         _ => return None,
     })
 }
@@ -302,21 +311,7 @@ fn check_limits(pairs: Pairs<Rule>, offset: usize) -> Result<(), ParseError> {
                     return Err((opener, nesting_message()));
                 }
             }
-            Rule::or_op
-            | Rule::and_op
-            | Rule::in_op
-            | Rule::eq
-            | Rule::ne
-            | Rule::le
-            | Rule::ge
-            | Rule::lt
-            | Rule::gt
-            | Rule::union
-            | Rule::inter
-            | Rule::minus
-            | Rule::plus
-            | Rule::times
-            | Rule::not_op => {
+            r if is_operator(r) => {
                 operators += 1;
                 if operators > MAX_OPERATORS {
                     return Err((

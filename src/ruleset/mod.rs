@@ -204,11 +204,12 @@ mod tests {
 
     #[test]
     fn misspellings_find_the_closest_name() {
-        let names = ["naked-single", "xy-wing", "whip[1]", "xyz-wing"];
-        assert_eq!(closest("naked-singel", names), Some("naked-single"));
-        assert_eq!(closest("XY-Wing", names), Some("xy-wing"));
-        assert_eq!(closest("whip1", names), Some("whip[1]"));
-        assert_eq!(closest("swordfish", names), None);
+        // Rule names as a user writes them (made up: any name works).
+        let names = ["my-first-rule", "ab-rule", "loop[1]", "abc-rule"];
+        assert_eq!(closest("my-frist-rule", names), Some("my-first-rule"));
+        assert_eq!(closest("AB-Rule", names), Some("ab-rule"));
+        assert_eq!(closest("loop1", names), Some("loop[1]"));
+        assert_eq!(closest("elsewhere", names), None);
         assert_eq!(edit_distance(&['a', 'b'], &[]), 2);
     }
 }

@@ -153,11 +153,10 @@ pub static SEGMENTS: LazyLock<Vec<Segment>> = LazyLock::new(|| {
 /// block variable's row or column part.
 fn segment_of(v: usize, rest: &Bits) -> Option<usize> {
     let first = rest.min()?;
-    let d = cand_digit(first);
-    let cells: Vec<usize> = rest.iter().map(cand_cell).collect();
-    let same = |f: fn(usize) -> usize| cells.iter().all(|&c| f(c) == f(cells[0]));
-    let b = cell_block(cells[0]);
-    let (row_k, col_k) = (cell_row(cells[0]) % 3, 3 + cell_col(cells[0]) % 3);
+    let (d, c0) = (cand_digit(first), cand_cell(first));
+    let same = |f: fn(usize) -> usize| rest.iter().all(|z| f(cand_cell(z)) == f(c0));
+    let b = cell_block(c0);
+    let (row_k, col_k) = (cell_row(c0) % 3, 3 + cell_col(c0) % 3);
     let k = match var_space(v) {
         Space::Rc => return None,
         Space::Rn if same(cell_block) => row_k,

@@ -590,18 +590,20 @@ impl Op {
         }
     }
 
-    /// Can evaluation be undefined (does it use `first` or `last`)?
-    pub fn may_fail(&self) -> bool {
+    /// The operands of an operation (every operation has at most two):
+    /// one walker for the analyses of a tree.
+    pub fn operands(&self) -> [Option<&Op>; 2] {
         match self {
-            Op::First(_) | Op::Last(_) => true,
-            Op::Int(_) | Op::Slot(_) | Op::Grid => false,
-            Op::Quant(qo) => qo.domain.may_fail() || qo.body.may_fail(),
+            Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::Quant(qo) => [Some(&qo.domain), Some(&qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
             | Op::Linked(x)
             | Op::Peers(x)
+            | Op::First(x)
+            | Op::Last(x)
             | Op::Len(x)
-            | Op::Not(x) => x.may_fail(),
+            | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, a, b)
             | Op::IntBin(_, a, b)
             | Op::Cmp(_, a, b)
@@ -609,8 +611,14 @@ impl Op {
             | Op::SubsetOf(a, b)
             | Op::In(a, b)
             | Op::And(a, b)
-            | Op::Or(a, b) => a.may_fail() || b.may_fail(),
+            | Op::Or(a, b) => [Some(a), Some(b)],
         }
+    }
+
+    /// Can evaluation be undefined (does it use `first` or `last`)?
+    pub fn may_fail(&self) -> bool {
+        matches!(self, Op::First(_) | Op::Last(_))
+            || self.operands().into_iter().flatten().any(Op::may_fail)
     }
 }
 
