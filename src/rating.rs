@@ -53,19 +53,9 @@ impl Rating {
         }
     }
 
-    /// The rating in tenths.
-    pub fn in_tenths(self) -> i64 {
-        self.tenths
-    }
-
     /// The integral part (a level's value).
     pub fn whole(self) -> i64 {
         self.tenths.div_euclid(10)
-    }
-
-    /// Was the rating written with a decimal?
-    pub fn is_decimal(self) -> bool {
-        self.decimal
     }
 
     /// This rating plus `t` tenths (SE's length increment), printed with a decimal.

@@ -30,7 +30,7 @@
 //! Architecture Invariant: no family is named here. A family is a
 //! combination of the spec's fields, chosen by a rule file.
 
-use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher, SearcherKind};
+use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher};
 use crate::grid::bits::{Bits, VarSet};
 use crate::grid::geometry::*;
 use crate::grid::links::links;
@@ -485,10 +485,6 @@ impl ChainSearch {
 }
 
 impl Searcher for ChainSearch {
-    fn kind(&self) -> SearcherKind {
-        SearcherKind::Chain
-    }
-
     fn search(
         &self,
         cx: &mut SearchCx,

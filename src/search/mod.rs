@@ -115,27 +115,8 @@ impl SearchCx {
     }
 }
 
-/// Kinds of searcher, as the rule language names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearcherKind {
-    Pattern,
-    Chain,
-}
-
-impl SearcherKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            SearcherKind::Pattern => "rule",
-            SearcherKind::Chain => "chain",
-        }
-    }
-}
-
 /// The interface every kind of rule body implements.
 pub trait Searcher: Send + Sync + fmt::Debug + Any {
-    /// Which kind of rule this searcher was compiled from.
-    fn kind(&self) -> SearcherKind;
-
     /// Calls `f` with every match that has a non-empty conclusion, in the
     /// searcher's fixed order, until `f` returns `Break` or the context's
     /// deadline passes (then it returns `Break` too; see

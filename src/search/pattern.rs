@@ -9,7 +9,7 @@
 //! Architecture Invariant: a plan only reads the state it is given; it never
 //! mutates it. Conclusions are returned to the engine, which applies them.
 
-use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher, SearcherKind};
+use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::links::common_links_in;
@@ -795,10 +795,6 @@ impl Plan {
 }
 
 impl Searcher for Plan {
-    fn kind(&self) -> SearcherKind {
-        SearcherKind::Pattern
-    }
-
     fn search(
         &self,
         cx: &mut SearchCx,
