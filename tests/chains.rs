@@ -77,6 +77,7 @@ fn check_chain(search: &ChainSearch, before: &State, ev: &Evidence) -> Result<()
         return Err("the target is not live".into());
     }
     let mut rights: Vec<usize> = Vec::new();
+    let mut lefts: Vec<usize> = Vec::new();
     let mut vars = Vec::new();
     for (k, l) in c.links.iter().enumerate() {
         let vc = live.and(&TABLES.var[l.var]);
@@ -108,6 +109,13 @@ fn check_chain(search: &ChainSearch, before: &State, ev: &Evidence) -> Result<()
             return Err(format!(
                 "left-linking {} is not linked as its family says",
                 cand_name(l.left)
+            ));
+        }
+        let digit_ok = |w: usize| w >= G_BASE || cand_digit(w) == cand_digit(z);
+        if spec.one_digit && !(digit_ok(l.left) && l.right.is_none_or(digit_ok)) {
+            return Err(format!(
+                "{} holds a candidate of another digit than the target's",
+                var_name(l.var)
             ));
         }
         // The candidates the family allows besides L and R.
@@ -151,6 +159,7 @@ fn check_chain(search: &ChainSearch, before: &State, ev: &Evidence) -> Result<()
                 ));
             }
             rights.push(r);
+            lefts.push(l.left);
         } else {
             if others.is_empty() {
                 return Err(format!("the last variable {} is a single", var_name(l.var)));
@@ -169,6 +178,23 @@ fn check_chain(search: &ChainSearch, before: &State, ev: &Evidence) -> Result<()
                     if rest.len() != 1 || !linked(rest[0], z) {
                         return Err(format!(
                             "the last variable {} does not end on the target",
+                            var_name(l.var)
+                        ));
+                    }
+                }
+                Ending::Lasso => {
+                    // rl: an earlier left-linking candidate; lr: linked to
+                    // an earlier right-linking candidate.
+                    let closes =
+                        |w: &usize| lefts.contains(w) || rights.iter().any(|&r| linked_to(*w, r));
+                    let ok = match rest[..] {
+                        [] => vc.iter().filter(|&w| w != l.left).any(|w| closes(&w)),
+                        [r] => closes(&r),
+                        _ => false,
+                    };
+                    if !ok {
+                        return Err(format!(
+                            "the last variable {} closes no lasso",
                             var_name(l.var)
                         ));
                     }
@@ -248,7 +274,9 @@ fn gw_ratings_of_the_first_cbg_000_puzzles_are_sudorules_but_one() {
 /// Every family's steps agree with their definition and the solution.
 #[test]
 fn every_chain_family_is_sound_and_true_to_its_definition() {
-    for name in ["bc", "z", "tw", "w-sfin", "gbc", "gz", "gtw", "gb"] {
+    for name in [
+        "bc", "z", "tw", "w-sfin", "gbc", "gz", "gtw", "gb", "lassos", "typed",
+    ] {
         let set = ruleset::load(name).unwrap();
         let cases: Vec<(String, i64)> = rated(
             &data("cbg-000-first1000.txt"),
@@ -329,7 +357,7 @@ fn every_chain_family_over_all_of_cbg_000() {
         usize::MAX,
     );
     for name in [
-        "bc", "z", "tw", "w-sfin", "gbc", "gz", "gtw", "gw", "b", "gb",
+        "bc", "z", "tw", "w-sfin", "gbc", "gz", "gtw", "gw", "b", "gb", "lassos", "typed",
     ] {
         let set = ruleset::load(name).unwrap();
         let _ = ratings_differ(&set, &cases);

@@ -65,12 +65,14 @@ pub enum ChainKind {
     Others(Vec<Ident>),
     /// `links previous` / `links target-or-any`.
     Links(Ident),
-    /// `ends contradiction` / `ends linked-to-target`.
+    /// `ends contradiction` / `ends linked-to-target` / `ends lasso`.
     Ends(Ident),
     /// `nodes candidates` / `nodes g-candidates`.
     Nodes(Ident),
     /// `targets one` / `targets all`.
     Targets(Ident),
+    /// `digits any` / `digits same` (every candidate of the target's digit).
+    Digits(Ident),
 }
 
 /// A clause of the head (shared by every rule kind).

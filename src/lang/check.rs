@@ -1309,6 +1309,7 @@ pub fn check_chain(
     let mut ending = None;
     let mut groups = None;
     let mut all_targets = None;
+    let mut one_digit = None;
     // A `length` clause with an error is not also a missing one.
     let mut length_seen = false;
     let mut ends_seen = false;
@@ -1407,6 +1408,22 @@ pub fn check_chain(
                     once(&mut c, &mut all_targets, a, cl.span, "targets");
                 }
             }
+            ChainKind::Digits(w) => {
+                let a = match c.param_word(w).as_str() {
+                    "any" => Some(false),
+                    "same" => Some(true),
+                    other => {
+                        c.err(
+                            w.span,
+                            format!("unknown digits `{other}`, expected any or same"),
+                        );
+                        None
+                    }
+                };
+                if let Some(a) = a {
+                    once(&mut c, &mut one_digit, a, cl.span, "digits");
+                }
+            }
             ChainKind::Nodes(w) => {
                 let g = match c.param_word(w).as_str() {
                     "candidates" => Some(false),
@@ -1428,11 +1445,12 @@ pub fn check_chain(
                 let e = match c.param_word(w).as_str() {
                     "contradiction" => Some(Ending::Contradiction),
                     "linked-to-target" => Some(Ending::LinkedToTarget),
+                    "lasso" => Some(Ending::Lasso),
                     other => {
                         c.err(
                             w.span,
                             format!(
-                                "unknown ending `{other}`, expected contradiction or linked-to-target"
+                                "unknown ending `{other}`, expected contradiction, linked-to-target or lasso"
                             ),
                         );
                         None
@@ -1475,6 +1493,7 @@ pub fn check_chain(
             show_last_right: ending == Ending::LinkedToTarget && !extras.z && !extras.t,
             groups: groups.unwrap_or(false),
             all_targets: all_targets.unwrap_or(false),
+            one_digit: one_digit.unwrap_or(false),
         },
     })
 }

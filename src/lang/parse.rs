@@ -593,6 +593,7 @@ fn chain_clause(p: Pair<Rule>) -> ChainClause {
         Rule::ends_c => ChainKind::Ends(ident(it.next().unwrap())),
         Rule::nodes_c => ChainKind::Nodes(ident(it.next().unwrap())),
         Rule::targets_c => ChainKind::Targets(ident(it.next().unwrap())),
+        Rule::digits_c => ChainKind::Digits(ident(it.next().unwrap())),
         r => unreachable!("grammar: unexpected chain clause {r:?}"),
     };
     ChainClause { kind, span: sp }

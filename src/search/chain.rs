@@ -67,6 +67,14 @@ pub enum Ending {
     Contradiction,
     /// The last variable has exactly one more candidate, linked to the target.
     LinkedToTarget,
+    /// A lasso (Berthier's rl- and lr-lassos): the last variable's
+    /// right-linking candidate, the one candidate left besides its
+    /// left-linking one once the extras are set aside (or, when none is
+    /// left, any candidate of it linked to an earlier right-linking one), is
+    /// an earlier left-linking candidate (rl) or is linked to an earlier
+    /// right-linking candidate (lr), so the loop would close on a candidate
+    /// already known true or false. The target need not be linked to it.
+    Lasso,
 }
 
 /// The configuration of a chain search of one length.
@@ -88,6 +96,9 @@ pub struct ChainSpec {
     /// which the same chain is a chain of the family (SudoRules' "blocked"
     /// chains: whip[2], bivalue chains, z-chains, t-whips).
     pub all_targets: bool,
+    /// Are all the chain's candidates of the target's digit (x-chains,
+    /// Berthier's c-chains)?
+    pub one_digit: bool,
 }
 
 /// First index of g-candidates in [`Link::right`]: `G_BASE + segment`.
@@ -232,20 +243,42 @@ impl ChainSearch {
         c
     }
 
-    /// Does the last variable `v` with left-linking `l` end a chain?
-    /// Returns the last right-linking candidate shown (if any).
+    /// Does the last variable `v` with left-linking `l` end a chain, given
+    /// what the extras set aside (`cover`), the target's links `nz`, the
+    /// candidates linked to earlier right-linking ones (`t_cover`) and the
+    /// earlier left-linking candidates? Returns the last right-linking
+    /// candidate shown (if any).
     #[inline]
-    fn ends(&self, live_v: &Bits, l: usize, cover: &Bits, nz: &Bits) -> Option<Option<usize>> {
+    fn ends(
+        &self,
+        live_v: &Bits,
+        l: usize,
+        cover: &Bits,
+        nz: &Bits,
+        t_cover: &Bits,
+        lefts: &Bits,
+    ) -> Option<Option<usize>> {
         // A variable with one candidate is a single, not a chain's end.
         if live_v.len() < 2 {
             return None;
         }
         let mut rest = live_v.minus(cover);
         rest.remove(l);
+        if self.spec.ending == Ending::Lasso {
+            let mut others = *live_v;
+            others.remove(l);
+            let closes = match rest.len() {
+                0 => others.intersects(&t_cover.or(lefts)),
+                1 => rest.intersects(&t_cover.or(lefts)),
+                _ => false,
+            };
+            return closes.then_some(None);
+        }
         if !rest.is_subset(nz) {
             return None;
         }
         match self.spec.ending {
+            Ending::Lasso => None,
             Ending::Contradiction => Some(None),
             Ending::LinkedToTarget => {
                 if rest.len() == 1 {
@@ -298,6 +331,9 @@ impl ChainSearch {
                 };
                 ls = ls.minus(&rights);
                 ls.remove(z);
+                if self.spec.one_digit {
+                    ls = ls.and(&TABLES.digit[cand_digit(z)]);
+                }
                 if self.spec.linking == Linking::Previous {
                     ls = ls.minus(&lefts);
                 }
@@ -312,7 +348,8 @@ impl ChainSearch {
                         }
                         let live_v = live.and(&TABLES.var[v]);
                         if last {
-                            let Some(shown) = self.ends(&live_v, l, &cover, &nz) else {
+                            let Some(shown) = self.ends(&live_v, l, &cover, &nz, &t_cover, &lefts)
+                            else {
                                 continue;
                             };
                             let evidence = self.evidence(&arena, pi, z, v, l, shown);
@@ -418,17 +455,24 @@ impl ChainSearch {
         if !nt.contains(first.left) {
             return false;
         }
+        if self.spec.one_digit && cand_digit(t) != cand_digit(first.left) {
+            return false;
+        }
         if self.spec.linking == Linking::TargetOrAny {
             return false;
         }
         let mut t_cover = Bits::EMPTY;
+        let mut lefts = Bits::EMPTY;
         let n = chain.len();
         for (k, link) in chain.iter().enumerate() {
             let live_v = live.and(&TABLES.var[link.var]);
             let cover = self.cover(k, &nt, &t_cover);
             if k + 1 == n {
-                return self.ends(&live_v, link.left, &cover, &nt).is_some();
+                return self
+                    .ends(&live_v, link.left, &cover, &nt, &t_cover, &lefts)
+                    .is_some();
             }
+            lefts.insert(link.left);
             let Some(r) = link.right else {
                 return false;
             };
