@@ -392,6 +392,22 @@ fn chain_rule_clauses_are_checked() {
         [(4, 13), (5, 9), (6, 8), (7, 7), (8, 8)]
     );
     assert_eq!(
+        errs("chain c {\n complexity 1\n length 2\n ends loop\n digits one\n digits same\n}\n"),
+        [
+            (
+                4,
+                7,
+                "unknown ending `loop`, expected contradiction, linked-to-target or lasso"
+                    .to_string()
+            ),
+            (
+                5,
+                9,
+                "unknown digits `one`, expected any or same".to_string()
+            ),
+        ]
+    );
+    assert_eq!(
         errs("chain c {\n complexity 1\n}\n"),
         [(1, 7, "missing `length` and `ends` clauses".to_string())]
     );
