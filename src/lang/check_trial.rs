@@ -111,6 +111,8 @@ impl Checker<'_> {
         let mut steps = Steps::default();
         let mut reads = None;
         let mut concludes: Vec<(Conclude, Span)> = Vec::new();
+        // A `conclude` clause with an error is not also a missing one.
+        let mut conclude_seen = false;
         for cl in clauses {
             let word = match &cl.kind {
                 TrialKind::Assume(_) => "assume",
@@ -191,6 +193,7 @@ impl Checker<'_> {
                     rating,
                     cells,
                 } => {
+                    conclude_seen = true;
                     let word = self.param_word(what);
                     let Some(mode) = Mode::ALL.into_iter().find(|m| m.word() == word) else {
                         self.err(
@@ -241,7 +244,7 @@ impl Checker<'_> {
                 TrialKind::Pass(_) | TrialKind::Increment(_) => {}
             }
         }
-        if concludes.is_empty() {
+        if !conclude_seen {
             self.err(sp, "missing `conclude` clause");
         }
         let assume_on = assume_on.unwrap_or(true);
