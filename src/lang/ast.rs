@@ -46,6 +46,41 @@ pub enum RuleBody {
     Pattern(Vec<Clause>),
     /// `chain NAME { … }`: a chain family of one length.
     Chain(Vec<ChainClause>),
+    /// `trial NAME { … }`: assumptions, propagation, conclusions.
+    Trial(Vec<TrialClause>),
+}
+
+/// A clause of a trial rule's body (or of one of its passes).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrialClause {
+    pub kind: TrialKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TrialKind {
+    /// `pass { … }`: one pass's clauses.
+    Pass(Vec<TrialClause>),
+    /// `increment se-length` / `increment none`.
+    Increment(Ident),
+    /// `assume on, off`.
+    Assume(Vec<Ident>),
+    /// `cells 2..=9`: the cells whose candidates are assumed, by size.
+    Cells(i64, i64),
+    /// `on-off cell, house`.
+    OnOff(Vec<Ident>),
+    /// `off-on cell, house`.
+    OffOn(Vec<Ident>),
+    /// `reads original` / `reads branch`.
+    Reads(Ident),
+    /// `conclude WORD [level D] [key N] [rating "S"] [cells A..=B]`.
+    Conclude {
+        what: Ident,
+        level: Option<(String, Span)>,
+        key: Option<(i64, Span)>,
+        rating: Option<String>,
+        cells: Option<(i64, i64, Span)>,
+    },
 }
 
 /// A clause of a chain rule's body.

@@ -16,6 +16,10 @@ use crate::search::chain::{ChainSpec, Ending, Extras, Linking};
 use crate::search::pattern::*;
 use std::collections::HashMap;
 
+#[path = "check_trial.rs"]
+mod trial;
+pub use trial::{CheckedTrial, check_trial};
+
 /// Static types of expressions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {

@@ -231,6 +231,11 @@ pub fn huge_search_warning(
     ))
 }
 
+/// The search of a checked trial rule: the spec is the configuration.
+pub fn lower_trial(spec: crate::search::trial::TrialSpec) -> crate::search::trial::TrialSearch {
+    crate::search::trial::TrialSearch::new(spec)
+}
+
 /// The search of a checked chain rule: the spec is the configuration.
 pub fn lower_chain(spec: ChainSpec) -> ChainSearch {
     ChainSearch::new(spec)

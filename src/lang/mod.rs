@@ -125,6 +125,20 @@ pub fn compile_file(
                         searcher: Arc::new(lower::lower_chain(c.spec)),
                     })
                 }
+                RuleBody::Trial(clauses) => {
+                    check::check_trial(ast, clauses, &params).map(|c| Rule {
+                        head: RuleHead {
+                            name: c.name,
+                            docs: ast.docs.clone(),
+                            file: file.to_string(),
+                            line,
+                            complexity: c.complexity,
+                            level: c.level,
+                            label: c.label,
+                        },
+                        searcher: Arc::new(lower::lower_trial(c.spec)),
+                    })
+                }
             };
             match result {
                 Ok(rule) => out.push(rule),

@@ -110,6 +110,19 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::ends_c => "`ends`",
         Rule::nodes_c => "`nodes`",
         Rule::targets_c => "`targets`",
+        Rule::trial_rule | Rule::kw_trial => "`trial`",
+        Rule::trial_clause | Rule::pass_clause => "a clause",
+        Rule::increment_c => "`increment`",
+        Rule::pass_c => "`pass`",
+        Rule::assume_c => "`assume`",
+        Rule::cells_c | Rule::c_cells => "`cells`",
+        Rule::on_off_c => "`on-off`",
+        Rule::off_on_c => "`off-on`",
+        Rule::reads_c => "`reads`",
+        Rule::conclude_c => "`conclude`",
+        Rule::c_level => "`level`",
+        Rule::c_key => "`key`",
+        Rule::c_rating => "`rating`",
         Rule::doc => "a `///` doc comment",
         Rule::name_tpl | Rule::name_part => "a rule name",
         Rule::family => "`for`",
@@ -262,7 +275,7 @@ pub fn parse_file(file: &str, source: &str) -> Result<Vec<RuleAst>, Diagnostic> 
     Ok(file_pair
         .into_inner()
         .filter_map(|p| match p.as_rule() {
-            Rule::pattern_rule | Rule::chain_rule => Some(rule_item(p)),
+            Rule::pattern_rule | Rule::chain_rule | Rule::trial_rule => Some(rule_item(p)),
             _ => None,
         })
         .collect())
@@ -545,6 +558,8 @@ fn too_deep(text: &str) -> Option<usize> {
 fn rule_item(p: Pair<Rule>) -> RuleAst {
     let sp = span(&p);
     let is_chain = p.as_rule() == Rule::chain_rule;
+    let is_trial = p.as_rule() == Rule::trial_rule;
+    let mut trial_clauses = Vec::new();
     let mut docs = Vec::new();
     let mut name = String::new();
     let mut name_span = Span::default();
@@ -555,7 +570,7 @@ fn rule_item(p: Pair<Rule>) -> RuleAst {
     for q in p.into_inner() {
         match q.as_rule() {
             Rule::doc => docs.push(q.as_str().trim_start_matches("///").trim().to_string()),
-            Rule::kw_rule | Rule::kw_chain => {}
+            Rule::kw_rule | Rule::kw_chain | Rule::kw_trial => {}
             Rule::name_tpl => {
                 name = q.as_str().to_string();
                 name_span = span(&q);
@@ -563,6 +578,7 @@ fn rule_item(p: Pair<Rule>) -> RuleAst {
             Rule::family => family = q.into_inner().map(fam_bind).collect(),
             Rule::complexity | Rule::level | Rule::rating => head.push(head_clause(q)),
             _ if is_chain => chain_clauses.push(chain_clause(q)),
+            _ if is_trial => trial_clauses.push(trial_clause(q)),
             _ => clauses.push(clause(q)),
         }
     }
@@ -574,6 +590,8 @@ fn rule_item(p: Pair<Rule>) -> RuleAst {
         head,
         body: if is_chain {
             RuleBody::Chain(chain_clauses)
+        } else if is_trial {
+            RuleBody::Trial(trial_clauses)
         } else {
             RuleBody::Pattern(clauses)
         },
@@ -597,6 +615,71 @@ fn chain_clause(p: Pair<Rule>) -> ChainClause {
         r => unreachable!("grammar: unexpected chain clause {r:?}"),
     };
     ChainClause { kind, span: sp }
+}
+
+/// The two bounds of `A..=B`.
+fn range(it: &mut pest::iterators::Pairs<Rule>) -> (i64, i64) {
+    let a = it
+        .next()
+        .map_or(0, |q| q.as_str().parse().unwrap_or(i64::MAX));
+    let b = it
+        .next()
+        .map_or(0, |q| q.as_str().parse().unwrap_or(i64::MAX));
+    (a, b)
+}
+
+fn trial_clause(p: Pair<Rule>) -> TrialClause {
+    let sp = span(&p);
+    let which = p.as_rule();
+    let mut it = p.into_inner();
+    let kind = match which {
+        Rule::pass_c => TrialKind::Pass(it.map(trial_clause).collect()),
+        Rule::increment_c => TrialKind::Increment(ident(it.next().unwrap())),
+        Rule::assume_c => TrialKind::Assume(it.map(ident).collect()),
+        Rule::cells_c => {
+            let (a, b) = range(&mut it);
+            TrialKind::Cells(a, b)
+        }
+        Rule::on_off_c => TrialKind::OnOff(it.map(ident).collect()),
+        Rule::off_on_c => TrialKind::OffOn(it.map(ident).collect()),
+        Rule::reads_c => TrialKind::Reads(ident(it.next().unwrap())),
+        Rule::conclude_c => {
+            let what = ident(it.next().unwrap());
+            let (mut level, mut key, mut rating, mut cells) = (None, None, None, None);
+            for q in it {
+                let qs = span(&q);
+                let r = q.as_rule();
+                let mut inner = q.into_inner();
+                match r {
+                    Rule::c_level => {
+                        let d = inner.next().unwrap();
+                        level = Some((d.as_str().to_string(), span(&d)));
+                    }
+                    Rule::c_key => {
+                        let k = inner.next().unwrap();
+                        key = Some((k.as_str().parse().unwrap_or(i64::MAX), span(&k)));
+                    }
+                    Rule::c_rating => {
+                        let s = inner.next().unwrap().into_inner().next().unwrap();
+                        rating = Some(s.as_str().to_string());
+                    }
+                    _ => {
+                        let (a, b) = range(&mut inner);
+                        cells = Some((a, b, qs));
+                    }
+                }
+            }
+            TrialKind::Conclude {
+                what,
+                level,
+                key,
+                rating,
+                cells,
+            }
+        }
+        r => unreachable!("grammar: unexpected trial clause {r:?}"),
+    };
+    TrialClause { kind, span: sp }
 }
 
 fn head_clause(p: Pair<Rule>) -> HeadClause {

@@ -13,15 +13,19 @@
 //! - chain searches (the `chain` kind): a breadth-first search over the
 //!   link graph configured by the rule's clauses, with evidence
 //!   [`Evidence::Chain`]-style links (to come, beside `pattern`);
-//! - trial searches (the `trial` kind): assumptions propagated with a
-//!   linked sub-rule-set, with an implication graph as evidence (to come).
+//! - [`trial::TrialSearch`] (the `trial` kind): assumptions propagated by
+//!   implication steps, concluding on cycles, contradictions or what all
+//!   branches agree on, with an implication graph
+//!   ([`implication`]) as evidence.
 //!
 //! Architecture Invariant: a searcher only reads the state it is given;
 //! only the engine changes states. A searcher knows no technique by name:
 //! what it looks for comes from the rule text it was compiled from.
 
 pub mod chain;
+pub mod implication;
 pub mod pattern;
+pub mod trial;
 
 use crate::grid::bits::Bits;
 use crate::grid::state::State;
@@ -57,6 +61,8 @@ pub enum Evidence {
     Bindings(Vec<pattern::Val>),
     /// A chain's target and its variables with their linking candidates.
     Chain(chain::ChainEvidence),
+    /// A trial's chains of implications, read off its implication graph.
+    Implications(implication::Implications),
 }
 
 /// One match of a searcher.

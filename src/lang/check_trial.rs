@@ -1,0 +1,294 @@
+//! Checking trial rules: each clause's words, each pass complete and
+//! coherent, errors at their clause (file:line:column like every kind).
+
+use super::*;
+use crate::search::trial::{Conclude, Increment, Mode, Pass, Reads, Steps, TrialSpec};
+
+/// A checked trial rule instance: its head and its search configuration.
+#[derive(Clone, Debug)]
+pub struct CheckedTrial {
+    pub name: String,
+    pub complexity: i64,
+    pub level: Rating,
+    pub label: Option<String>,
+    pub spec: TrialSpec,
+}
+
+/// Checks one instance of a trial rule.
+pub fn check_trial(
+    ast: &RuleAst,
+    clauses: &[TrialClause],
+    params: &Params,
+) -> Result<CheckedTrial, Errors> {
+    let mut c = Checker::new(params);
+    let name = substitute(&ast.name, params);
+    let (complexity, level, label) = c.head(ast);
+    let mut increment = None;
+    let mut passes = Vec::new();
+    let mut loose: Vec<&TrialClause> = Vec::new();
+    let mut first_pass_span = None;
+    for cl in clauses {
+        match &cl.kind {
+            TrialKind::Increment(w) => {
+                let v = match c.param_word(w).as_str() {
+                    "se-length" => Some(Increment::SeLength),
+                    "none" => Some(Increment::None),
+                    other => {
+                        c.err(
+                            w.span,
+                            format!("unknown increment `{other}`, expected se-length or none"),
+                        );
+                        None
+                    }
+                };
+                if let Some(v) = v {
+                    if increment.is_some() {
+                        c.err(cl.span, "`increment` given twice");
+                    }
+                    increment = Some(v);
+                }
+            }
+            TrialKind::Pass(inner) => {
+                first_pass_span.get_or_insert(cl.span);
+                let refs: Vec<&TrialClause> = inner.iter().collect();
+                if let Some(p) = c.pass(&refs, cl.span, level) {
+                    passes.push(p);
+                }
+            }
+            _ => loose.push(cl),
+        }
+    }
+    if !loose.is_empty() {
+        if first_pass_span.is_some() {
+            c.err(
+                loose[0].span,
+                "this clause is outside the rule's `pass` blocks: move it into one",
+            );
+        } else if let Some(p) = c.pass(&loose, ast.name_span, level) {
+            passes.push(p);
+        }
+    } else if first_pass_span.is_none() {
+        c.err(ast.name_span, "missing `conclude` clause");
+    }
+    if !c.errs.is_empty() {
+        return Err(c.errs);
+    }
+    let complexity = complexity.unwrap_or(0);
+    Ok(CheckedTrial {
+        spec: TrialSpec {
+            passes,
+            increment: increment.unwrap_or(Increment::None),
+            complexity,
+            label: label.clone().unwrap_or_else(|| name.clone()),
+        },
+        name,
+        complexity,
+        level,
+        label,
+    })
+}
+
+/// `A..=B` as a range of cell sizes, or an error.
+fn cell_range(c: &mut Checker, a: i64, b: i64, sp: Span) -> Option<(usize, usize)> {
+    if !(1..=9).contains(&a) || !(1..=9).contains(&b) || a > b {
+        c.err(
+            sp,
+            format!("a range of cell sizes must be within 1..=9 and not empty, found {a}..={b}"),
+        );
+        return None;
+    }
+    Some((a as usize, b as usize))
+}
+
+impl Checker<'_> {
+    /// One pass: its clauses, checked; `sp` is where a missing clause is
+    /// reported.
+    fn pass(&mut self, clauses: &[&TrialClause], sp: Span, head_level: Rating) -> Option<Pass> {
+        let n0 = self.errs.len();
+        let mut seen: Vec<&str> = Vec::new();
+        let mut cells = None;
+        let (mut assume_on, mut assume_off) = (None::<bool>, false);
+        let mut steps = Steps::default();
+        let mut reads = None;
+        let mut concludes: Vec<(Conclude, Span)> = Vec::new();
+        // A `conclude` clause with an error is not also a missing one.
+        let mut conclude_seen = false;
+        for cl in clauses {
+            let word = match &cl.kind {
+                TrialKind::Assume(_) => "assume",
+                TrialKind::Cells(..) => "cells",
+                TrialKind::OnOff(_) => "on-off",
+                TrialKind::OffOn(_) => "off-on",
+                TrialKind::Reads(_) => "reads",
+                TrialKind::Conclude { .. } => "conclude",
+                TrialKind::Pass(_) => {
+                    self.err(cl.span, "a `pass` cannot hold another `pass`");
+                    continue;
+                }
+                TrialKind::Increment(_) => {
+                    self.err(cl.span, "`increment` belongs to the rule, not to a pass");
+                    continue;
+                }
+            };
+            if word != "conclude" {
+                if seen.contains(&word) {
+                    self.err(cl.span, format!("`{word}` given twice"));
+                    continue;
+                }
+                seen.push(word);
+            }
+            match &cl.kind {
+                TrialKind::Assume(ws) => {
+                    let (mut on, mut off) = (false, false);
+                    for w in ws {
+                        match self.param_word(w).as_str() {
+                            "on" => on = true,
+                            "off" => off = true,
+                            other => self.err(
+                                w.span,
+                                format!("unknown assumption `{other}`, expected on or off"),
+                            ),
+                        }
+                    }
+                    assume_on = Some(on);
+                    assume_off = off;
+                }
+                TrialKind::Cells(a, b) => cells = cell_range(self, *a, *b, cl.span),
+                TrialKind::OnOff(ws) | TrialKind::OffOn(ws) => {
+                    let on_off = matches!(cl.kind, TrialKind::OnOff(_));
+                    for w in ws {
+                        let (cell, house) = if on_off {
+                            (&mut steps.on_off_cell, &mut steps.on_off_house)
+                        } else {
+                            (&mut steps.off_on_cell, &mut steps.off_on_house)
+                        };
+                        match self.param_word(w).as_str() {
+                            "cell" => *cell = true,
+                            "house" => *house = true,
+                            "none" => {}
+                            other => self.err(
+                                w.span,
+                                format!("unknown implication step `{other}`, expected cell, house or none"),
+                            ),
+                        }
+                    }
+                }
+                TrialKind::Reads(w) => {
+                    reads = match self.param_word(w).as_str() {
+                        "original" => Some(Reads::Original),
+                        "branch" => Some(Reads::Branch),
+                        other => {
+                            self.err(
+                                w.span,
+                                format!("unknown state `{other}`, expected original or branch"),
+                            );
+                            None
+                        }
+                    }
+                }
+                TrialKind::Conclude {
+                    what,
+                    level,
+                    key,
+                    rating,
+                    cells,
+                } => {
+                    conclude_seen = true;
+                    let word = self.param_word(what);
+                    let Some(mode) = Mode::ALL.into_iter().find(|m| m.word() == word) else {
+                        self.err(
+                            what.span,
+                            format!(
+                                "unknown conclusion `{word}`, expected cycle, forcing, contradiction, double, cell or region"
+                            ),
+                        );
+                        continue;
+                    };
+                    if concludes.iter().any(|(k, _)| k.mode == mode) {
+                        self.err(
+                            cl.span,
+                            format!("`conclude {word}` given twice in one pass"),
+                        );
+                        continue;
+                    }
+                    let lvl = match level {
+                        None => head_level,
+                        Some((t, sp)) => match Rating::parse(t) {
+                            Some(r) => r,
+                            None => {
+                                self.err(
+                                    *sp,
+                                    format!(
+                                        "expected a level with at most one decimal, found `{t}`"
+                                    ),
+                                );
+                                head_level
+                            }
+                        },
+                    };
+                    let min_cell = match cells {
+                        None => 1,
+                        Some((a, b, sp)) => cell_range(self, *a, *b, *sp).map_or(1, |r| r.0),
+                    };
+                    concludes.push((
+                        Conclude {
+                            mode,
+                            level: lvl,
+                            key: key.map_or(0, |k| k.0),
+                            label: rating.as_ref().map(|s| substitute(s, self.params)),
+                            min_cell,
+                        },
+                        cl.span,
+                    ));
+                }
+                TrialKind::Pass(_) | TrialKind::Increment(_) => {}
+            }
+        }
+        if !conclude_seen {
+            self.err(sp, "missing `conclude` clause");
+        }
+        let assume_on = assume_on.unwrap_or(true);
+        if !(steps.on_off_cell || steps.on_off_house || steps.off_on_cell || steps.off_on_house) {
+            self.err(
+                sp,
+                "nothing propagates: give `on-off` or `off-on` implication steps (cell, house)",
+            );
+        }
+        let reads = reads.unwrap_or(Reads::Original);
+        for (k, ksp) in &concludes {
+            let w = k.mode.word();
+            match k.mode {
+                Mode::Cycle | Mode::Forcing if reads == Reads::Branch => self.err(
+                    *ksp,
+                    format!("`conclude {w}` follows the original state: it needs `reads original`"),
+                ),
+                Mode::Cycle | Mode::Cell | Mode::Region if !assume_on => self.err(
+                    *ksp,
+                    format!("`conclude {w}` starts from candidates assumed on: add `assume on`"),
+                ),
+                Mode::Double if !(assume_on && assume_off) => self.err(
+                    *ksp,
+                    "`conclude double` compares both assumptions of a candidate: it needs `assume on, off`",
+                ),
+                Mode::Forcing | Mode::Contradiction if !assume_on && !assume_off => self.err(
+                    *ksp,
+                    format!("`conclude {w}` needs an assumption: `assume on`, `off` or both"),
+                ),
+                _ => {}
+            }
+        }
+        if self.errs.len() > n0 {
+            return None;
+        }
+        let (min_cell, max_cell) = cells.unwrap_or((1, 9));
+        Some(Pass {
+            min_cell,
+            max_cell,
+            assume_on,
+            assume_off,
+            steps,
+            reads,
+            concludes: concludes.into_iter().map(|(k, _)| k).collect(),
+        })
+    }
+}

@@ -1,0 +1,362 @@
+//! Implication graphs: what a trial's propagation inferred, and why.
+//!
+//! A *literal* is a candidate on (`2z`) or off (`2z + 1`), as in
+//! [`LitSet`]. Propagating an assumption adds nodes to an arena, each a
+//! literal with the nodes it was inferred from (its parents, the first one
+//! being the literal whose step produced it; the others are the literals
+//! that a dynamic step read from the branch's state, such as the
+//! candidates already gone from a cell). The first node of a branch is
+//! its assumption. One literal may have several nodes (cycle searches
+//! keep every path); [`Graph::get`] finds the latest.
+//!
+//! Sudoku Explainer's *complexity* of a chain is the number of distinct
+//! literals among a target's ancestors, itself included
+//! ([`Graph::ancestor_count`]). A chain's printed form and the evidence a
+//! step carries ([`Implications`]) are read off the graph too; [`to_petgraph`]
+//! gives a `petgraph` view for tools.
+
+use crate::grid::bits::LitSet;
+use crate::grid::geometry::*;
+
+/// The literal "candidate `z` is on" (`true`) or "off" (`false`).
+#[inline]
+pub fn lit(z: usize, on: bool) -> u16 {
+    (2 * z + usize::from(!on)) as u16
+}
+
+/// The candidate of a literal.
+#[inline]
+pub fn lit_cand(l: u16) -> usize {
+    usize::from(l) / 2
+}
+
+/// Is the literal an "on" literal?
+#[inline]
+pub fn lit_on(l: u16) -> bool {
+    l & 1 == 0
+}
+
+/// The opposite literal of the same candidate.
+#[inline]
+pub fn conjugate(l: u16) -> u16 {
+    l ^ 1
+}
+
+/// `r1c2=5` / `r1c2≠5`.
+pub fn lit_name(l: u16) -> String {
+    let z = lit_cand(l);
+    let op = if lit_on(l) { "=" } else { "≠" };
+    format!("{}{op}{}", cell_name(cand_cell(z)), cand_digit(z) + 1)
+}
+
+/// Why a node holds: the step that inferred it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Cause {
+    /// The branch's assumption.
+    Assumption,
+    /// The cell's constraint: one value per cell.
+    Cell,
+    /// A house's constraint (house index 0..27): one place per digit.
+    House(u8),
+}
+
+/// One inferred literal.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    pub lit: u16,
+    pub cause: Cause,
+    first_parent: u32,
+    n_parents: u32,
+}
+
+/// An arena of inferred literals with their parents.
+#[derive(Clone, Debug, Default)]
+pub struct Graph {
+    nodes: Vec<Node>,
+    parents: Vec<u32>,
+    /// Literals that have a node in `index`.
+    present: LitSet,
+    /// The latest node of each present literal.
+    index: Vec<u32>,
+}
+
+impl Graph {
+    /// An empty graph (one allocation for the literal index).
+    pub fn new() -> Graph {
+        Graph {
+            nodes: Vec::with_capacity(256),
+            parents: Vec::with_capacity(512),
+            present: LitSet::EMPTY,
+            index: vec![0; 2 * N_CANDS],
+        }
+    }
+
+    /// Empties the graph, keeping its memory.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.parents.clear();
+        self.present = LitSet::EMPTY;
+    }
+
+    /// Adds a node without making it the literal's latest (a conclusion
+    /// reached but not propagated). Returns its index.
+    pub fn push(&mut self, lit: u16, cause: Cause, parents: &[u32]) -> u32 {
+        let first_parent = self.parents.len() as u32;
+        self.parents.extend_from_slice(parents);
+        self.nodes.push(Node {
+            lit,
+            cause,
+            first_parent,
+            n_parents: parents.len() as u32,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// Adds a node and makes it the literal's latest. Returns its index.
+    pub fn add(&mut self, lit: u16, cause: Cause, parents: &[u32]) -> u32 {
+        let n = self.push(lit, cause, parents);
+        self.set_latest(lit, n);
+        n
+    }
+
+    /// Makes node `n` the latest of literal `lit`.
+    pub fn set_latest(&mut self, lit: u16, n: u32) {
+        self.present.insert(usize::from(lit));
+        self.index[usize::from(lit)] = n;
+    }
+
+    /// Does the literal have a node?
+    #[inline]
+    pub fn contains(&self, lit: u16) -> bool {
+        self.present.contains(usize::from(lit))
+    }
+
+    /// The literal's latest node.
+    #[inline]
+    pub fn get(&self, lit: u16) -> Option<u32> {
+        self.contains(lit).then(|| self.index[usize::from(lit)])
+    }
+
+    /// The literals that have a node.
+    pub fn literals(&self) -> &LitSet {
+        &self.present
+    }
+
+    pub fn node(&self, n: u32) -> &Node {
+        &self.nodes[n as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The parents of node `n`, the producing one first.
+    #[inline]
+    pub fn parents(&self, n: u32) -> &[u32] {
+        let nd = &self.nodes[n as usize];
+        &self.parents[nd.first_parent as usize..(nd.first_parent + nd.n_parents) as usize]
+    }
+
+    /// Is `lit` the literal of a strict ancestor of `n` along first parents?
+    pub fn on_first_path(&self, n: u32, lit: u16) -> bool {
+        let mut cur = n;
+        while let Some(&p) = self.parents(cur).first() {
+            if self.nodes[p as usize].lit == lit {
+                return true;
+            }
+            cur = p;
+        }
+        false
+    }
+
+    /// The number of distinct literals among `n` and its ancestors (Sudoku
+    /// Explainer's complexity of the chain that ends at `n`).
+    pub fn ancestor_count(&self, n: u32) -> usize {
+        let mut seen = LitSet::EMPTY;
+        let mut done = vec![false; self.nodes.len()];
+        let mut stack = vec![n];
+        let mut count = 0;
+        while let Some(m) = stack.pop() {
+            if std::mem::replace(&mut done[m as usize], true) {
+                continue;
+            }
+            let l = usize::from(self.nodes[m as usize].lit);
+            if !seen.contains(l) {
+                seen.insert(l);
+                count += 1;
+            }
+            stack.extend_from_slice(self.parents(m));
+        }
+        count
+    }
+
+    /// The sub-graph of `n` and its ancestors, each once, parents before
+    /// children: what a step keeps as evidence.
+    pub fn extract(&self, n: u32) -> Chain {
+        let mut order: Vec<u32> = Vec::new();
+        let mut state = vec![0u8; self.nodes.len()];
+        // Iterative depth-first post-order: parents first.
+        let mut stack = vec![(n, false)];
+        while let Some((m, expanded)) = stack.pop() {
+            if expanded {
+                if state[m as usize] != 2 {
+                    state[m as usize] = 2;
+                    order.push(m);
+                }
+                continue;
+            }
+            if state[m as usize] != 0 {
+                continue;
+            }
+            state[m as usize] = 1;
+            stack.push((m, true));
+            for &p in self.parents(m).iter().rev() {
+                if state[p as usize] == 0 {
+                    stack.push((p, false));
+                }
+            }
+        }
+        let mut at = vec![u32::MAX; self.nodes.len()];
+        for (i, &m) in order.iter().enumerate() {
+            at[m as usize] = i as u32;
+        }
+        let nodes = order
+            .iter()
+            .map(|&m| ChainNode {
+                lit: self.nodes[m as usize].lit,
+                cause: self.nodes[m as usize].cause,
+                parents: self
+                    .parents(m)
+                    .iter()
+                    .map(|&p| at[p as usize] as usize)
+                    .collect(),
+            })
+            .collect();
+        Chain { nodes }
+    }
+}
+
+/// One node of an extracted chain; parents are indices of earlier nodes.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ChainNode {
+    pub lit: u16,
+    pub cause: Cause,
+    pub parents: Vec<usize>,
+}
+
+/// A target and its ancestors, parents before children; the last node is
+/// the target.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Chain {
+    pub nodes: Vec<ChainNode>,
+}
+
+impl Chain {
+    /// The chain's target (its last node).
+    pub fn target(&self) -> u16 {
+        self.nodes.last().map_or(0, |n| n.lit)
+    }
+
+    /// The number of distinct literals (SE's complexity of this chain).
+    pub fn complexity(&self) -> usize {
+        let mut seen = LitSet::EMPTY;
+        for n in &self.nodes {
+            seen.insert(usize::from(n.lit));
+        }
+        seen.len()
+    }
+
+    /// The main line: from the target back along first parents, printed
+    /// from the assumption on, `r1c2=5 ⇒ r1c7≠5 ⇒ …`. A node inferred from
+    /// more than one literal lists the others in brackets.
+    pub fn text(&self) -> String {
+        let mut line = Vec::new();
+        let mut cur = self.nodes.len().checked_sub(1);
+        while let Some(i) = cur {
+            line.push(i);
+            cur = self.nodes[i].parents.first().copied();
+            if line.len() > self.nodes.len() {
+                break;
+            }
+        }
+        line.reverse();
+        line.iter()
+            .map(|&i| {
+                let n = &self.nodes[i];
+                let mut s = lit_name(n.lit);
+                if n.parents.len() > 1 {
+                    let more: Vec<String> = n.parents[1..]
+                        .iter()
+                        .map(|&p| lit_name(self.nodes[p].lit))
+                        .collect();
+                    s.push_str(&format!(" [with {}]", more.join(", ")));
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join(" ⇒ ")
+    }
+}
+
+/// A `petgraph` view of an extracted chain: one node per chain node
+/// (weighted by its literal), one edge from each parent to its child.
+pub fn to_petgraph(chain: &Chain) -> petgraph::graph::DiGraph<u16, ()> {
+    let mut g = petgraph::graph::DiGraph::new();
+    let ids: Vec<_> = chain.nodes.iter().map(|n| g.add_node(n.lit)).collect();
+    for (i, n) in chain.nodes.iter().enumerate() {
+        for &p in &n.parents {
+            g.add_edge(ids[p], ids[i], ());
+        }
+    }
+    g
+}
+
+/// What a trial step carries: what it concluded from, and each branch's
+/// chain from its assumption to the literal it contributes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Implications {
+    /// The kind of conclusion (the `conclude` word of the rule).
+    pub conclusion: &'static str,
+    /// The chains, in the order the conclusion reads them: a contradiction's
+    /// two sides, a cycle's two directions, or one per branch.
+    pub chains: Vec<Chain>,
+    /// The complexity (distinct literals summed over the chains).
+    pub complexity: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ancestors_count_distinct_literals() {
+        let mut g = Graph::new();
+        let a = g.add(lit(0, true), Cause::Assumption, &[]);
+        let b = g.add(lit(1, false), Cause::Cell, &[a]);
+        let c = g.add(lit(10, true), Cause::House(0), &[b]);
+        // A second node of literal b, and a node with two parents.
+        let b2 = g.push(lit(1, false), Cause::Cell, &[c]);
+        let d = g.add(lit(20, false), Cause::House(1), &[b2, c]);
+        assert_eq!(g.ancestor_count(a), 1);
+        assert_eq!(g.ancestor_count(c), 3);
+        assert_eq!(g.ancestor_count(d), 4);
+        assert_eq!(g.get(lit(1, false)), Some(b));
+        assert!(g.on_first_path(d, lit(0, true)));
+        assert!(!g.on_first_path(a, lit(0, true)));
+        let ch = g.extract(d);
+        assert_eq!(ch.complexity(), 4);
+        assert_eq!(ch.nodes.len(), 5);
+        assert_eq!(ch.target(), lit(20, false));
+        assert_eq!(
+            ch.text(),
+            "r1c1=1 ⇒ r1c1≠2 ⇒ r1c2=2 ⇒ r1c1≠2 ⇒ r1c3≠3 [with r1c2=2]"
+        );
+        let pg = to_petgraph(&ch);
+        assert_eq!(pg.node_count(), 5);
+        assert_eq!(pg.edge_count(), 5);
+    }
+}

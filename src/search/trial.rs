@@ -1,0 +1,843 @@
+//! Trial searches: assume a literal, propagate, conclude.
+//!
+//! A trial rule (the `trial` kind of the language) is one or more
+//! *passes*. A pass says, and the rule file chooses:
+//!
+//! - which candidates are assumed: those of cells holding between
+//!   `min_cell` and `max_cell` live candidates, in cell order, each
+//!   assumed on, off, or both ([`Pass::assume_on`], [`Pass::assume_off`]);
+//! - which implication steps propagate an assumption ([`Steps`]): "on ⇒
+//!   off" by the cell's or the houses' constraint (the other candidates
+//!   of the cell, the other places of the digit in its houses), "off ⇒
+//!   on" by the cell (a cell left with two candidates) or a house (a
+//!   digit left with two places);
+//! - what those steps read ([`Reads`]): the original state (static
+//!   chains: "off ⇒ on" needs two candidates in the original grid) or the
+//!   branch's state, where every literal inferred off is gone (dynamic
+//!   chains: a step then also depends on the candidates already gone, and
+//!   records them as parents);
+//! - what concludes ([`Mode`]), each with its rating base, its sort key
+//!   and its label: a *cycle* through the assumption, a *forcing* chain (the
+//!   assumption implies its own negation), a *contradiction* (a literal
+//!   inferred both on and off), a *double* implication (both values of a
+//!   candidate imply one literal), or what every candidate of a *cell*, or
+//!   every place of a digit in a *region* (house), implies.
+//!
+//! Propagation records an implication graph ([`super::implication`]); the
+//! complexity of a conclusion is the number of distinct literals among its
+//! chains' ancestors, summed over the chains, and its difficulty is the
+//! conclusion's base plus the rule's length increment ([`Increment`]).
+//! The matches of all passes are collected, sorted by difficulty, then
+//! complexity, then key (a stable sort: ties keep the order in which they
+//! were found), matches with the same eliminations kept once, and reported
+//! in that order, which is Sudoku Explainer's.
+//!
+//! The order in which one pass finds its matches is fixed: for each cell,
+//! for each candidate: cycles and forcing chains from the candidate on,
+//! forcing chains from it off; its contradictions (on, then off) and its
+//! double implications (on, then off); its regions (block, row, column:
+//! each house where it is the digit's first place); then, after its last
+//! candidate, the cell's conclusions (literals on, then off).
+//!
+//! Architecture Invariant: no technique is named here. A technique is a
+//! combination of these fields, chosen by a rule file.
+
+use super::implication::{self, Cause, Chain, Graph, Implications, lit, lit_cand, lit_on};
+use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
+use crate::grid::bits::Bits;
+use crate::grid::geometry::*;
+use crate::grid::state::State;
+use crate::rating::Rating;
+use std::any::Any;
+use std::collections::VecDeque;
+use std::ops::ControlFlow;
+
+/// The implication steps a pass propagates with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Steps {
+    /// On ⇒ off: the cell's other candidates.
+    pub on_off_cell: bool,
+    /// On ⇒ off: the digit's other places in the candidate's houses.
+    pub on_off_house: bool,
+    /// Off ⇒ on: the other candidate of a cell left with two.
+    pub off_on_cell: bool,
+    /// Off ⇒ on: the other place of a digit left with two in a house.
+    pub off_on_house: bool,
+}
+
+/// What the implication steps read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    /// The state the search was given (static chains).
+    Original,
+    /// The branch's state: literals inferred off are gone (dynamic chains).
+    Branch,
+}
+
+/// What a conclusion looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A cycle back to the assumed-on candidate; eliminates candidates that
+    /// see both an on and an off literal of the cycle, for one digit.
+    Cycle,
+    /// The assumption implies its negation: it is false.
+    Forcing,
+    /// The assumption implies a literal and its negation: it is false.
+    Contradiction,
+    /// A candidate on and the same candidate off imply the same literal.
+    Double,
+    /// Every candidate of a cell implies the same literal.
+    Cell,
+    /// Every place of a digit in a house implies the same literal.
+    Region,
+}
+
+impl Mode {
+    /// The word of the `conclude` clause.
+    pub fn word(self) -> &'static str {
+        match self {
+            Mode::Cycle => "cycle",
+            Mode::Forcing => "forcing",
+            Mode::Contradiction => "contradiction",
+            Mode::Double => "double",
+            Mode::Cell => "cell",
+            Mode::Region => "region",
+        }
+    }
+
+    pub const ALL: [Mode; 6] = [
+        Mode::Cycle,
+        Mode::Forcing,
+        Mode::Contradiction,
+        Mode::Double,
+        Mode::Cell,
+        Mode::Region,
+    ];
+}
+
+/// One `conclude` clause of a pass.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conclude {
+    pub mode: Mode,
+    /// The difficulty before the length increment.
+    pub level: Rating,
+    /// Sort key among matches of equal difficulty and complexity.
+    pub key: i64,
+    /// The rating label of its matches (the rule's when `None`).
+    pub label: Option<String>,
+    /// Only from cells holding at least this many candidates.
+    pub min_cell: usize,
+}
+
+/// How a match's difficulty grows with its complexity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Increment {
+    /// The base only.
+    None,
+    /// Sudoku Explainer's: with `length = complexity − 2` and a ceiling
+    /// starting at 4, add 0.1 while the length exceeds the ceiling, the
+    /// ceiling growing alternately ×3/2 and ×4/3 (4, 6, 8, 12, 16, 24, …).
+    SeLength,
+}
+
+impl Increment {
+    /// The increment in tenths and as SE adds it (a sum of `0.1`s in
+    /// double precision, which SE's sort compares).
+    pub fn of(self, complexity: usize) -> (i64, f64) {
+        match self {
+            Increment::None => (0, 0.0),
+            Increment::SeLength => {
+                let length = complexity as i64 - 2;
+                let (mut ceil, mut odd, mut n, mut added) = (4i64, false, 0i64, 0.0f64);
+                while length > ceil {
+                    added += 0.1;
+                    n += 1;
+                    ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+                    odd = !odd;
+                }
+                (n, added)
+            }
+        }
+    }
+}
+
+/// One pass of a trial rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pass {
+    pub min_cell: usize,
+    pub max_cell: usize,
+    pub assume_on: bool,
+    pub assume_off: bool,
+    pub steps: Steps,
+    pub reads: Reads,
+    pub concludes: Vec<Conclude>,
+}
+
+impl Pass {
+    fn wants(&self, m: Mode) -> Option<&Conclude> {
+        self.concludes.iter().find(|c| c.mode == m)
+    }
+}
+
+/// The configuration of a trial search: its passes and its increment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrialSpec {
+    pub passes: Vec<Pass>,
+    pub increment: Increment,
+    /// The rule head's complexity (the grade's ordering key).
+    pub complexity: i64,
+    /// The rule's rating label (or name), for conclusions without one.
+    pub label: String,
+}
+
+/// The search a trial rule compiles to.
+#[derive(Debug)]
+pub struct TrialSearch {
+    pub spec: TrialSpec,
+}
+
+impl TrialSearch {
+    pub fn new(spec: TrialSpec) -> TrialSearch {
+        TrialSearch { spec }
+    }
+}
+
+/// A match before sorting.
+struct Hint {
+    difficulty: f64,
+    complexity: usize,
+    key: i64,
+    /// SE's removable candidates: what the match takes away.
+    removable: Bits,
+    /// A placement (an "on" result): its candidate.
+    placed: Option<usize>,
+    level: Rating,
+    label: Option<String>,
+    evidence: Implications,
+}
+
+/// Propagation in one pass: the original state and the steps.
+struct Prop<'a> {
+    original: &'a State,
+    steps: Steps,
+    dynamic: bool,
+}
+
+/// An inferred literal before it becomes a node: its cause and the
+/// literals (off) it also depends on, read from the branch's state.
+struct Inference {
+    lit: u16,
+    cause: Cause,
+    hidden: [u16; 9],
+    n_hidden: usize,
+}
+
+const HOUSE_ORDER: [usize; 3] = [2, 0, 1]; // block, row, column
+
+impl Prop<'_> {
+    /// The literals an "on" literal of `z` makes off, in `cur`.
+    fn on_to_off(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>) {
+        out.clear();
+        let (c, d) = (cand_cell(z), cand_digit(z));
+        if self.steps.on_off_cell {
+            for e in 0..9 {
+                if e != d && cur.contains(cand(c, e)) {
+                    out.push(Inference {
+                        lit: lit(cand(c, e), false),
+                        cause: Cause::Cell,
+                        hidden: [0; 9],
+                        n_hidden: 0,
+                    });
+                }
+            }
+        }
+        if self.steps.on_off_house {
+            let hs = cell_houses(c);
+            let mut seen = Bits::EMPTY;
+            for k in HOUSE_ORDER {
+                let h = hs[k];
+                for o in house_cells(h) {
+                    let y = cand(o, d);
+                    if o != c && cur.contains(y) && !seen.contains(y) {
+                        seen.insert(y);
+                        out.push(Inference {
+                            lit: lit(y, false),
+                            cause: Cause::House(h as u8),
+                            hidden: [0; 9],
+                            n_hidden: 0,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The literals an "off" literal of `z` makes on, in `cur`; dynamic
+    /// steps also name the candidates gone from the cell or house.
+    fn off_to_on(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>) {
+        out.clear();
+        let (c, d) = (cand_cell(z), cand_digit(z));
+        let orig = &self.original.cands;
+        if self.steps.off_on_cell {
+            let live = cur.and(&TABLES.cell[c]);
+            if live.len() == 2 {
+                let other = live.iter().find(|&y| y != z).unwrap_or(z);
+                let mut inf = Inference {
+                    lit: lit(other, true),
+                    cause: Cause::Cell,
+                    hidden: [0; 9],
+                    n_hidden: 0,
+                };
+                if self.dynamic {
+                    for e in 0..9 {
+                        let y = cand(c, e);
+                        if orig.contains(y) && !cur.contains(y) {
+                            inf.hidden[inf.n_hidden] = lit(y, false);
+                            inf.n_hidden += 1;
+                        }
+                    }
+                }
+                out.push(inf);
+            }
+        }
+        if self.steps.off_on_house {
+            let hs = cell_houses(c);
+            for k in HOUSE_ORDER {
+                let h = hs[k];
+                let places = house_cells(h);
+                let n = places.iter().filter(|&&o| cur.contains(cand(o, d))).count();
+                if n != 2 {
+                    continue;
+                }
+                let Some(&o) = places.iter().find(|&&o| o != c && cur.contains(cand(o, d))) else {
+                    continue;
+                };
+                let l = lit(cand(o, d), true);
+                if out.iter().any(|i| i.lit == l) {
+                    continue;
+                }
+                let mut inf = Inference {
+                    lit: l,
+                    cause: Cause::House(h as u8),
+                    hidden: [0; 9],
+                    n_hidden: 0,
+                };
+                if self.dynamic {
+                    for p in places {
+                        let y = cand(p, d);
+                        if orig.contains(y) && !cur.contains(y) {
+                            inf.hidden[inf.n_hidden] = lit(y, false);
+                            inf.n_hidden += 1;
+                        }
+                    }
+                }
+                out.push(inf);
+            }
+        }
+    }
+
+    /// The parents of an inference: the producing node, then the latest
+    /// nodes of its hidden literals.
+    fn parents(g: &Graph, p: u32, inf: &Inference, buf: &mut Vec<u32>) {
+        buf.clear();
+        buf.push(p);
+        for &h in &inf.hidden[..inf.n_hidden] {
+            if let Some(n) = g.get(h) {
+                buf.push(n);
+            }
+        }
+    }
+
+    /// Propagates the graph's nodes (its assumptions) to a fixpoint, one
+    /// literal at a time ("on" literals first). Stops at the first literal
+    /// inferred both on and off and returns its two nodes (on, off).
+    fn chain(&self, cx: &mut SearchCx, g: &mut Graph) -> Option<(u32, u32)> {
+        let mut cur = self.original.cands;
+        let mut pend_on: VecDeque<u32> = VecDeque::new();
+        let mut pend_off: VecDeque<u32> = VecDeque::new();
+        for n in 0..g.len() as u32 {
+            if lit_on(g.node(n).lit) {
+                pend_on.push_back(n);
+            } else {
+                pend_off.push_back(n);
+            }
+        }
+        let mut out = Vec::with_capacity(32);
+        let mut par = Vec::with_capacity(10);
+        loop {
+            if cx.tick() {
+                return None;
+            }
+            if let Some(p) = pend_on.pop_front() {
+                self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
+                for inf in &out {
+                    if let Some(on) = g.get(implication::conjugate(inf.lit)) {
+                        let off = g.push(inf.lit, inf.cause, &[p]);
+                        return Some((on, off));
+                    }
+                    if !g.contains(inf.lit) {
+                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        pend_off.push_back(n);
+                    }
+                }
+            } else if let Some(p) = pend_off.pop_front() {
+                let z = lit_cand(g.node(p).lit);
+                self.off_to_on(z, &cur, &mut out);
+                if self.dynamic {
+                    cur.remove(z);
+                }
+                for inf in &out {
+                    Self::parents(g, p, inf, &mut par);
+                    if let Some(off) = g.get(implication::conjugate(inf.lit)) {
+                        let on = g.push(inf.lit, inf.cause, &par);
+                        return Some((on, off));
+                    }
+                    if !g.contains(inf.lit) {
+                        let n = g.add(inf.lit, inf.cause, &par);
+                        pend_on.push_back(n);
+                    }
+                }
+            } else {
+                return None;
+            }
+        }
+    }
+
+    /// Cycles from `z` on: breadth-first, layer by layer, a literal not
+    /// repeated along its own path; every return to `z` on after at least
+    /// four layers is a cycle. Returns the nodes of `z` on that close one.
+    fn cycles(&self, cx: &mut SearchCx, g: &mut Graph, z: usize) -> Vec<u32> {
+        let cur = self.original.cands;
+        let source = lit(z, true);
+        let s = g.add(source, Cause::Assumption, &[]);
+        let mut pend_on = VecDeque::from([s]);
+        let mut pend_off: VecDeque<u32> = VecDeque::new();
+        let mut found = Vec::new();
+        let mut out = Vec::with_capacity(32);
+        let mut par = Vec::with_capacity(10);
+        let mut length = 0;
+        while !pend_on.is_empty() || !pend_off.is_empty() {
+            length += 1;
+            while let Some(p) = pend_on.pop_front() {
+                if cx.tick() {
+                    return found;
+                }
+                self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
+                for inf in &out {
+                    if !g.on_first_path(p, inf.lit) {
+                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        pend_off.push_back(n);
+                    }
+                }
+            }
+            length += 1;
+            while let Some(p) = pend_off.pop_front() {
+                if cx.tick() {
+                    return found;
+                }
+                self.off_to_on(lit_cand(g.node(p).lit), &cur, &mut out);
+                for inf in &out {
+                    Self::parents(g, p, inf, &mut par);
+                    if length >= 4 && inf.lit == source {
+                        found.push(g.push(inf.lit, inf.cause, &par));
+                    }
+                    if !g.contains(inf.lit) {
+                        let n = g.add(inf.lit, inf.cause, &par);
+                        pend_on.push_back(n);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// Forcing chains from literal `source`: breadth-first until nothing
+    /// is new; returns the first node of the negation of `source` reached.
+    fn forcing(&self, cx: &mut SearchCx, g: &mut Graph, source: u16) -> Option<u32> {
+        let cur = self.original.cands;
+        let s = g.add(source, Cause::Assumption, &[]);
+        let neg = implication::conjugate(source);
+        let (mut pend_on, mut pend_off) = (VecDeque::new(), VecDeque::new());
+        if lit_on(source) {
+            pend_on.push_back(s);
+        } else {
+            pend_off.push_back(s);
+        }
+        let mut hit = None;
+        let mut out = Vec::with_capacity(32);
+        let mut par = Vec::with_capacity(10);
+        while !pend_on.is_empty() || !pend_off.is_empty() {
+            while let Some(p) = pend_on.pop_front() {
+                if cx.tick() {
+                    return None;
+                }
+                self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
+                for inf in &out {
+                    if inf.lit == neg && hit.is_none() {
+                        hit = Some(g.push(inf.lit, inf.cause, &[p]));
+                    }
+                    if !g.on_first_path(p, inf.lit) && !g.contains(inf.lit) {
+                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        pend_off.push_back(n);
+                    }
+                }
+            }
+            while let Some(p) = pend_off.pop_front() {
+                if cx.tick() {
+                    return None;
+                }
+                self.off_to_on(lit_cand(g.node(p).lit), &cur, &mut out);
+                for inf in &out {
+                    Self::parents(g, p, inf, &mut par);
+                    if inf.lit == neg && hit.is_none() {
+                        hit = Some(g.push(inf.lit, inf.cause, &par));
+                    }
+                    if !g.contains(inf.lit) {
+                        let n = g.add(inf.lit, inf.cause, &par);
+                        pend_on.push_back(n);
+                    }
+                }
+            }
+        }
+        hit
+    }
+}
+
+/// Collects matches with their sort keys.
+struct Collector<'a> {
+    spec: &'a TrialSpec,
+    state: &'a State,
+    hints: Vec<Hint>,
+}
+
+impl Collector<'_> {
+    /// What SE's hint removes for a result literal: an "on" result takes
+    /// the cell's other candidates (and places the digit), an "off" one
+    /// the candidate.
+    fn removable(&self, target: u16) -> (Bits, Option<usize>) {
+        let z = lit_cand(target);
+        if lit_on(target) {
+            let cell = TABLES.cell[cand_cell(z)];
+            let mut r = self.state.cands.and(&cell);
+            r.remove(z);
+            (r, Some(z))
+        } else {
+            (Bits::single(z), None)
+        }
+    }
+
+    fn add(&mut self, c: &Conclude, target: u16, chains: Vec<Chain>) {
+        let (removable, placed) = self.removable(target);
+        if removable.is_empty() {
+            return;
+        }
+        self.push(c, removable, placed, chains);
+    }
+
+    fn push(&mut self, c: &Conclude, removable: Bits, placed: Option<usize>, chains: Vec<Chain>) {
+        let complexity: usize = chains.iter().map(Chain::complexity).sum();
+        let (tenths, added) = self.spec.increment.of(complexity);
+        self.hints.push(Hint {
+            difficulty: c.level.as_f64() + added,
+            complexity,
+            key: c.key,
+            removable,
+            placed,
+            level: c.level.plus_tenths(tenths),
+            label: c.label.clone(),
+            evidence: Implications {
+                conclusion: c.mode.word(),
+                chains,
+                complexity,
+            },
+        });
+    }
+}
+
+/// Graphs reused across the candidates of one search.
+struct Pool {
+    on: Vec<Graph>,
+    off: Graph,
+    region: Vec<Graph>,
+}
+
+impl TrialSearch {
+    fn run_pass(&self, cx: &mut SearchCx, pass: &Pass, col: &mut Collector, pool: &mut Pool) {
+        let state = col.state;
+        let prop = Prop {
+            original: state,
+            steps: pass.steps,
+            dynamic: pass.reads == Reads::Branch,
+        };
+        let cyc = pass.wants(Mode::Cycle);
+        let forc = pass.wants(Mode::Forcing);
+        let contra = pass.wants(Mode::Contradiction);
+        let dbl = pass.wants(Mode::Double);
+        let cellc = pass.wants(Mode::Cell);
+        let region = pass.wants(Mode::Region);
+        let binary = contra.is_some() || dbl.is_some() || cellc.is_some() || region.is_some();
+        for c in 0..N_CELLS {
+            if cx.interrupted() {
+                return;
+            }
+            let live = state.cands.and(&TABLES.cell[c]);
+            let n = live.len();
+            if n < pass.min_cell.max(1) || n > pass.max_cell {
+                continue;
+            }
+            // Unary searches: cycles and forcing chains.
+            for z in live.iter() {
+                if let Some(cc) = cyc.filter(|cc| n >= cc.min_cell) {
+                    let g = &mut pool.off;
+                    g.clear();
+                    for dst in prop.cycles(cx, g, z) {
+                        if let Some(rem) = cycle_removable(state, g, dst) {
+                            let fwd = g.extract(dst);
+                            let ch = vec![fwd];
+                            col.push(cc, rem, None, ch);
+                        }
+                    }
+                }
+                if let Some(fc) = forc.filter(|fc| n >= fc.min_cell) {
+                    for (on, wanted) in [(true, pass.assume_on), (false, pass.assume_off)] {
+                        if !wanted {
+                            continue;
+                        }
+                        let g = &mut pool.off;
+                        g.clear();
+                        if let Some(t) = prop.forcing(cx, g, lit(z, on)) {
+                            let ch = g.extract(t);
+                            col.add(fc, g.node(t).lit, vec![ch]);
+                        }
+                    }
+                }
+            }
+            if !binary {
+                continue;
+            }
+            // Binary searches: each candidate on (and off), to a fixpoint.
+            for (i, z) in live.iter().enumerate() {
+                let g_on = &mut pool.on[i];
+                g_on.clear();
+                g_on.add(lit(z, true), Cause::Assumption, &[]);
+                let absurd_on = prop.chain(cx, g_on);
+                if let (Some(cc), Some((a, b))) = (contra, absurd_on)
+                    && n >= cc.min_cell
+                    && pass.assume_on
+                {
+                    let ch = vec![g_on.extract(a), g_on.extract(b)];
+                    col.add(cc, lit(z, false), ch);
+                }
+                let need_off =
+                    pass.assume_off && (contra.is_some() || dbl.is_some_and(|d| n >= d.min_cell));
+                if need_off {
+                    let g_off = &mut pool.off;
+                    g_off.clear();
+                    g_off.add(lit(z, false), Cause::Assumption, &[]);
+                    let absurd_off = prop.chain(cx, g_off);
+                    if let (Some(cc), Some((a, b))) = (contra, absurd_off)
+                        && n >= cc.min_cell
+                    {
+                        let ch = vec![g_off.extract(a), g_off.extract(b)];
+                        col.add(cc, lit(z, true), ch);
+                    }
+                    if let Some(dc) = dbl.filter(|d| n >= d.min_cell) {
+                        let g_on = &pool.on[i];
+                        let g_off = &pool.off;
+                        for wanted_on in [true, false] {
+                            for t in nodes_in_order(g_on) {
+                                let l = g_on.node(t).lit;
+                                if lit_on(l) != wanted_on {
+                                    continue;
+                                }
+                                if let Some(u) = g_off.get(l) {
+                                    let ch = vec![g_on.extract(t), g_off.extract(u)];
+                                    col.add(dc, l, ch);
+                                }
+                            }
+                        }
+                    }
+                }
+                if let Some(rc) = region.filter(|r| n >= r.min_cell) {
+                    self.regions(cx, &prop, rc, col, pool, i, z);
+                }
+            }
+            if let Some(cc) = cellc.filter(|cc| n >= cc.min_cell) {
+                let k = n;
+                for wanted_on in [true, false] {
+                    let first = &pool.on[0];
+                    for t in nodes_in_order(first) {
+                        let l = first.node(t).lit;
+                        if lit_on(l) != wanted_on || !pool.on[1..k].iter().all(|g| g.contains(l)) {
+                            continue;
+                        }
+                        let ch = pool.on[..k]
+                            .iter()
+                            .map(|g| g.extract(g.get(l).unwrap_or(0)))
+                            .collect();
+                        col.add(cc, l, ch);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Region conclusions for candidate `z` (the `i`-th of its cell, whose
+    /// "on" graph is `pool.on[i]`): each house where `z` is the first place
+    /// of its digit, and the digit has two places or more.
+    #[allow(clippy::too_many_arguments)]
+    fn regions(
+        &self,
+        cx: &mut SearchCx,
+        prop: &Prop,
+        rc: &Conclude,
+        col: &mut Collector,
+        pool: &mut Pool,
+        i: usize,
+        z: usize,
+    ) {
+        let state = col.state;
+        let (c, d) = (cand_cell(z), cand_digit(z));
+        for k in HOUSE_ORDER {
+            let h = cell_houses(c)[k];
+            let places: Vec<usize> = house_cells(h)
+                .into_iter()
+                .filter(|&o| state.cands.contains(cand(o, d)))
+                .collect();
+            if places.len() < 2 || places[0] != c {
+                continue;
+            }
+            for (j, &o) in places.iter().enumerate().skip(1) {
+                let g = &mut pool.region[j];
+                g.clear();
+                g.add(lit(cand(o, d), true), Cause::Assumption, &[]);
+                let _ = prop.chain(cx, g);
+            }
+            let own = &pool.on[i];
+            let others = &pool.region[1..places.len()];
+            for wanted_on in [true, false] {
+                for t in nodes_in_order(own) {
+                    let l = own.node(t).lit;
+                    if lit_on(l) != wanted_on || !others.iter().all(|g| g.contains(l)) {
+                        continue;
+                    }
+                    let mut ch = vec![own.extract(t)];
+                    ch.extend(others.iter().map(|g| g.extract(g.get(l).unwrap_or(0))));
+                    col.add(rc, l, ch);
+                }
+            }
+        }
+    }
+}
+
+/// The nodes of a graph that are their literal's latest, in order of
+/// insertion (a branch's sets of literals on and off, in SE's order).
+fn nodes_in_order(g: &Graph) -> impl Iterator<Item = u32> + '_ {
+    (0..g.len() as u32).filter(move |&n| g.get(g.node(n).lit) == Some(n))
+}
+
+/// The eliminations of a cycle closing at node `dst`: candidates of the
+/// cycle's digits, outside the cycle's cells, that see a cell of the
+/// cycle where the digit is on and one where it is off.
+fn cycle_removable(state: &State, g: &Graph, dst: u32) -> Option<Bits> {
+    let mut cells = Bits::EMPTY;
+    let mut p = dst;
+    while let Some(&q) = g.parents(p).first() {
+        cells.insert(cand_cell(lit_cand(g.node(p).lit)));
+        p = q;
+    }
+    let (mut fwd, mut back) = (Bits::EMPTY, Bits::EMPTY);
+    let mut p = dst;
+    while let Some(&q) = g.parents(p).first() {
+        let l = g.node(p).lit;
+        let (c, d) = (cand_cell(lit_cand(l)), cand_digit(lit_cand(l)));
+        for h in cell_houses(c) {
+            for o in house_cells(h) {
+                let y = cand(o, d);
+                if !cells.contains(o) && state.cands.contains(y) {
+                    if lit_on(l) {
+                        fwd.insert(y);
+                    } else {
+                        back.insert(y);
+                    }
+                }
+            }
+        }
+        p = q;
+    }
+    let r = fwd.and(&back);
+    (!r.is_empty()).then_some(r)
+}
+
+impl Searcher for TrialSearch {
+    fn search(
+        &self,
+        cx: &mut SearchCx,
+        state: &State,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut col = Collector {
+            spec: &self.spec,
+            state,
+            hints: Vec::new(),
+        };
+        let mut pool = Pool {
+            on: (0..9).map(|_| Graph::new()).collect(),
+            off: Graph::new(),
+            region: (0..9).map(|_| Graph::new()).collect(),
+        };
+        for pass in &self.spec.passes {
+            self.run_pass(cx, pass, &mut col, &mut pool);
+            if cx.interrupted() {
+                return ControlFlow::Break(());
+            }
+        }
+        let mut hints = col.hints;
+        hints.sort_by(|a, b| {
+            a.difficulty
+                .partial_cmp(&b.difficulty)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.complexity.cmp(&b.complexity))
+                .then(a.key.cmp(&b.key))
+        });
+        let mut seen: Vec<Bits> = Vec::new();
+        for h in hints {
+            if seen.contains(&h.removable) {
+                continue;
+            }
+            seen.push(h.removable);
+            let (kind, conclusions) = match h.placed {
+                Some(z) => (ConclusionKind::Assert, Bits::single(z)),
+                None => (ConclusionKind::Eliminate, h.removable),
+            };
+            let found = Found {
+                kind,
+                conclusions,
+                grade: Some(Grade {
+                    complexity: self.spec.complexity,
+                    level: h.level,
+                    label: h.label.unwrap_or_else(|| self.spec.label.clone()),
+                }),
+                evidence: Evidence::Implications(h.evidence),
+            };
+            f(found)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn render(&self, _before: &State, evidence: &Evidence) -> String {
+        let Evidence::Implications(imp) = evidence else {
+            return String::new();
+        };
+        let chains: Vec<String> = imp
+            .chains
+            .iter()
+            .map(|c| format!("({})", c.text()))
+            .collect();
+        format!("{} {}", imp.conclusion, chains.join(" "))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

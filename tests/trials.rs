@@ -1,0 +1,266 @@
+//! Trial rules: the language's `trial` kind (parse and check errors with
+//! line and column), SE's length increment, the text of trial steps
+//! (insta snapshots), and a trial rule written by a user.
+
+use ruledoku::engine::{self, Limits};
+use ruledoku::grid::state::State;
+use ruledoku::lang::compile_source;
+use ruledoku::search::implication::{self, Cause, Graph};
+use ruledoku::search::trial::Increment;
+use ruledoku::search::{Evidence, SearchCx};
+use ruledoku::{input, ruleset};
+
+/// The messages of a rule text that does not compile, with line and column.
+fn errors(src: &str) -> Vec<(usize, usize, String)> {
+    match compile_source("t.rules", src) {
+        Ok(r) => panic!("compiled {} rule(s), expected errors", r.len()),
+        Err(es) => es
+            .into_iter()
+            .map(|d| (d.line, d.column, d.message))
+            .collect(),
+    }
+}
+
+/// A trial rule with a complexity and the given body.
+fn trial(body: &str) -> String {
+    format!("trial t {{\n    complexity 1\n{body}\n}}\n")
+}
+
+const OK_BODY: &str =
+    "    assume on\n    on-off house\n    off-on house\n    conclude contradiction";
+
+#[test]
+fn a_minimal_trial_rule_compiles() {
+    let rules = compile_source("t.rules", &trial(OK_BODY)).unwrap();
+    assert_eq!(rules.len(), 1);
+    assert_eq!(rules[0].head.name, "t");
+}
+
+#[test]
+fn bad_words_are_errors_at_their_place() {
+    let src = trial(
+        "    assume up\n    on-off cells\n    off-on house\n    reads sideways\n    conclude everything",
+    );
+    assert_eq!(
+        errors(&src),
+        vec![
+            (3, 12, "unknown assumption `up`, expected on or off".to_string()),
+            (4, 12, "unknown implication step `cells`, expected cell, house or none".to_string()),
+            (6, 11, "unknown state `sideways`, expected original or branch".to_string()),
+            (
+                7,
+                14,
+                "unknown conclusion `everything`, expected cycle, forcing, contradiction, double, cell or region"
+                    .to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_pass_needs_a_conclusion_and_implication_steps() {
+    assert_eq!(
+        errors(&trial("    assume on")),
+        vec![(1, 7, "missing `conclude` clause".to_string())]
+    );
+    assert_eq!(
+        errors(&trial("    assume on\n    conclude forcing")),
+        vec![(
+            1,
+            7,
+            "nothing propagates: give `on-off` or `off-on` implication steps (cell, house)"
+                .to_string()
+        )]
+    );
+    assert_eq!(
+        errors("trial t {\n    complexity 1\n}\n"),
+        vec![(1, 7, "missing `conclude` clause".to_string())]
+    );
+}
+
+#[test]
+fn conclusions_must_fit_their_pass() {
+    let src = trial(
+        "    assume off\n    on-off cell\n    reads branch\n    conclude cycle\n    conclude double\n    conclude cell",
+    );
+    assert_eq!(
+        errors(&src),
+        vec![
+            (
+                6,
+                5,
+                "`conclude cycle` follows the original state: it needs `reads original`".to_string()
+            ),
+            (
+                7,
+                5,
+                "`conclude double` compares both assumptions of a candidate: it needs `assume on, off`"
+                    .to_string()
+            ),
+            (
+                8,
+                5,
+                "`conclude cell` starts from candidates assumed on: add `assume on`".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn repeated_clauses_ranges_and_misplaced_clauses() {
+    let src = trial(&format!(
+        "{OK_BODY}\n    assume off\n    cells 3..=12\n    conclude contradiction level 7.55\n    increment fast"
+    ));
+    assert_eq!(
+        errors(&src),
+        vec![
+            (7, 5, "`assume` given twice".to_string()),
+            (
+                8,
+                5,
+                "a range of cell sizes must be within 1..=9 and not empty, found 3..=12"
+                    .to_string()
+            ),
+            (
+                9,
+                5,
+                "`conclude contradiction` given twice in one pass".to_string()
+            ),
+            (
+                10,
+                15,
+                "unknown increment `fast`, expected se-length or none".to_string()
+            ),
+        ]
+    );
+    let src = trial(&format!(
+        "    pass {{\n{OK_BODY}\n    }}\n    reads original"
+    ));
+    assert_eq!(
+        errors(&src),
+        vec![(
+            9,
+            5,
+            "this clause is outside the rule's `pass` blocks: move it into one".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_clause_of_another_kind_is_a_syntax_error() {
+    let es = errors(&trial("    let X: cell"));
+    assert_eq!(es.len(), 1);
+    assert_eq!((es[0].0, es[0].1), (3, 5));
+}
+
+#[test]
+fn se_length_increment_follows_ses_ceilings() {
+    // length = complexity - 2; ceilings 4, 6, 8, 12, 16, 24, 32, ...
+    let t = |c| Increment::SeLength.of(c).0;
+    assert_eq!(
+        [6, 7, 8, 9, 10, 11, 14, 15, 18, 19, 26, 27, 34, 35].map(t),
+        [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7]
+    );
+    assert_eq!(Increment::None.of(100).0, 0);
+    // The increment as SE adds it: a sum of 0.1s in double precision.
+    assert_eq!(Increment::SeLength.of(9).1, 0.1 + 0.1);
+}
+
+#[test]
+fn implication_graph_complexity_counts_distinct_ancestors() {
+    let mut g = Graph::new();
+    let a = g.add(implication::lit(0, true), Cause::Assumption, &[]);
+    let b = g.add(implication::lit(9, false), Cause::House(9), &[a]);
+    let c = g.add(implication::lit(10, true), Cause::Cell, &[b]);
+    assert_eq!(g.ancestor_count(c), 3);
+    assert_eq!(g.extract(c).text(), "r1c1=1 ⇒ r1c2≠1 ⇒ r1c2=2");
+}
+
+/// The path of the 20th cbg-000 puzzle's SE state (after SE's simpler
+/// techniques) with `set`, step by step, with each step's rating.
+fn path(set: &str, pm: &str, steps: usize) -> String {
+    let set = ruleset::load(set).unwrap();
+    let p = input::parse_puzzle(pm).unwrap();
+    let run = engine::run(
+        &set,
+        State::from_masks(&p.masks, &p.givens),
+        Limits {
+            max_steps: Some(steps),
+            ..Limits::default()
+        },
+    );
+    run.steps
+        .iter()
+        .map(|s| format!("{} [{}]", s.text(), s.grade.level))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// SE's state before its first chaining step on cbg-000 line 20 (a
+/// Turbot Fish, 6.6) and on line 2 (SER 8.3).
+const PM20: &str = include_str!("data/trial-pm20.txt");
+
+#[test]
+fn snapshot_forcing_chains_path() {
+    insta::assert_snapshot!(path("se-chaining", PM20.trim(), 4));
+}
+
+#[test]
+fn snapshot_dynamic_steps() {
+    // Only the dynamic rule: its first matches on the same state.
+    let set = ruleset::load("se-chaining").unwrap();
+    let rule = set
+        .rules
+        .iter()
+        .find(|r| r.head.name == "dynamic-forcing-chains")
+        .unwrap();
+    let p = input::parse_puzzle(PM20.trim()).unwrap();
+    let st = State::from_masks(&p.masks, &p.givens);
+    let mut out = Vec::new();
+    let _ = rule
+        .searcher
+        .search(&mut SearchCx::new(None), &st, &mut |f| {
+            let Evidence::Implications(imp) = &f.evidence else {
+                panic!()
+            };
+            let g = f.grade.clone().unwrap();
+            out.push(format!(
+                "{} [{} {} complexity {}] ==> {:?} {:?}",
+                rule.searcher.render(&st, &f.evidence),
+                g.label,
+                g.level,
+                imp.complexity,
+                f.kind,
+                f.conclusions
+                    .iter()
+                    .map(ruledoku::grid::geometry::cand_name)
+                    .collect::<Vec<_>>()
+            ));
+            if out.len() == 3 {
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
+        });
+    insta::assert_snapshot!(out.join("\n"));
+}
+
+/// A user's trial rule: a candidate whose assumption empties nothing but
+/// leads, by digit links in the branch's state, to a contradiction.
+#[test]
+fn a_users_trial_rule_runs() {
+    let src = "/// Nishio-like, digit links only\ntrial my-nishio {\n    complexity 1\n    level 7.5\n    increment se-length\n    assume on\n    on-off house\n    off-on house\n    reads branch\n    conclude contradiction\n}\n";
+    let rules = compile_source("my.rules", src).unwrap();
+    let p = input::parse_puzzle(PM20.trim()).unwrap();
+    let st = State::from_masks(&p.masks, &p.givens);
+    let mut n = 0;
+    let _ = rules[0]
+        .searcher
+        .search(&mut SearchCx::new(None), &st, &mut |f| {
+            n += 1;
+            assert_eq!(f.kind, ruledoku::search::ConclusionKind::Eliminate);
+            std::ops::ControlFlow::Continue(())
+        });
+    // Six candidates of this state are eliminated by such a contradiction.
+    assert_eq!(n, 6);
+}
