@@ -737,10 +737,11 @@ impl<'p> Checker<'p> {
             domain: dop,
             body: bop,
         }));
-        let ty = if quant == Quant::Count {
-            Ty::Int
-        } else {
-            Ty::Bool
+        let ty = match (quant, elem) {
+            (Quant::Count, _) => Ty::Int,
+            (Quant::Select, Some(e)) => Ty::Set(e),
+            (Quant::Select, None) => Ty::Error,
+            _ => Ty::Bool,
         };
         (op, ty)
     }
