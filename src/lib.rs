@@ -26,3 +26,4 @@ pub mod rating;
 pub mod rule;
 pub mod ruleset;
 pub mod search;
+pub mod serate;

@@ -72,6 +72,8 @@ enum Cmd {
         /// CSV: a header line, then one row per input record.
         #[arg(long)]
         csv: bool,
+        #[command(flatten)]
+        se: SeOpts,
     },
     /// Inspect rule files and rule sets.
     Rules {
@@ -144,12 +146,79 @@ struct RunOpts {
     /// as a pencil-mark line. Exit status 1 when any step was wrong.
     #[arg(long)]
     verify: bool,
+    /// Sudoku Explainer ratings: run the `se` set (or the first-producer
+    /// set named by --rules) SE's way and give ER/EP/ED; `solve` shows each
+    /// step's SE rating, `rate` prints serate's line (see --format).
+    #[arg(long)]
+    se: bool,
+}
+
+/// `rate --se` options: serate's output format and early exits.
+#[derive(clap::Args)]
+struct SeOpts {
+    /// The line printed per puzzle, as serate's: %g puzzle, %r ER, %p EP,
+    /// %d ED, %n line number, %e seconds, %% a percent sign, \t a tab. ER
+    /// ends with `+` when the run stopped early (a lower bound); a puzzle
+    /// SE's techniques cannot solve is rated 20.0, a record that is not
+    /// rated 0.0/0.0/0.0 (the reason goes to standard error).
+    #[arg(long, requires = "se", value_name = "FORMAT", default_value = ruledoku::serate::DEFAULT_FORMAT, value_parser = se_format)]
+    format: ruledoku::serate::Format,
+    /// Stop rating a puzzle once it is known not to be a diamond (ER = EP = ED), as serate's --diamond.
+    #[arg(long, requires = "se", conflicts_with = "pearl")]
+    diamond: bool,
+    /// Stop rating a puzzle once it is known not to be a pearl (ER = EP), as serate's --pearl.
+    #[arg(long, requires = "se")]
+    pearl: bool,
+    /// Stop rating a puzzle once its ER is known to be above R (e.g. 7.0).
+    #[arg(long, requires = "se", value_name = "R", value_parser = se_rating, allow_negative_numbers = true)]
+    above: Option<ruledoku::rating::Rating>,
+    /// Stop rating a puzzle once its ER is known not to be below R (ER ≥ R).
+    #[arg(long, requires = "se", value_name = "R", value_parser = se_rating, allow_negative_numbers = true)]
+    below: Option<ruledoku::rating::Rating>,
+}
+
+impl SeOpts {
+    fn bounds(&self) -> ruledoku::serate::Bounds {
+        use ruledoku::serate::Filter;
+        ruledoku::serate::Bounds {
+            filter: if self.diamond {
+                Some(Filter::Diamond)
+            } else if self.pearl {
+                Some(Filter::Pearl)
+            } else {
+                None
+            },
+            above: self.above,
+            below: self.below,
+        }
+    }
+}
+
+/// `--format`: a serate format.
+fn se_format(s: &str) -> Result<ruledoku::serate::Format, String> {
+    ruledoku::serate::Format::parse(s)
+}
+
+/// `--above`/`--below`: an SE rating, 0.0 to 20.0, at most one decimal.
+fn se_rating(s: &str) -> Result<ruledoku::rating::Rating, String> {
+    match ruledoku::rating::Rating::parse(s) {
+        Some(r) if r.as_f64() >= 0.0 && r.as_f64() <= 20.0 => Ok(r.plus_tenths(0)),
+        _ => Err(format!(
+            "`{s}` is no SE rating: a number from 0 to 20 with at most one decimal (e.g. 7.2)"
+        )),
+    }
 }
 
 impl RunOpts {
     fn load(&self) -> Result<(RuleSet, Limits), String> {
-        let name = self.rules.as_deref().unwrap_or(ruleset::DEFAULT_SET);
+        let default = if self.se { "se" } else { ruleset::DEFAULT_SET };
+        let name = self.rules.as_deref().unwrap_or(default);
         let mut set = ruleset::load(name).map_err(|e| e.to_string())?;
+        if self.se && set.strategy != ruleset::Strategy::FirstProducer {
+            return Err(format!(
+                "--se needs a rule set whose strategy is first-producer (as the built-in `se`); `{name}` is simplest-first"
+            ));
+        }
         if self.unblocked {
             set.blocked = false;
         }
@@ -248,24 +317,37 @@ fn main() -> ExitCode {
             json,
         } => check(&file, solution, json),
         Cmd::Solve { input, opts, json } => {
-            solve(&input, &opts, if json { Out::Json } else { Out::Path })
+            let se = opts.se.then(|| SeJob {
+                bounds: ruledoku::serate::Bounds::default(),
+                format: ruledoku::serate::Format::parse(ruledoku::serate::DEFAULT_FORMAT)
+                    .expect("the default format parses"),
+            });
+            solve(&input, &opts, if json { Out::Json } else { Out::Path }, se)
         }
         Cmd::Rate {
             input,
             opts,
             json,
             csv,
-        } => solve(
-            &input,
-            &opts,
-            if json {
-                Out::Json
-            } else if csv {
-                Out::Csv
-            } else {
-                Out::Line
-            },
-        ),
+            se,
+        } => {
+            let se = opts.se.then(|| SeJob {
+                bounds: se.bounds(),
+                format: se.format,
+            });
+            solve(
+                &input,
+                &opts,
+                if json {
+                    Out::Json
+                } else if csv {
+                    Out::Csv
+                } else {
+                    Out::Line
+                },
+                se,
+            )
+        }
         Cmd::Rules { cmd } => rules(cmd),
         Cmd::Bench {
             file,
@@ -519,6 +601,15 @@ struct Outcome {
     stats: Option<Vec<RuleStats>>,
     /// With `--verify`: the first wrong step of the run, as a message.
     wrong: Option<String>,
+    /// A note for stderr that is no error (an SE run stopped by its time
+    /// limit).
+    note: Option<String>,
+}
+
+/// `--se`: how SE runs stop early and print.
+struct SeJob {
+    bounds: ruledoku::serate::Bounds,
+    format: ruledoku::serate::Format,
 }
 
 /// How to run and show each record (the same for every record of a run).
@@ -530,6 +621,7 @@ struct Job<'a> {
     stats: bool,
     time: bool,
     verify: bool,
+    se: Option<&'a SeJob>,
 }
 
 impl Job<'_> {
@@ -550,17 +642,36 @@ impl Job<'_> {
             error,
             time: self.time,
         };
-        let stdout = match self.out {
-            Out::Path => String::new(),
-            Out::Json => r.json(),
-            Out::Line => r.line(),
-            Out::Csv => r.csv(),
+        let stdout = match (self.out, self.se) {
+            (Out::Path, _) => String::new(),
+            (Out::Json, _) => r.json(),
+            (Out::Line, None) => r.line(),
+            (Out::Csv, None) => r.csv(),
+            // serate's "processing error" rating, 0.0/0.0/0.0.
+            (Out::Line, Some(se)) => {
+                let zero = ruledoku::serate::SeRating {
+                    er: None,
+                    ep: None,
+                    ed: None,
+                    complete: true,
+                };
+                let text = se.format.render(puzzle.unwrap_or("-"), line, &zero, 0.0);
+                format!("{text}\n")
+            }
+            (Out::Csv, Some(_)) => format!(
+                "{line},{},,,,false,{},,,{},{}\n",
+                puzzle.unwrap_or(""),
+                why.name(),
+                if self.time { "," } else { "" },
+                path::csv_quoted(error)
+            ),
         };
         Outcome {
             stdout,
             stderr: Some(message),
             stats: None,
             wrong: None,
+            note: None,
         }
     }
 
@@ -586,6 +697,9 @@ impl Job<'_> {
         if let Some((why, error)) = verdict {
             let message = format!("{}:{}: {error}", self.source, p.line);
             return self.rejected(p.line, Some(&p.text), why, error, message);
+        }
+        if let Some(se) = self.se {
+            return self.run_se(se, &p, solutions);
         }
         let run = Runner::new(self.set)
             .limits(self.limits)
@@ -615,6 +729,44 @@ impl Job<'_> {
             stderr: None,
             stats: run.stats,
             wrong,
+            note: None,
+        }
+    }
+
+    /// `--se`: one puzzle rated SE's way.
+    fn run_se(&self, se: &SeJob, p: &Puzzle, solutions: Solutions) -> Outcome {
+        use ruledoku::serate;
+        let state = State::from_masks(&p.masks, &p.givens);
+        let r = serate::run(self.set, state, self.limits, se.bounds, self.stats);
+        let secs = r.run.elapsed.as_secs_f64();
+        let stdout = match self.out {
+            Out::Line => format!("{}\n", se.format.render(&p.text, p.line, &r.rating, secs)),
+            Out::Json => format!("{}\n", serate::json_object(p.line, &p.text, &r, self.time)),
+            Out::Csv => serate::csv_row(p.line, &p.text, &r, self.time),
+            Out::Path => serate::render_path(&p.text, self.set, &r),
+        };
+        let wrong = match solutions {
+            Solutions::Unique(solution) if self.verify => Referee { solution }
+                .first_wrong(&r.run)
+                .map(|w| format!("{}:{}: {}\n{w}", self.source, p.line, p.text)),
+            _ => None,
+        };
+        let note = match r.run.stop {
+            StopReason::TimeLimit => Some(format!(
+                "{}:{}: time limit reached after {} step(s); ER {} is a lower bound",
+                self.source,
+                p.line,
+                r.run.steps.len(),
+                r.rating.er_text()
+            )),
+            _ => None,
+        };
+        Outcome {
+            stdout,
+            stderr: None,
+            stats: r.run.stats,
+            wrong,
+            note,
         }
     }
 }
@@ -622,7 +774,7 @@ impl Job<'_> {
 /// Records handed to the worker threads at a time; output keeps input order.
 const CHUNK: usize = 256;
 
-fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
+fn solve(arg: &str, opts: &RunOpts, out_kind: Out, se: Option<SeJob>) -> Result<bool, Fail> {
     let (set, limits) = opts.load()?;
     let jobs = worker_threads(opts.jobs);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -638,13 +790,19 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
         stats: opts.stats,
         time: !opts.no_time,
         verify: opts.verify,
+        se: se.as_ref(),
     };
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let (mut bad, mut seen, mut wrong, mut rated) = (0usize, 0usize, 0usize, 0usize);
     let mut total: Option<Vec<RuleStats>> = None;
     if out_kind == Out::Csv {
-        out.write(&format!("{}\n", path::csv_header(job.time)))?;
+        let header = if job.se.is_some() {
+            ruledoku::serate::csv_header(job.time)
+        } else {
+            path::csv_header(job.time)
+        };
+        out.write(&format!("{header}\n"))?;
     }
     loop {
         let chunk: Vec<_> = recs
@@ -671,6 +829,9 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
                 out.message(msg)?;
             } else {
                 rated += 1;
+            }
+            if let Some(msg) = &o.note {
+                out.message(msg)?;
             }
             if let Some(msg) = &o.wrong {
                 wrong += 1;

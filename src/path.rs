@@ -111,6 +111,10 @@ pub fn csv_header(time: bool) -> String {
 }
 
 /// A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break.
+pub fn csv_quoted(s: &str) -> String {
+    csv_field(s)
+}
+
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))

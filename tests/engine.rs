@@ -103,6 +103,8 @@ fn set_of(src: &str) -> ruleset::RuleSet {
         description: String::new(),
         rules: rules.into_iter().map(std::sync::Arc::new).collect(),
         blocked: true,
+        strategy: ruleset::Strategy::SimplestFirst,
+        assumes_unique: false,
         warnings: Vec::new(),
     }
 }

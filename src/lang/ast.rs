@@ -156,13 +156,15 @@ pub enum Atom {
     Int(i64),
     Str(String),
     Word(String),
+    /// A decimal such as `4.6`: only a `level` may use it.
+    Decimal(String),
 }
 
 impl std::fmt::Display for Atom {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Atom::Int(i) => write!(f, "{i}"),
-            Atom::Str(s) | Atom::Word(s) => write!(f, "{s}"),
+            Atom::Str(s) | Atom::Word(s) | Atom::Decimal(s) => write!(f, "{s}"),
         }
     }
 }

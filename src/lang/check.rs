@@ -208,6 +208,19 @@ impl<'p> Checker<'p> {
             seen.push(word);
             match &cl.kind {
                 HeadKind::Complexity(e) => complexity = Some(self.constant(e, "complexity")),
+                // `level L` with a decimal family parameter L (`4.6`).
+                HeadKind::Level(LevelExpr::Int(e))
+                    if let ExprKind::Name(n) = &e.kind
+                        && let Some(Atom::Decimal(text)) = self.params.get(n) =>
+                {
+                    match Rating::parse(text) {
+                        Some(r) => level = r,
+                        None => self.err(
+                            e.span,
+                            format!("level {text} is not a rating with one decimal"),
+                        ),
+                    }
+                }
                 HeadKind::Level(LevelExpr::Int(e)) => {
                     if let Some(i) = self.constant(e, "level") {
                         if i.checked_mul(10).is_some() {
@@ -256,10 +269,10 @@ impl<'p> Checker<'p> {
                     let word = match self.params.get(&ty.name) {
                         Some(Atom::Word(w)) => w.clone(),
                         Some(a) => {
-                            let what = if matches!(a, Atom::Int(_)) {
-                                "an integer"
-                            } else {
-                                "a string"
+                            let what = match a {
+                                Atom::Int(_) => "an integer",
+                                Atom::Decimal(_) => "a decimal",
+                                _ => "a string",
                             };
                             self.err(
                                 ty.span,
@@ -741,10 +754,11 @@ impl<'p> Checker<'p> {
             domain: dop,
             body: bop,
         }));
-        let ty = if quant == Quant::Count {
-            Ty::Int
-        } else {
-            Ty::Bool
+        let ty = match (quant, elem) {
+            (Quant::Count, _) => Ty::Int,
+            (Quant::Select, Some(e)) => Ty::Set(e),
+            (Quant::Select, None) => Ty::Error,
+            _ => Ty::Bool,
         };
         (op, ty)
     }
@@ -754,6 +768,14 @@ impl<'p> Checker<'p> {
         match self.params.get(n) {
             Some(Atom::Int(i)) => return (Op::Int(*i), Ty::Int),
             Some(Atom::Str(_)) => return (Op::Int(0), Ty::Text),
+            Some(Atom::Decimal(d)) => {
+                let d = d.clone();
+                self.err(
+                    sp,
+                    format!("family parameter `{n}` is the decimal {d}: a decimal parameter may only be a `level`"),
+                );
+                return (Op::Int(0), Ty::Error);
+            }
             Some(Atom::Word(w)) => {
                 let w = w.clone();
                 return match elem_of(&w) {
@@ -1506,7 +1528,7 @@ impl Checker<'_> {
     /// A word of a chain clause, or the word a family parameter stands for.
     fn param_word(&self, w: &Ident) -> String {
         match self.params.get(&w.name) {
-            Some(Atom::Word(v) | Atom::Str(v)) => v.clone(),
+            Some(Atom::Word(v) | Atom::Str(v) | Atom::Decimal(v)) => v.clone(),
             Some(Atom::Int(i)) => i.to_string(),
             None => w.name.clone(),
         }

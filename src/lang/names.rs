@@ -109,12 +109,14 @@ pub const FUNCTIONS: &[Builtin] = &[
     },
 ];
 
-/// The quantifiers: `all(X in S: C)`, `any(…)`, `none(…)`, `count(…)`.
+/// The quantifiers: `all(X in S: C)`, `any(…)`, `none(…)`, `count(…)`,
+/// `select(…)` (the members of S for which C holds).
 pub const QUANTIFIERS: &[(&str, Quant)] = &[
     ("all", Quant::All),
     ("any", Quant::Any),
     ("none", Quant::None),
     ("count", Quant::Count),
+    ("select", Quant::Select),
 ];
 
 /// The name of the whole grid: every live candidate (a set of `cand`).

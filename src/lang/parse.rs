@@ -743,6 +743,7 @@ fn atom(p: Pair<Rule>) -> Atom {
     let q = p.into_inner().next().unwrap();
     match q.as_rule() {
         Rule::int => Atom::Int(q.as_str().parse().unwrap_or(i64::MAX)),
+        Rule::decimal => Atom::Decimal(q.as_str().to_string()),
         Rule::string => Atom::Str(q.into_inner().next().unwrap().as_str().to_string()),
         _ => Atom::Word(q.as_str().to_string()),
     }

@@ -9,7 +9,7 @@
 
 use super::setfile::{self, SetFile};
 use super::source::{self, BuiltInTable, BuiltIns, EMBEDDED, Id, Location, Opened, Target};
-use super::{RuleSet, SetError, UnknownRule, closest};
+use super::{RuleSet, SetError, Strategy, UnknownRule, closest};
 use crate::lang::{Diagnostic, compile_source_with_warnings};
 use crate::rating::Rating;
 use crate::rule::Rule;
@@ -35,25 +35,65 @@ struct Linked {
 /// Rules being joined, each with the identity of its file.
 type Members = Vec<(Arc<Rule>, Id)>;
 
+/// A set's settings besides its rules.
+#[derive(Clone, Copy)]
+struct Flags {
+    blocked: bool,
+    strategy: Strategy,
+    assumes_unique: bool,
+}
+
+impl Flags {
+    /// What a union of `parts` gets when it says nothing itself: blocked;
+    /// first-producer if a part is (so `se+more.rules` appends to SE's
+    /// order); assuming a unique solution if a part does.
+    fn inherited(parts: &[Arc<Linked>]) -> Flags {
+        Flags {
+            blocked: true,
+            strategy: if parts
+                .iter()
+                .any(|p| p.set.strategy == Strategy::FirstProducer)
+            {
+                Strategy::FirstProducer
+            } else {
+                Strategy::SimplestFirst
+            },
+            assumes_unique: parts.iter().any(|p| p.set.assumes_unique),
+        }
+    }
+
+    /// A rule file's or folder's own settings.
+    const PLAIN: Flags = Flags {
+        blocked: true,
+        strategy: Strategy::SimplestFirst,
+        assumes_unique: false,
+    };
+}
+
 impl Linked {
-    /// Orders `members` simplest first (ties keep their order) and wraps
-    /// them as a set.
+    /// Orders `members` simplest first (ties keep their order), unless the
+    /// strategy is first-producer (listed order kept), and wraps them as a
+    /// set.
     fn new(
         name: String,
         description: String,
-        blocked: bool,
+        flags: Flags,
         mut members: Members,
         known: BTreeSet<String>,
         warnings: Vec<Diagnostic>,
     ) -> Linked {
-        members.sort_by_key(|(r, _)| r.head.complexity);
+        if flags.strategy == Strategy::SimplestFirst {
+            members.sort_by_key(|(r, _)| r.head.complexity);
+        }
         let (rules, origins) = members.into_iter().unzip();
         Linked {
             set: Arc::new(RuleSet {
                 name,
                 description,
                 rules,
-                blocked,
+                blocked: flags.blocked,
+                strategy: flags.strategy,
+                assumes_unique: flags.assumes_unique,
                 warnings,
             }),
             origins,
@@ -199,7 +239,7 @@ impl Library {
         let joined = Linked::new(
             names.join("+"),
             format!("the union of {}", names.join(", ")),
-            true,
+            Flags::inherited(&linked),
             members,
             known,
             warnings_of(&linked),
@@ -304,7 +344,7 @@ impl Library {
         Ok(Linked::new(
             loc.stem(),
             format!("the rules of {}", loc.display()),
-            true,
+            Flags::inherited(&parts),
             members,
             known,
             warnings_of(&parts),
@@ -329,7 +369,14 @@ impl Library {
         Ok(Linked::new(
             set.name.clone().unwrap_or_else(|| loc.stem()),
             set.description.clone().unwrap_or_default(),
-            set.blocked.unwrap_or(true),
+            {
+                let inherited = Flags::inherited(&parts);
+                Flags {
+                    blocked: set.blocked.unwrap_or(true),
+                    strategy: set.strategy.unwrap_or(inherited.strategy),
+                    assumes_unique: set.assumes_unique.unwrap_or(inherited.assumes_unique),
+                }
+            },
             members,
             known,
             warnings_of(&parts),
@@ -364,7 +411,7 @@ fn rule_file(loc: &Location, id: &Id, text: &str) -> Result<Linked, SetError> {
     Ok(Linked::new(
         loc.stem(),
         format!("the rules of {shown}"),
-        true,
+        Flags::PLAIN,
         members,
         known,
         compiled.warnings,

@@ -19,6 +19,8 @@
 //! ratings:              # override a rule's rating label / level
 //!   whip[1]: { rating: W1, level: 1 }
 //! blocked: true         # all conclusions of a match in one step (default)
+//! strategy: first-producer  # Sudoku Explainer's order and ratings (default: simplest-first)
+//! assumes-unique: true   # the set has rules sound only for puzzles with one solution
 //! ```
 //!
 //! An included set's own `max-level`, `exclude` and `ratings` shape what it
@@ -32,6 +34,7 @@ mod setfile;
 pub mod source;
 
 pub use library::{Library, MAX_DEPTH};
+pub use setfile::Strategy;
 pub use source::Location;
 
 use crate::lang::Diagnostic;
@@ -49,6 +52,12 @@ pub struct RuleSet {
     /// The rules, simplest first (by complexity; ties keep file order).
     pub rules: Vec<Arc<Rule>>,
     pub blocked: bool,
+    /// How steps are picked and the run rated: simplest-first (SudoRules),
+    /// or first-producer (Sudoku Explainer: listed order, ER/EP/ED).
+    pub strategy: Strategy,
+    /// Whether some rule holds only for a puzzle with one solution
+    /// (uniqueness techniques); `rules list` shows it.
+    pub assumes_unique: bool,
     /// Warnings of the rule files reached (e.g. a huge search space), each
     /// once; `rules check` prints them.
     pub warnings: Vec<crate::lang::Diagnostic>,

@@ -14,6 +14,8 @@
 //! ratings:                     # a rule's rating label and/or level
 //!   whip[1]: { rating: W1, level: 1 }
 //! blocked: true                # all conclusions of a match in one step
+//! strategy: first-producer     # rules in listed order, SE's ratings (default: simplest-first)
+//! assumes-unique: true         # some rules hold only if the puzzle has one solution
 //! ```
 
 use super::{SetError, closest};
@@ -22,7 +24,7 @@ use serde_yaml::Value;
 use std::collections::BTreeMap;
 
 /// The keys a set file may have.
-const KEYS: [&str; 7] = [
+const KEYS: [&str; 9] = [
     "name",
     "description",
     "files",
@@ -30,6 +32,8 @@ const KEYS: [&str; 7] = [
     "exclude",
     "ratings",
     "blocked",
+    "strategy",
+    "assumes-unique",
 ];
 
 /// A set file's fields.
@@ -45,6 +49,24 @@ pub(crate) struct SetFile {
     #[serde(default)]
     pub ratings: BTreeMap<String, RatingOverride>,
     pub blocked: Option<bool>,
+    pub strategy: Option<Strategy>,
+    pub assumes_unique: Option<bool>,
+}
+
+/// How the engine picks a step and how a run is rated
+/// ([`crate::ruleset::RuleSet::strategy`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// SudoRules: rules ordered by complexity; the run is rated by its most
+    /// complex step.
+    #[default]
+    SimplestFirst,
+    /// Sudoku Explainer: rules in the order the set lists them (each
+    /// included file or set keeping its own order); at every step the first
+    /// match of the first rule that has one is applied; the run is rated
+    /// ER/EP/ED from the steps' levels.
+    FirstProducer,
 }
 
 /// A set's change to one rule's rating.

@@ -202,6 +202,9 @@ pub enum Quant {
     None,
     /// `count(X in S: C)`: the number of members for which C holds.
     Count,
+    /// `select(X in S: C)`: the members for which C holds (a set of S's
+    /// element type).
+    Select,
 }
 
 /// Precomputed peers (20 per cell).
@@ -450,6 +453,7 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
     let (q, slot) = (*q, *slot);
     let dom = domain.eval(cx).set();
     let mut count = 0;
+    let mut chosen = Bits::EMPTY;
     for i in dom.iter() {
         cx.vals[slot] = Val::Idx(i);
         let holds = body.eval(cx).bool();
@@ -460,6 +464,7 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
             (Quant::All, false) | (Quant::None, true) => return Val::Bool(false),
             (Quant::Any, true) => return Val::Bool(true),
             (Quant::Count, true) => count += 1,
+            (Quant::Select, true) => chosen.insert(i),
             _ => {}
         }
     }
@@ -467,6 +472,7 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
         Quant::All | Quant::None => Val::Bool(true),
         Quant::Any => Val::Bool(false),
         Quant::Count => Val::Int(count),
+        Quant::Select => Val::Set(chosen),
     }
 }
 
