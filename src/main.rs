@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ruledoku::draw;
 use ruledoku::engine::{Limits, RuleStats, Runner, StopReason};
 use ruledoku::grid::state::State;
 use ruledoku::input::{self, ErrorKind, InputError, Puzzle};
@@ -12,6 +13,7 @@ use ruledoku::path::{self, Rated, Rejected, Unrated};
 use ruledoku::ruleset::{self, RuleSet};
 use serde_json::json;
 use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -54,6 +56,8 @@ enum Cmd {
         /// One JSON object per puzzle (with the path's steps) instead of text.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        pictures: Pictures,
     },
     /// Rate puzzles with a rule set: one line per input record (text, JSON or CSV).
     ///
@@ -144,6 +148,23 @@ struct RunOpts {
     /// as a pencil-mark line. Exit status 1 when any step was wrong.
     #[arg(long)]
     verify: bool,
+}
+
+/// `solve`'s pictures: SVG files and an HTML page, besides the usual output.
+#[derive(clap::Args, Default)]
+struct Pictures {
+    /// Also draw every step as an SVG picture in DIR (created if missing):
+    /// DIR/LLLLLL-SSS.svg for the puzzle on input line L, step S
+    /// (zero-padded, so names sort in path order). Existing files of those
+    /// names are replaced.
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
+    /// Also write the paths as one self-contained HTML page to FILE: every
+    /// step's picture and text, the ratings, keyboard navigation
+    /// (← → Home End, PgUp PgDn between puzzles). Opens in any browser,
+    /// offline.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 impl RunOpts {
@@ -247,9 +268,17 @@ fn main() -> ExitCode {
             solution,
             json,
         } => check(&file, solution, json),
-        Cmd::Solve { input, opts, json } => {
-            solve(&input, &opts, if json { Out::Json } else { Out::Path })
-        }
+        Cmd::Solve {
+            input,
+            opts,
+            json,
+            pictures,
+        } => solve(
+            &input,
+            &opts,
+            if json { Out::Json } else { Out::Path },
+            &pictures,
+        ),
         Cmd::Rate {
             input,
             opts,
@@ -265,6 +294,7 @@ fn main() -> ExitCode {
             } else {
                 Out::Line
             },
+            &Pictures::default(),
         ),
         Cmd::Rules { cmd } => rules(cmd),
         Cmd::Bench {
@@ -519,6 +549,10 @@ struct Outcome {
     stats: Option<Vec<RuleStats>>,
     /// With `--verify`: the first wrong step of the run, as a message.
     wrong: Option<String>,
+    /// With `--html`: the record's section of the page.
+    html: Option<String>,
+    /// An error that ends the command (a picture that cannot be written).
+    fatal: Option<String>,
 }
 
 /// How to run and show each record (the same for every record of a run).
@@ -530,6 +564,10 @@ struct Job<'a> {
     stats: bool,
     time: bool,
     verify: bool,
+    /// `--svg DIR`: draw each step there.
+    svg: Option<&'a Path>,
+    /// `--html`: render each record's section of the page.
+    html: bool,
 }
 
 impl Job<'_> {
@@ -558,9 +596,13 @@ impl Job<'_> {
         };
         Outcome {
             stdout,
+            html: self
+                .html
+                .then(|| draw::html::rejected_section(line, puzzle, error)),
             stderr: Some(message),
             stats: None,
             wrong: None,
+            fatal: None,
         }
     }
 
@@ -610,11 +652,19 @@ impl Job<'_> {
                 .map(|w| format!("{}:{}: {}\n{w}", self.source, p.line, p.text)),
             _ => None,
         };
+        let fatal = self
+            .svg
+            .and_then(|dir| draw::write_svgs(dir, p.line, &run).err());
+        let html = self
+            .html
+            .then(|| draw::html::puzzle_section(p.line, &p.text, self.set, &run));
         Outcome {
             stdout,
             stderr: None,
             stats: run.stats,
             wrong,
+            html,
+            fatal,
         }
     }
 }
@@ -622,7 +672,44 @@ impl Job<'_> {
 /// Records handed to the worker threads at a time; output keeps input order.
 const CHUNK: usize = 256;
 
-fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
+/// The `--html` page being written: the file and its name for messages.
+struct HtmlPage {
+    w: io::BufWriter<std::fs::File>,
+    name: String,
+}
+
+impl HtmlPage {
+    /// Creates the file and writes the page's start.
+    fn create(path: &Path, title: &str) -> Result<HtmlPage, String> {
+        let name = path.display().to_string();
+        if path.is_dir() {
+            return Err(format!("{name}: is a directory"));
+        }
+        let f = std::fs::File::create(path).map_err(|e| format!("{name}: cannot create: {e}"))?;
+        let mut page = HtmlPage {
+            w: io::BufWriter::new(f),
+            name,
+        };
+        page.write(&draw::html::header(title))?;
+        Ok(page)
+    }
+
+    fn write(&mut self, s: &str) -> Result<(), String> {
+        self.w
+            .write_all(s.as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", self.name))
+    }
+
+    /// Writes the page's end and flushes it.
+    fn finish(mut self) -> Result<(), String> {
+        self.write(&draw::html::footer())?;
+        self.w
+            .flush()
+            .map_err(|e| format!("{}: cannot write: {e}", self.name))
+    }
+}
+
+fn solve(arg: &str, opts: &RunOpts, out_kind: Out, pictures: &Pictures) -> Result<bool, Fail> {
     let (set, limits) = opts.load()?;
     let jobs = worker_threads(opts.jobs);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -630,6 +717,9 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
         .build()
         .map_err(|e| e.to_string())?;
     let (source, mut recs) = records(arg)?;
+    if let Some(dir) = &pictures.svg {
+        draw::prepare_dir(dir)?;
+    }
     let job = Job {
         set: &set,
         limits,
@@ -638,6 +728,12 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
         stats: opts.stats,
         time: !opts.no_time,
         verify: opts.verify,
+        svg: pictures.svg.as_deref(),
+        html: pictures.html.is_some(),
+    };
+    let mut page = match &pictures.html {
+        Some(path) => Some(HtmlPage::create(path, &source)?),
+        None => None,
     };
     let pb = progress(None);
     let mut out = Results::new(&pb);
@@ -662,6 +758,16 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
         };
         for o in outcomes {
             pb.inc(1);
+            if let Some(e) = o.fatal {
+                out.finish()?;
+                if let Some(page) = page {
+                    page.finish()?;
+                }
+                return Err(Fail::Error(e));
+            }
+            if let (Some(page), Some(section)) = (page.as_mut(), &o.html) {
+                page.write(section)?;
+            }
             if let Some(st) = &o.stats {
                 let acc = total.get_or_insert_with(|| vec![RuleStats::default(); st.len()]);
                 acc.iter_mut().zip(st).for_each(|(a, b)| a.add(b));
@@ -686,6 +792,9 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out) -> Result<bool, Fail> {
             seen += 1;
             out.write(&o.stdout)?;
         }
+    }
+    if let Some(page) = page {
+        page.finish()?;
     }
     if let Err(e) = recs.end() {
         // The results so far, then the error.
