@@ -22,7 +22,6 @@ pub use figure::{Figure, Link, LinkKind, Mark, Node};
 
 use crate::engine::Run;
 use crate::grid::bits::CellSet;
-use std::io;
 use std::path::{Path, PathBuf};
 
 /// The file name of step `step` (1-based) of the puzzle on input line
@@ -52,12 +51,13 @@ pub fn givens(run: &Run) -> CellSet {
 /// Prepares `dir` for pictures: creates it (and its parents) when missing;
 /// an error names it when it is not a directory or cannot be created.
 pub fn prepare_dir(dir: &Path) -> Result<(), String> {
-    match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(format!("{}: not a directory", dir.display())),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::create_dir_all(dir)
-            .map_err(|e| format!("{}: cannot create the directory: {e}", dir.display())),
-        Err(e) => Err(format!("{}: {e}", dir.display())),
+    if dir.is_dir() {
+        Ok(())
+    } else if dir.exists() {
+        Err(format!("{}: not a directory", dir.display()))
+    } else {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("{}: cannot create the directory: {e}", dir.display()))
     }
 }
 
