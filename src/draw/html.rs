@@ -6,7 +6,8 @@
 //!
 //! Keys: ← and → go one frame back and forth (across puzzles), Home and
 //! End to the first and last frame of the puzzle, Page Up and Page Down to
-//! the previous and next puzzle. The frame shown is kept in the address
+//! the start of the previous and next puzzle (of the first and last one
+//! at the ends). The frame shown is kept in the address
 //! (`#p12-s7`: line 12, step 7), so a reload or a link opens it again.
 //! Without JavaScript every frame is shown, one under another.
 //!
@@ -88,8 +89,10 @@ const SCRIPT: &str = r##"(function () {
       var old = document.querySelector("li.current");
       if (old) old.classList.remove("current");
     }
+    var was = cur >= 0 ? sectionOf(frames[cur]) : null;
     cur = i;
     var f = frames[i], s = sectionOf(f);
+    if (s !== was) window.scrollTo(0, 0);
     f.classList.add("current");
     s.classList.add("current");
     var li = s.querySelector("li[data-frame='" + f.id + "']");
@@ -107,7 +110,8 @@ const SCRIPT: &str = r##"(function () {
   }
   function puzzleStep(d) {
     var k = sections.indexOf(sectionOf(frames[cur])) + d;
-    if (k >= 0 && k < sections.length) show(frames.indexOf(framesOf(sections[k])[0]));
+    k = Math.max(0, Math.min(sections.length - 1, k));
+    show(frames.indexOf(framesOf(sections[k])[0]));
   }
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
