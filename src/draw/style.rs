@@ -44,8 +44,9 @@ pub const LABEL_SIZE: f64 = 12.0;
 pub const CAPTION_SIZE: f64 = 12.0;
 /// Height of a caption line, px.
 pub const CAPTION_LINE: f64 = 16.0;
-/// Characters of a caption line before it wraps (monospace).
-pub const CAPTION_CHARS: usize = 72;
+/// Characters of a caption line before it wraps (monospace at
+/// [`CAPTION_SIZE`]: about 7.2 px a character, within the grid's width).
+pub const CAPTION_CHARS: usize = 66;
 
 // ---------------------------------------------------------------------------
 // Sizes

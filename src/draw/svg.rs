@@ -237,29 +237,55 @@ pub fn escape(s: &str) -> String {
     o
 }
 
-/// Splits text into lines of at most `width` characters, at spaces when it
-/// can (a longer word is cut).
+/// Splits text into lines of at most `width` characters. It breaks at
+/// spaces outside braces and not next to `=` or `≠`, so that `r1c2{n3 n4}`
+/// and `r5c6 ≠ 7` stay whole; a longer piece is cut.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    // The pieces between break opportunities.
+    let chars: Vec<char> = text.chars().collect();
+    let mut words: Vec<Vec<char>> = Vec::new();
+    let mut cur: Vec<char> = Vec::new();
+    let mut depth = 0usize;
+    for (i, &ch) in chars.iter().enumerate() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let glued = |c: Option<&char>| matches!(c, Some('=' | '≠'));
+        if ch == ' '
+            && depth == 0
+            && !glued(chars.get(i + 1))
+            && !glued(i.checked_sub(1).and_then(|j| chars.get(j)))
+        {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+        } else {
+            cur.push(ch);
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
     let mut lines = Vec::new();
-    let mut cur = String::new();
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        let mut word: Vec<char> = word.chars().collect();
-        let cur_len = cur.chars().count();
-        if cur_len > 0 && cur_len + 1 + word.len() > width {
-            lines.push(std::mem::take(&mut cur));
+    let mut line: Vec<char> = Vec::new();
+    for mut word in words {
+        if !line.is_empty() && line.len() + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line).into_iter().collect());
         }
         while word.len() > width {
             let rest = word.split_off(width);
             lines.push(word.into_iter().collect());
             word = rest;
         }
-        if !cur.is_empty() {
-            cur.push(' ');
+        if !line.is_empty() {
+            line.push(' ');
         }
-        cur.extend(word);
+        line.extend(word);
     }
-    if !cur.is_empty() {
-        lines.push(cur);
+    if !line.is_empty() {
+        lines.push(line.into_iter().collect());
     }
     lines
 }
@@ -507,6 +533,15 @@ mod tests {
         assert_eq!(wrap("ab cd ef", 5), vec!["ab cd", "ef"]);
         assert_eq!(wrap("abcdefg h", 3), vec!["abc", "def", "g h"]);
         assert!(wrap("", 10).is_empty());
+        assert_eq!(
+            wrap("w: r1c2{n3 n4} - r5n6{c7 .} ==> r5c6 ≠ 7, r5c8 ≠ 7", 16),
+            vec![
+                "w: r1c2{n3 n4} -",
+                "r5n6{c7 .} ==>",
+                "r5c6 ≠ 7,",
+                "r5c8 ≠ 7"
+            ]
+        );
     }
 
     #[test]
