@@ -735,6 +735,12 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out, pictures: &Pictures) -> Resul
         Some(path) => Some(HtmlPage::create(path, &source)?),
         None => None,
     };
+    // A page's sections are large (about 20 KB a step): fewer at a time.
+    let chunk_size = match (jobs, job.html) {
+        (1, _) => 1,
+        (_, true) => 4 * jobs,
+        _ => CHUNK,
+    };
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let (mut bad, mut seen, mut wrong, mut rated) = (0usize, 0usize, 0usize, 0usize);
@@ -745,7 +751,7 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out, pictures: &Pictures) -> Resul
     loop {
         let chunk: Vec<_> = recs
             .by_ref()
-            .take(if jobs == 1 { 1 } else { CHUNK })
+            .take(chunk_size)
             .collect();
         if chunk.is_empty() {
             break;
