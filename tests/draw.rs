@@ -575,3 +575,37 @@ fn drawing_speed() {
     );
     assert!(steps >= 100);
 }
+
+#[test]
+fn pictures_do_not_depend_on_the_number_of_threads() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, format!("{CBG3}\n{FSHT}\n{CBG2}\n")).expect("write");
+    let run = |j: &str| {
+        let svg = dir.path().join(format!("svg{j}"));
+        let html = dir.path().join(format!("page{j}.html"));
+        let r = ruledoku([
+            "solve",
+            "-j",
+            j,
+            "--no-time",
+            "--svg",
+            svg.to_str().expect("utf-8"),
+            "--html",
+            html.to_str().expect("utf-8"),
+            input.to_str().expect("utf-8"),
+        ]);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        let files: Vec<(String, String)> = names(&svg)
+            .into_iter()
+            .map(|n| {
+                let text = std::fs::read_to_string(svg.join(&n)).expect("read");
+                (n, text)
+            })
+            .collect();
+        (r.stdout, files, std::fs::read_to_string(html).expect("page"))
+    };
+    let one = run("1");
+    assert!(one.1.len() > 50);
+    assert!(one == run("2"), "-j 2 draws what -j 1 does");
+}

@@ -34,14 +34,41 @@ pub fn header(title: &str) -> String {
          <button type=\"button\" id=\"prev\" title=\"previous step (←)\">◀</button>\
          <button type=\"button\" id=\"next\" title=\"next step (→)\">▶</button>\n\
          <span id=\"where\"></span>\n\
-         <span class=\"keys\">← → step · Home End first/last · PgUp PgDn puzzle</span></header>\n<main>\n",
-        css = css()
+         <span class=\"keys\">← → step · Home End first/last · PgUp PgDn puzzle</span>\n{legend}</header>\n<main>\n",
+        css = css(),
+        legend = legend()
     )
 }
 
 /// The end of a page: the script that steps through the frames.
 pub fn footer() -> String {
     format!("</main>\n<script>\n{SCRIPT}</script>\n</body>\n</html>\n")
+}
+
+/// What the marks of a picture mean, one swatch each.
+fn legend() -> String {
+    let disc = |c: Rgb, what: &str| {
+        format!("<span class=\"sw\" style=\"background:{c}\"></span>{what}")
+    };
+    let ring = |c: Rgb, style: &str, what: &str| {
+        format!("<span class=\"sw\" style=\"border:2px {style} {c}\"></span>{what}")
+    };
+    let items = [
+        disc(PATTERN_FILL, "pattern"),
+        disc(CELL_FILL, "pattern cell"),
+        disc(HOUSE_FILL, "house"),
+        disc(OFF_FILL, "left-linking (false if the target is true)"),
+        disc(ON_FILL, "right-linking (true)"),
+        ring(GROUP_RING, "solid", "g-candidate"),
+        ring(EXTRA_RING, "dotted", "z/t-candidate"),
+        ring(TARGET_RING, "solid", "target"),
+        format!("<span class=\"ln\" style=\"border-top:2px solid {LINK}\"></span>strong link"),
+        format!("<span class=\"ln\" style=\"border-top:2px dashed {LINK}\"></span>weak link"),
+        format!("<span style=\"color:{ELIMINATED}\">✕</span> eliminated"),
+        disc(ASSERTED, "asserted"),
+        format!("<b>5</b> given, <span style=\"color:{PLACED}\">5</span> placed"),
+    ];
+    format!("<div class=\"legend\">{}</div>", items.join(" "))
 }
 
 fn css() -> String {
@@ -52,6 +79,9 @@ fn css() -> String {
          #where {{ margin-left: 10px; }}\n\
          .keys, .src {{ color: {LABEL_INK}; font-size: 12px; margin-left: 10px; }}\n\
          main {{ padding: 8px 12px; }}\n\
+         .legend {{ font-size: 11px; color: {LABEL_INK}; margin-top: 4px; }}\n\
+         .sw {{ display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin: 0 3px 0 8px; vertical-align: -1px; box-sizing: border-box; }}\n\
+         .ln {{ display: inline-block; width: 18px; height: 0; margin: 0 3px 0 8px; vertical-align: 3px; }}\n\
          section {{ margin-bottom: 24px; }}\n\
          h2 {{ font-size: 16px; margin: 8px 0; }}\n\
          code, pre, .line {{ font-family: {FONT_MONO}; font-size: 13px; }}\n\
