@@ -749,10 +749,7 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out, pictures: &Pictures) -> Resul
         out.write(&format!("{}\n", path::csv_header(job.time)))?;
     }
     loop {
-        let chunk: Vec<_> = recs
-            .by_ref()
-            .take(chunk_size)
-            .collect();
+        let chunk: Vec<_> = recs.by_ref().take(chunk_size).collect();
         if chunk.is_empty() {
             break;
         }

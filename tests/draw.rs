@@ -603,9 +603,100 @@ fn pictures_do_not_depend_on_the_number_of_threads() {
                 (n, text)
             })
             .collect();
-        (r.stdout, files, std::fs::read_to_string(html).expect("page"))
+        (
+            r.stdout,
+            files,
+            std::fs::read_to_string(html).expect("page"),
+        )
     };
     let one = run("1");
     assert!(one.1.len() > 50);
     assert!(one == run("2"), "-j 2 draws what -j 1 does");
+}
+
+/// A figure in words: each role's candidates, the shaded houses, the
+/// pattern's cells and the links, for a reviewable snapshot.
+fn describe(fig: &Figure) -> String {
+    use ruledoku::draw::LinkKind;
+    use ruledoku::grid::geometry::{cand_name, cell_name, house_name};
+    let node = |n: Node| match n {
+        Node::Cand(z) => cand_name(z),
+        Node::Group(g) => format!(
+            "[{}]",
+            g.iter().map(cand_name).collect::<Vec<_>>().join(" ")
+        ),
+    };
+    let mut out = format!("{}\n", fig.caption);
+    if !fig.houses.is_empty() {
+        let hs: Vec<String> = fig.houses.iter().map(|&h| house_name(h)).collect();
+        out.push_str(&format!("  houses: {}\n", hs.join(" ")));
+    }
+    if !fig.cells.is_empty() {
+        let cs: Vec<String> = fig.cells.iter().map(cell_name).collect();
+        out.push_str(&format!("  cells: {}\n", cs.join(" ")));
+    }
+    for m in [
+        Mark::Pattern,
+        Mark::Extra,
+        Mark::Off,
+        Mark::On,
+        Mark::Target,
+        Mark::Eliminated,
+        Mark::Asserted,
+    ] {
+        let zs = fig.marked(m);
+        if !zs.is_empty() {
+            let names: Vec<String> = zs.into_iter().map(cand_name).collect();
+            out.push_str(&format!("  {m:?}: {}\n", names.join(" ")));
+        }
+    }
+    for l in &fig.links {
+        let arrow = match l.kind {
+            LinkKind::Strong => "==>",
+            LinkKind::Weak => "-->",
+        };
+        out.push_str(&format!("  {} {arrow} {}\n", node(l.from), node(l.to)));
+    }
+    out
+}
+
+#[test]
+fn what_each_kind_of_step_shows() {
+    let mut out = String::new();
+    for (set, puzzle, rules) in [
+        (
+            "basic",
+            CBG3,
+            &["naked-single", "hidden-single-in-a-row", "xy-wing"][..],
+        ),
+        (
+            "sfin",
+            FSHT,
+            &[
+                "whip[1]",
+                "naked-pairs-in-a-row",
+                "finned-swordfish-in-rows",
+            ][..],
+        ),
+        ("w", CBG2, &["whip[3]"][..]),
+        ("bc", CBG2, &["biv-chain[3]"][..]),
+        ("gw", CBG2, &["g-whip[4]"][..]),
+        (
+            "b",
+            // cbg-000 line 9: B4 (W5)
+            &std::fs::read_to_string(root().join("tests/data/cbg-000-first1000.txt"))
+                .expect("read")
+                .lines()
+                .nth(8)
+                .expect("line 9")[..81],
+            &["braid[4]"][..],
+        ),
+    ] {
+        let run = solve(set, puzzle);
+        for rule in rules {
+            let (fig, _) = figure_of(&run, rule);
+            out.push_str(&format!("[{set}] {}", describe(&fig)));
+        }
+    }
+    insta::assert_snapshot!("what_each_kind_of_step_shows", out);
 }

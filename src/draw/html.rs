@@ -47,9 +47,8 @@ pub fn footer() -> String {
 
 /// What the marks of a picture mean, one swatch each.
 fn legend() -> String {
-    let disc = |c: Rgb, what: &str| {
-        format!("<span class=\"sw\" style=\"background:{c}\"></span>{what}")
-    };
+    let disc =
+        |c: Rgb, what: &str| format!("<span class=\"sw\" style=\"background:{c}\"></span>{what}");
     let ring = |c: Rgb, style: &str, what: &str| {
         format!("<span class=\"sw\" style=\"border:2px {style} {c}\"></span>{what}")
     };
