@@ -680,10 +680,16 @@ struct HtmlPage {
 
 impl HtmlPage {
     /// Creates the file and writes the page's start.
-    fn create(path: &Path, title: &str) -> Result<HtmlPage, String> {
+    fn create(path: &Path, title: &str, input: &str) -> Result<HtmlPage, String> {
         let name = path.display().to_string();
         if path.is_dir() {
             return Err(format!("{name}: is a directory"));
+        }
+        // Writing the page over the input would destroy it before it is read.
+        if let (Ok(a), Ok(b)) = (std::fs::canonicalize(path), std::fs::canonicalize(input))
+            && a == b
+        {
+            return Err(format!("{name}: is the input; give the page another name"));
         }
         let f = std::fs::File::create(path).map_err(|e| format!("{name}: cannot create: {e}"))?;
         let mut page = HtmlPage {
@@ -732,7 +738,7 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out, pictures: &Pictures) -> Resul
         html: pictures.html.is_some(),
     };
     let mut page = match &pictures.html {
-        Some(path) => Some(HtmlPage::create(path, &source)?),
+        Some(path) => Some(HtmlPage::create(path, &source, arg)?),
         None => None,
     };
     // A page's sections are large (about 20 KB a step): fewer at a time.

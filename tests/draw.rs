@@ -429,6 +429,28 @@ fn solve_svg_and_html_errors_are_clear() {
     }
     let r = ruledoku(["solve", "--svg"]);
     assert_eq!(r.code, Some(2));
+    let r = ruledoku(["solve", "--svg", "", CBG3]);
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr
+            .starts_with("error: a value is required for '--svg <DIR>'"),
+        "{}",
+        r.stderr
+    );
+    // The page never overwrites the input.
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, format!("{CBG3}\n")).expect("write");
+    let i = input.to_str().expect("utf-8");
+    let r = ruledoku(["solve", "--html", i, i]);
+    assert_eq!(r.code, Some(2));
+    assert_eq!(
+        r.stderr,
+        format!("error: {i}: is the input; give the page another name\n")
+    );
+    assert_eq!(
+        std::fs::read_to_string(&input).expect("read"),
+        format!("{CBG3}\n")
+    );
     // A missing input creates no directory.
     let missing = dir.path().join("never");
     let r = ruledoku([

@@ -49,9 +49,12 @@ pub fn givens(run: &Run) -> CellSet {
 }
 
 /// Prepares `dir` for pictures: creates it (and its parents) when missing;
-/// an error names it when it is not a directory or cannot be created.
+/// an error names it when it is empty, not a directory or cannot be
+/// created.
 pub fn prepare_dir(dir: &Path) -> Result<(), String> {
-    if dir.is_dir() {
+    if dir.as_os_str().is_empty() {
+        Err("the directory name is empty (use . for the current directory)".into())
+    } else if dir.is_dir() {
         Ok(())
     } else if dir.exists() {
         Err(format!("{}: not a directory", dir.display()))
