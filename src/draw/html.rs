@@ -9,7 +9,9 @@
 //! the start of the previous and next puzzle (of the first and last one
 //! at the ends). The frame shown is kept in the address
 //! (`#p12-s7`: line 12, step 7), so a reload or a link opens it again.
-//! Without JavaScript every frame is shown, one under another.
+//! Without JavaScript every frame is shown, one under another. Records
+//! that were not solved are listed (under the puzzle shown, with JavaScript)
+//! with their message.
 //!
 //! A page is written in pieces, so that a long input streams to disk:
 //! [`header`], then one [`puzzle_section`] or [`rejected_section`] per
@@ -92,6 +94,10 @@ fn css() -> String {
          ol.steps li.current {{ background: {CELL_FILL}; }}\n\
          ol.steps a {{ color: inherit; text-decoration: none; }}\n\
          .rejected {{ color: {ELIMINATED}; }}\n\
+         body.js main {{ display: flex; flex-direction: column; }}\n\
+         body.js section.rejected {{ order: 1; margin: 0; font-size: 12px; }}\n\
+         body.js section.rejected h2 {{ display: inline; font-size: 12px; margin-right: 8px; }}\n\
+         body.js section.rejected p {{ display: inline; }}\n\
          body.js section.puzzle {{ display: none; }}\n\
          body.js section.puzzle.current {{ display: block; }}\n\
          body.js .frame {{ display: none; border: 0; }}\n\
