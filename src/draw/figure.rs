@@ -191,9 +191,13 @@ impl Figure {
         let mut house_list: Vec<usize> = Vec::new();
         let mut cands = Bits::EMPTY;
         for (v, shape) in vals.iter().zip(shapes) {
-            let (elem, members): (Elem, Vec<usize>) = match (shape, v) {
-                (Some(Shape::One(e)), Val::Idx(i)) => (*e, vec![*i]),
-                (Some(Shape::Set(e)), Val::Set(s)) => (*e, s.iter().collect()),
+            let elem = match shape {
+                Some(Shape::One(e) | Shape::Set(e)) => *e,
+                _ => continue,
+            };
+            let members: Vec<usize> = match v {
+                Val::Idx(i) => vec![*i],
+                Val::Set(s) => s.iter().collect(),
                 _ => continue,
             };
             for i in members {
