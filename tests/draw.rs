@@ -406,6 +406,14 @@ fn solve_svg_and_html_errors_are_clear() {
         "{}",
         r.stderr
     );
+    // A directory where no file can be made (sysfs): the first picture fails.
+    let r = ruledoku(["solve", "--svg", "/sys", CBG3]);
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr.starts_with("error: /sys/000001-001.svg: cannot write: "),
+        "{}",
+        r.stderr
+    );
     let d = dir.path().to_str().expect("utf-8");
     let r = ruledoku(["solve", "--html", d, CBG3]);
     assert_eq!(r.code, Some(2));
