@@ -410,7 +410,8 @@ fn solve_svg_and_html_errors_are_clear() {
     let r = ruledoku(["solve", "--svg", "/sys", CBG3]);
     assert_eq!(r.code, Some(2));
     assert!(
-        r.stderr.starts_with("error: /sys/000001-001.svg: cannot write: "),
+        r.stderr
+            .starts_with("error: /sys/000001-001.svg: cannot write: "),
         "{}",
         r.stderr
     );

@@ -4,8 +4,9 @@
 //! The pipeline is `Step` → [`Figure`] (what to show: roles of houses,
 //! cells and candidates, links, caption; built from the step's evidence
 //! only) → SVG text ([`svg::Svg`]) → files ([`write_svgs`]) or a page
-//! ([`html::Page`]). Fonts, colours and sizes are the constants of
-//! [`style`], shared with the study tools' plots.
+//! ([`html`]: header, one section per record, footer). Fonts, colours
+//! and sizes are the constants of [`style`], shared with the study tools'
+//! plots.
 //!
 //! Architecture Invariant: pictures come from evidence only. A step is
 //! drawn from its `Evidence`, its conclusions and the state before it; no
