@@ -32,10 +32,11 @@
 //!
 //! Adding a kind of evidence (the trial kind's implication graph, on/off
 //! literals with their parents) is one more arm in [`Figure::from_step`]'s
-//! `match`: mark each literal's candidate [`Mark::On`] or [`Mark::Off`],
-//! and push one [`Link`] per parent edge ([`LinkKind::Weak`] from an "on"
-//! literal to the "off" one it implies, [`LinkKind::Strong`] from an "off"
-//! literal to an "on" one). Nothing else changes.
+//! `match`: [`Figure::literal`] for each literal (its candidate marked
+//! [`Mark::On`] or [`Mark::Off`]) and [`Figure::implication`] for each
+//! parent edge (a weak link from an "on" literal to the "off" one it
+//! implies, a strong link from an "off" literal to an "on" one). Nothing
+//! else changes.
 //!
 //! Architecture Invariant: pictures come from evidence only. No code here
 //! names a rule or a technique.
@@ -170,6 +171,28 @@ impl Figure {
         if slot.is_none_or(|old| old < m) {
             *slot = Some(m);
         }
+    }
+
+    /// A literal of an implication graph: candidate `z` true (`on`) or
+    /// false under the assumption.
+    pub fn literal(&mut self, z: usize, on: bool) {
+        self.mark(z, if on { Mark::On } else { Mark::Off });
+    }
+
+    /// An implication from literal `from` (candidate, true?) to the literal
+    /// on candidate `to`: a true candidate makes a linked one false (a weak
+    /// link); a false candidate makes the last one of a variable true (a
+    /// strong link).
+    pub fn implication(&mut self, from: (usize, bool), to: usize) {
+        self.links.push(Link {
+            from: Node::Cand(from.0),
+            to: Node::Cand(to),
+            kind: if from.1 {
+                LinkKind::Weak
+            } else {
+                LinkKind::Strong
+            },
+        });
     }
 
     /// The candidates with role `m`.
@@ -342,4 +365,42 @@ fn node_linked(n: Node, z: usize) -> bool {
 /// initial state).
 pub fn value_cells(state: &State) -> CellSet {
     CellSet::from_indices(state.values.iter().map(cand_cell))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_and_implications() {
+        let mut f = Figure::grid(State::empty_grid(), CellSet::EMPTY);
+        // r1c1 = 1 ⇒ r1c2 ≠ 1 ⇒ r1c2 = 2 (were 1 and 2 its only candidates).
+        let (a, b, c) = (cand(0, 0), cand(1, 0), cand(1, 1));
+        f.literal(a, true);
+        f.literal(b, false);
+        f.literal(c, true);
+        f.implication((a, true), b);
+        f.implication((b, false), c);
+        assert_eq!(f.marked(Mark::On), vec![a, c]);
+        assert_eq!(f.marked(Mark::Off), vec![b]);
+        assert_eq!(
+            f.links,
+            vec![
+                Link {
+                    from: Node::Cand(a),
+                    to: Node::Cand(b),
+                    kind: LinkKind::Weak
+                },
+                Link {
+                    from: Node::Cand(b),
+                    to: Node::Cand(c),
+                    kind: LinkKind::Strong
+                }
+            ]
+        );
+        // A conclusion outranks a literal's role.
+        f.mark(c, Mark::Eliminated);
+        f.literal(c, true);
+        assert_eq!(f.marks[c], Some(Mark::Eliminated));
+    }
 }
