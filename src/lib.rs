@@ -12,10 +12,13 @@
 //! 6. [`rule`] and [`ruleset`]: compiled rules (head + searcher) and linked
 //!    rule sets;
 //! 7. [`engine`]: the runner that applies a rule set to a state;
-//! 8. [`path`]: renderers of resolution paths (SudoRules text, JSON, CSV).
+//! 8. [`path`]: renderers of resolution paths (SudoRules text, JSON, CSV);
+//! 9. [`draw`]: pictures of steps (SVG) and paths as HTML pages, drawn
+//!    from the steps' evidence.
 //!
 //! See `ARCHITECTURE.md` for the map and its invariants.
 
+pub mod draw;
 pub mod engine;
 pub mod grid;
 pub mod input;

@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ruledoku::draw;
 use ruledoku::engine::{Limits, RuleStats, Runner, StopReason};
 use ruledoku::grid::state::State;
 use ruledoku::input::{self, ErrorKind, InputError, Puzzle};
@@ -12,6 +13,7 @@ use ruledoku::path::{self, Rated, Rejected, Unrated};
 use ruledoku::ruleset::{self, RuleSet};
 use serde_json::json;
 use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -54,6 +56,8 @@ enum Cmd {
         /// One JSON object per puzzle (with the path's steps) instead of text.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        pictures: Pictures,
     },
     /// Rate puzzles with a rule set: one line per input record (text, JSON or CSV).
     ///
@@ -209,6 +213,23 @@ fn se_rating(s: &str) -> Result<ruledoku::rating::Rating, String> {
     }
 }
 
+/// `solve`'s pictures: SVG files and an HTML page, besides the usual output.
+#[derive(clap::Args, Default)]
+struct Pictures {
+    /// Also draw every step as an SVG picture in DIR (created if missing):
+    /// DIR/LLLLLL-SSS.svg for the puzzle on input line L, step S
+    /// (zero-padded, so names sort in path order). Existing files of those
+    /// names are replaced.
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
+    /// Also write the paths as one self-contained HTML page to FILE: every
+    /// step's picture and text, the ratings, keyboard navigation
+    /// (← → Home End, PgUp PgDn between puzzles). Opens in any browser,
+    /// offline.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
 impl RunOpts {
     fn load(&self) -> Result<(RuleSet, Limits), String> {
         let default = if self.se { "se" } else { ruleset::DEFAULT_SET };
@@ -316,13 +337,24 @@ fn main() -> ExitCode {
             solution,
             json,
         } => check(&file, solution, json),
-        Cmd::Solve { input, opts, json } => {
+        Cmd::Solve {
+            input,
+            opts,
+            json,
+            pictures,
+        } => {
             let se = opts.se.then(|| SeJob {
                 bounds: ruledoku::serate::Bounds::default(),
                 format: ruledoku::serate::Format::parse(ruledoku::serate::DEFAULT_FORMAT)
                     .expect("the default format parses"),
             });
-            solve(&input, &opts, if json { Out::Json } else { Out::Path }, se)
+            solve(
+                &input,
+                &opts,
+                if json { Out::Json } else { Out::Path },
+                se,
+                &pictures,
+            )
         }
         Cmd::Rate {
             input,
@@ -346,6 +378,7 @@ fn main() -> ExitCode {
                     Out::Line
                 },
                 se,
+                &Pictures::default(),
             )
         }
         Cmd::Rules { cmd } => rules(cmd),
@@ -604,6 +637,10 @@ struct Outcome {
     /// A note for stderr that is no error (an SE run stopped by its time
     /// limit).
     note: Option<String>,
+    /// With `--html`: the record's section of the page.
+    html: Option<String>,
+    /// An error that ends the command (a picture that cannot be written).
+    fatal: Option<String>,
 }
 
 /// `--se`: how SE runs stop early and print.
@@ -622,6 +659,10 @@ struct Job<'a> {
     time: bool,
     verify: bool,
     se: Option<&'a SeJob>,
+    /// `--svg DIR`: draw each step there.
+    svg: Option<&'a Path>,
+    /// `--html`: render each record's section of the page.
+    html: bool,
 }
 
 impl Job<'_> {
@@ -668,10 +709,14 @@ impl Job<'_> {
         };
         Outcome {
             stdout,
+            html: self
+                .html
+                .then(|| draw::html::rejected_section(line, puzzle, error)),
             stderr: Some(message),
             stats: None,
             wrong: None,
             note: None,
+            fatal: None,
         }
     }
 
@@ -724,12 +769,20 @@ impl Job<'_> {
                 .map(|w| format!("{}:{}: {}\n{w}", self.source, p.line, p.text)),
             _ => None,
         };
+        let fatal = self
+            .svg
+            .and_then(|dir| draw::write_svgs(dir, p.line, &run).err());
+        let html = self
+            .html
+            .then(|| draw::html::puzzle_section(p.line, &p.text, self.set, &run));
         Outcome {
             stdout,
             stderr: None,
             stats: run.stats,
             wrong,
             note: None,
+            html,
+            fatal,
         }
     }
 
@@ -761,12 +814,21 @@ impl Job<'_> {
             )),
             _ => None,
         };
+        // Pictures of an SE path, as of any other.
+        let fatal = self
+            .svg
+            .and_then(|dir| draw::write_svgs(dir, p.line, &r.run).err());
+        let html = self
+            .html
+            .then(|| draw::html::puzzle_section(p.line, &p.text, self.set, &r.run));
         Outcome {
             stdout,
             stderr: None,
             stats: r.run.stats,
             wrong,
             note,
+            html,
+            fatal,
         }
     }
 }
@@ -774,7 +836,56 @@ impl Job<'_> {
 /// Records handed to the worker threads at a time; output keeps input order.
 const CHUNK: usize = 256;
 
-fn solve(arg: &str, opts: &RunOpts, out_kind: Out, se: Option<SeJob>) -> Result<bool, Fail> {
+/// The `--html` page being written: the file and its name for messages.
+struct HtmlPage {
+    w: io::BufWriter<std::fs::File>,
+    name: String,
+}
+
+impl HtmlPage {
+    /// Creates the file and writes the page's start.
+    fn create(path: &Path, title: &str, input: &str) -> Result<HtmlPage, String> {
+        let name = path.display().to_string();
+        if path.is_dir() {
+            return Err(format!("{name}: is a directory"));
+        }
+        // Writing the page over the input would destroy it before it is read.
+        if let (Ok(a), Ok(b)) = (std::fs::canonicalize(path), std::fs::canonicalize(input))
+            && a == b
+        {
+            return Err(format!("{name}: is the input; give the page another name"));
+        }
+        let f = std::fs::File::create(path).map_err(|e| format!("{name}: cannot create: {e}"))?;
+        let mut page = HtmlPage {
+            w: io::BufWriter::new(f),
+            name,
+        };
+        page.write(&draw::html::header(title))?;
+        Ok(page)
+    }
+
+    fn write(&mut self, s: &str) -> Result<(), String> {
+        self.w
+            .write_all(s.as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", self.name))
+    }
+
+    /// Writes the page's end and flushes it.
+    fn finish(mut self) -> Result<(), String> {
+        self.write(&draw::html::footer())?;
+        self.w
+            .flush()
+            .map_err(|e| format!("{}: cannot write: {e}", self.name))
+    }
+}
+
+fn solve(
+    arg: &str,
+    opts: &RunOpts,
+    out_kind: Out,
+    se: Option<SeJob>,
+    pictures: &Pictures,
+) -> Result<bool, Fail> {
     let (set, limits) = opts.load()?;
     let jobs = worker_threads(opts.jobs);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -782,6 +893,9 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out, se: Option<SeJob>) -> Result<
         .build()
         .map_err(|e| e.to_string())?;
     let (source, mut recs) = records(arg)?;
+    if let Some(dir) = &pictures.svg {
+        draw::prepare_dir(dir)?;
+    }
     let job = Job {
         set: &set,
         limits,
@@ -791,6 +905,18 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out, se: Option<SeJob>) -> Result<
         time: !opts.no_time,
         verify: opts.verify,
         se: se.as_ref(),
+        svg: pictures.svg.as_deref(),
+        html: pictures.html.is_some(),
+    };
+    let mut page = match &pictures.html {
+        Some(path) => Some(HtmlPage::create(path, &source, arg)?),
+        None => None,
+    };
+    // A page's sections are large (about 20 KB a step): fewer at a time.
+    let chunk_size = match (jobs, job.html) {
+        (1, _) => 1,
+        (_, true) => 4 * jobs,
+        _ => CHUNK,
     };
     let pb = progress(None);
     let mut out = Results::new(&pb);
@@ -805,10 +931,7 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out, se: Option<SeJob>) -> Result<
         out.write(&format!("{header}\n"))?;
     }
     loop {
-        let chunk: Vec<_> = recs
-            .by_ref()
-            .take(if jobs == 1 { 1 } else { CHUNK })
-            .collect();
+        let chunk: Vec<_> = recs.by_ref().take(chunk_size).collect();
         if chunk.is_empty() {
             break;
         }
@@ -820,6 +943,16 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out, se: Option<SeJob>) -> Result<
         };
         for o in outcomes {
             pb.inc(1);
+            if let Some(e) = o.fatal {
+                out.finish()?;
+                if let Some(page) = page {
+                    page.finish()?;
+                }
+                return Err(Fail::Error(e));
+            }
+            if let (Some(page), Some(section)) = (page.as_mut(), &o.html) {
+                page.write(section)?;
+            }
             if let Some(st) = &o.stats {
                 let acc = total.get_or_insert_with(|| vec![RuleStats::default(); st.len()]);
                 acc.iter_mut().zip(st).for_each(|(a, b)| a.add(b));
@@ -847,6 +980,9 @@ fn solve(arg: &str, opts: &RunOpts, out_kind: Out, se: Option<SeJob>) -> Result<
             seen += 1;
             out.write(&o.stdout)?;
         }
+    }
+    if let Some(page) = page {
+        page.finish()?;
     }
     if let Err(e) = recs.end() {
         // The results so far, then the error.

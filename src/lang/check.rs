@@ -86,6 +86,9 @@ pub struct CheckedPattern {
     pub conclusion: ConclusionKind,
     pub target: Op,
     pub show: Vec<ShowPart>,
+    /// What each slot holds when a match is reported (an element or a set
+    /// of elements); `None` for integers, conditions and quantified names.
+    pub slot_shapes: Vec<Option<Shape>>,
 }
 
 /// Checks one instance of a pattern rule.
@@ -115,6 +118,8 @@ struct Checker<'p> {
     params: &'p Params,
     scope: HashMap<String, Binding>,
     slots: usize,
+    /// One entry per slot: see [`CheckedPattern::slot_shapes`].
+    slot_shapes: Vec<Option<Shape>>,
     gens: usize,
     errs: Errors,
     /// Deepest generator referenced by the expression being checked.
@@ -131,6 +136,7 @@ impl<'p> Checker<'p> {
             params,
             scope: HashMap::new(),
             slots: 0,
+            slot_shapes: Vec::new(),
             gens: 0,
             errs: Vec::new(),
             cur_depth: 0,
@@ -410,6 +416,7 @@ impl<'p> Checker<'p> {
             conclusion: kind,
             target,
             show,
+            slot_shapes: self.slot_shapes,
         })
     }
 
@@ -491,6 +498,10 @@ impl<'p> Checker<'p> {
         self.check_new_name(n);
         let slot = self.slots;
         self.slots += 1;
+        self.slot_shapes.push(match ty {
+            Ty::One(_) | Ty::Set(_) => Some(ty.shape()),
+            _ => None,
+        });
         self.scope.insert(
             n.name.clone(),
             Binding {
@@ -721,6 +732,7 @@ impl<'p> Checker<'p> {
         self.check_new_name(var);
         let slot = self.slots;
         self.slots += 1;
+        self.slot_shapes.push(None);
         let outer = self.scope.insert(
             var.name.clone(),
             Binding {

@@ -48,6 +48,7 @@ pub fn lower_pattern(c: CheckedPattern) -> Plan {
         conclusion: c.conclusion,
         target: c.target,
         show: c.show,
+        slot_shapes: c.slot_shapes,
     }
 }
 

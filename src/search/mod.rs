@@ -55,6 +55,9 @@ pub struct Grade {
 }
 
 /// What a match carries to explain itself, for renderers and checkers.
+/// Pictures are drawn from it too: a new variant gets one arm in
+/// `draw::Figure::from_step` (its `match` is exhaustive, so the compiler
+/// points there).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Evidence {
     /// A pattern rule's bound values, in slot order.

@@ -670,6 +670,11 @@ pub struct Plan {
     pub conclusion: ConclusionKind,
     pub target: Op,
     pub show: Vec<ShowPart>,
+    /// What each slot of [`Evidence::Bindings`] holds (an element or a set
+    /// of elements; `None` for integers, conditions and quantified names),
+    /// so that tools such as the pictures of `draw` can read a match's
+    /// bound values without knowing the rule.
+    pub slot_shapes: Vec<Option<Shape>>,
 }
 
 /// What one search of a plan works with.
