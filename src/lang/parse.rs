@@ -110,6 +110,7 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::ends_c => "`ends`",
         Rule::nodes_c => "`nodes`",
         Rule::targets_c => "`targets`",
+        Rule::digits_c => "`digits`",
         Rule::trial_rule | Rule::kw_trial => "`trial`",
         Rule::trial_clause | Rule::pass_clause => "a clause",
         Rule::increment_c => "`increment`",

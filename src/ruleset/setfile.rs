@@ -227,7 +227,7 @@ mod tests {
         );
         assert_eq!(
             err("files: [a.rules]\nexclued: [x]\n"),
-            "s.yaml: invalid rule set: unknown key `exclued` (did you mean `exclude`?); a set file's keys are name, description, files, max-level, exclude, ratings, blocked"
+            "s.yaml: invalid rule set: unknown key `exclued` (did you mean `exclude`?); a set file's keys are name, description, files, max-level, exclude, ratings, blocked, strategy, assumes-unique"
         );
         assert_eq!(
             err("name: x\n"),
