@@ -262,6 +262,41 @@ fn a_chains_target_is_joined_to_its_end_by_its_links() {
 }
 
 #[test]
+fn a_trial_steps_implications_are_drawn_as_links() {
+    // SE's forcing chains on the basic set's stuck state: a trial rule.
+    let run = solve("basic+se-chaining", CBG2);
+    let (fig, step) = figure_of(&run, "forcing-chains-and-cycles");
+    let Evidence::Implications(imp) = &step.evidence else {
+        panic!("a trial's evidence");
+    };
+    // One link per parent edge of every chain's nodes.
+    let edges: usize = imp
+        .chains
+        .iter()
+        .flat_map(|c| &c.nodes)
+        .map(|n| n.parents.len())
+        .sum();
+    assert!(edges >= 3, "{edges}");
+    assert_eq!(fig.links.len(), edges);
+    assert!(!fig.marked(Mark::On).is_empty() && !fig.marked(Mark::Off).is_empty());
+    let concluded = step.conclusions[0];
+    assert_eq!(fig.marked(Mark::Eliminated), vec![concluded]);
+    let lay = Layout::of(&fig);
+    let pm = raster(&Svg::file().render(&fig));
+    assert!(count_near(&pm, lay.cand_center(concluded), 8.0, style::ELIMINATED) > 40);
+    // Every implication joins its two candidates on the picture.
+    for link in &fig.links {
+        let (Node::Cand(a), Node::Cand(b)) = (&link.from, &link.to) else {
+            panic!("implications link candidates");
+        };
+        assert!(
+            joined(&pm, lay.cand_center(*a), lay.cand_center(*b), dash_gap()),
+            "{a} -> {b}"
+        );
+    }
+}
+
+#[test]
 fn a_g_candidate_is_outlined_and_linked() {
     let run = solve("gw", CBG2);
     // g-whip[4]: c2n4{r5 r789} - c1n4{r7 r2} - c1n8{r2 r789} - r9c3{n8 .} ==> r5c2 ≠ 8
