@@ -58,6 +58,8 @@ pub enum Cause {
     Cell,
     /// A house's constraint (house index 0..27): one place per digit.
     House(u8),
+    /// A rule of the set a trial propagates with.
+    Rule,
 }
 
 /// One inferred literal.

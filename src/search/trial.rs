@@ -51,6 +51,7 @@ use crate::rating::Rating;
 use std::any::Any;
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
+use std::sync::{Arc, OnceLock};
 
 /// The implication steps a pass propagates with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -170,6 +171,11 @@ pub struct Pass {
     pub assume_off: bool,
     pub steps: Steps,
     pub reads: Reads,
+    /// `propagate with SET [rounds N]`: instead of implication steps, the
+    /// rule set linked under that name runs in each branch, to its
+    /// fixpoint (one match at a time, as the engine runs a set) or for N
+    /// rounds (each applying every match found on the round's state).
+    pub propagate: Option<(String, Option<usize>)>,
     pub concludes: Vec<Conclude>,
 }
 
@@ -190,15 +196,143 @@ pub struct TrialSpec {
     pub label: String,
 }
 
+/// The searchers of a linked rule set, in the set's order.
+pub type Linked = Vec<Arc<dyn Searcher>>;
+
 /// The search a trial rule compiles to.
 #[derive(Debug)]
 pub struct TrialSearch {
     pub spec: TrialSpec,
+    /// Per pass: the rule set its `propagate with` names, once linked.
+    linked: Vec<OnceLock<Linked>>,
 }
 
 impl TrialSearch {
     pub fn new(spec: TrialSpec) -> TrialSearch {
-        TrialSearch { spec }
+        let linked = spec.passes.iter().map(|_| OnceLock::new()).collect();
+        TrialSearch { spec, linked }
+    }
+
+    /// The rule sets to link: (pass index, set name as written).
+    pub fn links(&self) -> Vec<(usize, String)> {
+        self.spec
+            .passes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.propagate.as_ref().map(|(n, _)| (i, n.clone())))
+            .collect()
+    }
+
+    /// Gives pass `pass` its linked set (the loader calls this once, see
+    /// `ruleset::Library`). A pass whose set is not linked finds nothing.
+    pub fn set_link(&self, pass: usize, searchers: Linked) {
+        if let Some(l) = self.linked.get(pass) {
+            let _ = l.set(searchers);
+        }
+    }
+
+    /// A pass that propagates with a linked rule set: each candidate of the
+    /// chosen cells assumed on (off), the set run in the branch; a branch
+    /// where some CSP variable has no candidate left refutes its assumption.
+    fn run_set_pass(
+        &self,
+        cx: &mut SearchCx,
+        pass: &Pass,
+        set: &Linked,
+        rounds: Option<usize>,
+        col: &mut Collector,
+        g: &mut Graph,
+    ) {
+        let state = col.state;
+        let Some(cc) = pass.wants(Mode::Contradiction) else {
+            return;
+        };
+        for c in 0..N_CELLS {
+            let live = state.cands.and(&TABLES.cell[c]);
+            let n = live.len();
+            if n < pass.min_cell.max(1) || n > pass.max_cell || n < cc.min_cell {
+                continue;
+            }
+            for z in live.iter() {
+                for (on, wanted) in [(true, pass.assume_on), (false, pass.assume_off)] {
+                    if !wanted {
+                        continue;
+                    }
+                    if cx.interrupted() {
+                        return;
+                    }
+                    let mut branch = *state;
+                    g.clear();
+                    let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
+                    if on {
+                        branch.assert(z);
+                    } else {
+                        branch.eliminate(z);
+                    }
+                    if run_branch(cx, set, rounds, &mut branch, g, &mut last) {
+                        col.add(cc, lit(z, !on), vec![g.extract(last)]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs a linked set in a branch, recording each conclusion as a node
+/// (its parent the literal concluded before it). `true` when the branch
+/// ends with a CSP variable that has no candidate.
+fn run_branch(
+    cx: &mut SearchCx,
+    set: &Linked,
+    rounds: Option<usize>,
+    branch: &mut State,
+    g: &mut Graph,
+    last: &mut u32,
+) -> bool {
+    let mut round = 0;
+    let mut found: Vec<Found> = Vec::new();
+    loop {
+        if branch.has_empty_var() {
+            return true;
+        }
+        if branch.is_solved() || cx.interrupted() || rounds.is_some_and(|r| round >= r) {
+            return false;
+        }
+        round += 1;
+        found.clear();
+        for s in set {
+            let _ = s.search(cx, branch, &mut |f| {
+                found.push(f);
+                if rounds.is_some() {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            });
+            if rounds.is_none() && !found.is_empty() {
+                break;
+            }
+        }
+        if found.is_empty() {
+            return false;
+        }
+        for f in &found {
+            for z in f.conclusions.iter() {
+                let (done, on) = match f.kind {
+                    ConclusionKind::Eliminate => (branch.eliminate(z), false),
+                    ConclusionKind::Assert => {
+                        let live = branch.cands.contains(z);
+                        if live {
+                            branch.assert(z);
+                        }
+                        (live, true)
+                    }
+                };
+                if done {
+                    *last = g.add(lit(z, on), Cause::Rule, &[*last]);
+                }
+            }
+        }
     }
 }
 
@@ -786,8 +920,14 @@ impl Searcher for TrialSearch {
             off: Graph::new(),
             region: (0..9).map(|_| Graph::new()).collect(),
         };
-        for pass in &self.spec.passes {
-            self.run_pass(cx, pass, &mut col, &mut pool);
+        for (i, pass) in self.spec.passes.iter().enumerate() {
+            if let Some((_, rounds)) = &pass.propagate {
+                if let Some(set) = self.linked[i].get() {
+                    self.run_set_pass(cx, pass, set, *rounds, &mut col, &mut pool.off);
+                }
+            } else {
+                self.run_pass(cx, pass, &mut col, &mut pool);
+            }
             if cx.interrupted() {
                 return ControlFlow::Break(());
             }
