@@ -234,9 +234,11 @@ impl TrialSearch {
     /// A pass that propagates with a linked rule set: each candidate of the
     /// chosen cells assumed on (off), the set run in the branch; a branch
     /// where some CSP variable has no candidate left refutes its assumption.
+    #[allow(clippy::too_many_arguments)]
     fn run_set_pass(
         &self,
         cx: &mut SearchCx,
+        pi: usize,
         pass: &Pass,
         set: &Linked,
         rounds: Option<usize>,
@@ -270,9 +272,92 @@ impl TrialSearch {
                         branch.eliminate(z);
                     }
                     if run_branch(cx, set, rounds, &mut branch, g, &mut last) {
-                        col.add(cc, lit(z, !on), vec![g.extract(last)]);
+                        let recipe = Recipe::Set { pass: pi, z, on };
+                        col.add(cc, lit(z, !on), g.ancestor_count(last), recipe);
                     }
                 }
+            }
+        }
+    }
+}
+
+impl TrialSearch {
+    /// The chains of a match, found again by replaying its propagation
+    /// (deterministic, so the same graph; no deadline: it is bounded).
+    fn replay(&self, state: &State, recipe: Recipe) -> Vec<Chain> {
+        let mut cx = SearchCx::new(None);
+        let cx = &mut cx;
+        let pass_of = |p: usize| &self.spec.passes[p];
+        let prop = |p: usize| Prop {
+            original: state,
+            steps: pass_of(p).steps,
+            dynamic: pass_of(p).reads == Reads::Branch,
+        };
+        let from = |cx: &mut SearchCx, p: usize, l: u16| {
+            let mut g = Graph::new();
+            g.add(l, Cause::Assumption, &[]);
+            let r = prop(p).chain(cx, &mut g);
+            (g, r)
+        };
+        let at = |g: &Graph, l: u16| g.extract(g.get(l).unwrap_or(0));
+        match recipe {
+            Recipe::Set { pass, z, on } => {
+                let (Some(set), Some((_, rounds))) =
+                    (self.linked[pass].get(), &pass_of(pass).propagate)
+                else {
+                    return Vec::new();
+                };
+                let mut g = Graph::new();
+                let mut branch = *state;
+                let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
+                if on {
+                    branch.assert(z);
+                } else {
+                    branch.eliminate(z);
+                }
+                run_branch(cx, set, *rounds, &mut branch, &mut g, &mut last);
+                vec![g.extract(last)]
+            }
+            Recipe::Cycle { pass, z, nth } => {
+                let mut g = Graph::new();
+                let found = prop(pass).cycles(cx, &mut g, z);
+                found.get(nth).map(|&d| vec![g.extract(d)]).unwrap_or_default()
+            }
+            Recipe::Forcing { pass, source } => {
+                let mut g = Graph::new();
+                prop(pass)
+                    .forcing(cx, &mut g, source)
+                    .map(|t| vec![g.extract(t)])
+                    .unwrap_or_default()
+            }
+            Recipe::Contra { pass, source } => match from(cx, pass, source) {
+                (g, Some((a, b))) => vec![g.extract(a), g.extract(b)],
+                _ => Vec::new(),
+            },
+            Recipe::Double { pass, z, target } => {
+                let (g_on, _) = from(cx, pass, lit(z, true));
+                let (g_off, _) = from(cx, pass, lit(z, false));
+                vec![at(&g_on, target), at(&g_off, target)]
+            }
+            Recipe::Cell { pass, cell, target } => {
+                let live = state.cands.and(&TABLES.cell[cell]);
+                live.iter()
+                    .map(|y| at(&from(cx, pass, lit(y, true)).0, target))
+                    .collect()
+            }
+            Recipe::Region {
+                pass,
+                z,
+                house,
+                target,
+            } => {
+                let d = cand_digit(z);
+                house_cells(house)
+                    .into_iter()
+                    .map(|o| cand(o, d))
+                    .filter(|&y| state.cands.contains(y))
+                    .map(|y| at(&from(cx, pass, lit(y, true)).0, target))
+                    .collect()
             }
         }
     }
@@ -347,7 +432,35 @@ struct Hint {
     placed: Option<usize>,
     level: Rating,
     label: Option<String>,
-    evidence: Implications,
+    mode: Mode,
+    /// How to find the match's chains again (evidence is extracted only
+    /// for the matches reported).
+    recipe: Recipe,
+}
+
+/// Where a match came from, to replay its propagation when it is
+/// reported: the pass, and what was assumed.
+#[derive(Clone, Copy, Debug)]
+enum Recipe {
+    /// A branch of a linked rule set from candidate `z` on (off).
+    Set { pass: usize, z: usize, on: bool },
+    /// The `nth` cycle from `z` on.
+    Cycle { pass: usize, z: usize, nth: usize },
+    /// The forcing chain from literal `source`.
+    Forcing { pass: usize, source: u16 },
+    /// The contradiction from literal `source`.
+    Contra { pass: usize, source: u16 },
+    /// `target` from `z` on and from `z` off.
+    Double { pass: usize, z: usize, target: u16 },
+    /// `target` from every candidate of `cell` on.
+    Cell { pass: usize, cell: usize, target: u16 },
+    /// `target` from every place of `z`'s digit in `house`, `z` first.
+    Region {
+        pass: usize,
+        z: usize,
+        house: usize,
+        target: u16,
+    },
 }
 
 /// Propagation in one pass: the original state and the steps.
@@ -660,16 +773,22 @@ impl Collector<'_> {
         }
     }
 
-    fn add(&mut self, c: &Conclude, target: u16, chains: Vec<Chain>) {
+    fn add(&mut self, c: &Conclude, target: u16, complexity: usize, recipe: Recipe) {
         let (removable, placed) = self.removable(target);
         if removable.is_empty() {
             return;
         }
-        self.push(c, removable, placed, chains);
+        self.push(c, removable, placed, complexity, recipe);
     }
 
-    fn push(&mut self, c: &Conclude, removable: Bits, placed: Option<usize>, chains: Vec<Chain>) {
-        let complexity: usize = chains.iter().map(Chain::complexity).sum();
+    fn push(
+        &mut self,
+        c: &Conclude,
+        removable: Bits,
+        placed: Option<usize>,
+        complexity: usize,
+        recipe: Recipe,
+    ) {
         let (tenths, added) = self.spec.increment.of(complexity);
         self.hints.push(Hint {
             difficulty: c.level.as_f64() + added,
@@ -679,11 +798,8 @@ impl Collector<'_> {
             placed,
             level: c.level.plus_tenths(tenths),
             label: c.label.clone(),
-            evidence: Implications {
-                conclusion: c.mode.word(),
-                chains,
-                complexity,
-            },
+            mode: c.mode,
+            recipe,
         });
     }
 }
@@ -696,7 +812,14 @@ struct Pool {
 }
 
 impl TrialSearch {
-    fn run_pass(&self, cx: &mut SearchCx, pass: &Pass, col: &mut Collector, pool: &mut Pool) {
+    fn run_pass(
+        &self,
+        cx: &mut SearchCx,
+        pi: usize,
+        pass: &Pass,
+        col: &mut Collector,
+        pool: &mut Pool,
+    ) {
         let state = col.state;
         let prop = Prop {
             original: state,
@@ -724,11 +847,10 @@ impl TrialSearch {
                 if let Some(cc) = cyc.filter(|cc| n >= cc.min_cell) {
                     let g = &mut pool.off;
                     g.clear();
-                    for dst in prop.cycles(cx, g, z) {
+                    for (nth, dst) in prop.cycles(cx, g, z).into_iter().enumerate() {
                         if let Some(rem) = cycle_removable(state, g, dst) {
-                            let fwd = g.extract(dst);
-                            let ch = vec![fwd];
-                            col.push(cc, rem, None, ch);
+                            let recipe = Recipe::Cycle { pass: pi, z, nth };
+                            col.push(cc, rem, None, g.ancestor_count(dst), recipe);
                         }
                     }
                 }
@@ -740,8 +862,11 @@ impl TrialSearch {
                         let g = &mut pool.off;
                         g.clear();
                         if let Some(t) = prop.forcing(cx, g, lit(z, on)) {
-                            let ch = g.extract(t);
-                            col.add(fc, g.node(t).lit, vec![ch]);
+                            let recipe = Recipe::Forcing {
+                                pass: pi,
+                                source: lit(z, on),
+                            };
+                            col.add(fc, g.node(t).lit, g.ancestor_count(t), recipe);
                         }
                     }
                 }
@@ -759,8 +884,12 @@ impl TrialSearch {
                     && n >= cc.min_cell
                     && pass.assume_on
                 {
-                    let ch = vec![g_on.extract(a), g_on.extract(b)];
-                    col.add(cc, lit(z, false), ch);
+                    let n_ab = g_on.ancestor_count(a) + g_on.ancestor_count(b);
+                    let recipe = Recipe::Contra {
+                        pass: pi,
+                        source: lit(z, true),
+                    };
+                    col.add(cc, lit(z, false), n_ab, recipe);
                 }
                 let need_off =
                     pass.assume_off && (contra.is_some() || dbl.is_some_and(|d| n >= d.min_cell));
@@ -772,8 +901,12 @@ impl TrialSearch {
                     if let (Some(cc), Some((a, b))) = (contra, absurd_off)
                         && n >= cc.min_cell
                     {
-                        let ch = vec![g_off.extract(a), g_off.extract(b)];
-                        col.add(cc, lit(z, true), ch);
+                        let n_ab = g_off.ancestor_count(a) + g_off.ancestor_count(b);
+                        let recipe = Recipe::Contra {
+                            pass: pi,
+                            source: lit(z, false),
+                        };
+                        col.add(cc, lit(z, true), n_ab, recipe);
                     }
                     if let Some(dc) = dbl.filter(|d| n >= d.min_cell) {
                         let g_on = &pool.on[i];
@@ -785,15 +918,20 @@ impl TrialSearch {
                                     continue;
                                 }
                                 if let Some(u) = g_off.get(l) {
-                                    let ch = vec![g_on.extract(t), g_off.extract(u)];
-                                    col.add(dc, l, ch);
+                                    let n = g_on.ancestor_count(t) + g_off.ancestor_count(u);
+                                    let recipe = Recipe::Double {
+                                        pass: pi,
+                                        z,
+                                        target: l,
+                                    };
+                                    col.add(dc, l, n, recipe);
                                 }
                             }
                         }
                     }
                 }
                 if let Some(rc) = region.filter(|r| n >= r.min_cell) {
-                    self.regions(cx, &prop, rc, col, pool, i, z);
+                    self.regions(cx, &prop, (pi, rc), col, pool, i, z);
                 }
             }
             if let Some(cc) = cellc.filter(|cc| n >= cc.min_cell) {
@@ -805,11 +943,16 @@ impl TrialSearch {
                         if lit_on(l) != wanted_on || !pool.on[1..k].iter().all(|g| g.contains(l)) {
                             continue;
                         }
-                        let ch = pool.on[..k]
+                        let n: usize = pool.on[..k]
                             .iter()
-                            .map(|g| g.extract(g.get(l).unwrap_or(0)))
-                            .collect();
-                        col.add(cc, l, ch);
+                            .map(|g| g.ancestor_count(g.get(l).unwrap_or(0)))
+                            .sum();
+                        let recipe = Recipe::Cell {
+                            pass: pi,
+                            cell: c,
+                            target: l,
+                        };
+                        col.add(cc, l, n, recipe);
                     }
                 }
             }
@@ -824,7 +967,7 @@ impl TrialSearch {
         &self,
         cx: &mut SearchCx,
         prop: &Prop,
-        rc: &Conclude,
+        (pi, rc): (usize, &Conclude),
         col: &mut Collector,
         pool: &mut Pool,
         i: usize,
@@ -855,9 +998,18 @@ impl TrialSearch {
                     if lit_on(l) != wanted_on || !others.iter().all(|g| g.contains(l)) {
                         continue;
                     }
-                    let mut ch = vec![own.extract(t)];
-                    ch.extend(others.iter().map(|g| g.extract(g.get(l).unwrap_or(0))));
-                    col.add(rc, l, ch);
+                    let n = own.ancestor_count(t)
+                        + others
+                            .iter()
+                            .map(|g| g.ancestor_count(g.get(l).unwrap_or(0)))
+                            .sum::<usize>();
+                    let recipe = Recipe::Region {
+                        pass: pi,
+                        z,
+                        house: h,
+                        target: l,
+                    };
+                    col.add(rc, l, n, recipe);
                 }
             }
         }
@@ -923,10 +1075,10 @@ impl Searcher for TrialSearch {
         for (i, pass) in self.spec.passes.iter().enumerate() {
             if let Some((_, rounds)) = &pass.propagate {
                 if let Some(set) = self.linked[i].get() {
-                    self.run_set_pass(cx, pass, set, *rounds, &mut col, &mut pool.off);
+                    self.run_set_pass(cx, i, pass, set, *rounds, &mut col, &mut pool.off);
                 }
             } else {
-                self.run_pass(cx, pass, &mut col, &mut pool);
+                self.run_pass(cx, i, pass, &mut col, &mut pool);
             }
             if cx.interrupted() {
                 return ControlFlow::Break(());
@@ -950,6 +1102,11 @@ impl Searcher for TrialSearch {
                 Some(z) => (ConclusionKind::Assert, Bits::single(z)),
                 None => (ConclusionKind::Eliminate, h.removable),
             };
+            let evidence = Implications {
+                conclusion: h.mode.word(),
+                chains: self.replay(state, h.recipe),
+                complexity: h.complexity,
+            };
             let found = Found {
                 kind,
                 conclusions,
@@ -958,7 +1115,7 @@ impl Searcher for TrialSearch {
                     level: h.level,
                     label: h.label.unwrap_or_else(|| self.spec.label.clone()),
                 }),
-                evidence: Evidence::Implications(h.evidence),
+                evidence: Evidence::Implications(evidence),
             };
             f(found)?;
         }
