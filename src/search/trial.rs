@@ -481,6 +481,13 @@ struct Inference {
 
 const HOUSE_ORDER: [usize; 3] = [2, 0, 1]; // block, row, column
 
+/// The candidates of digit `d` in house `h`, at `h * 9 + d`.
+static HOUSE_DIGIT: std::sync::LazyLock<Vec<Bits>> = std::sync::LazyLock::new(|| {
+    (0..N_HOUSES * 9)
+        .map(|i| TABLES.house[i / 9].and(&TABLES.digit[i % 9]))
+        .collect()
+});
+
 impl Prop<'_> {
     /// The literals an "on" literal of `z` makes off, in `cur`.
     fn on_to_off(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>) {
@@ -551,15 +558,14 @@ impl Prop<'_> {
             let hs = cell_houses(c);
             for k in HOUSE_ORDER {
                 let h = hs[k];
-                let places = house_cells(h);
-                let n = places.iter().filter(|&&o| cur.contains(cand(o, d))).count();
-                if n != 2 {
+                let live = cur.and(&HOUSE_DIGIT[h * 9 + d]);
+                if live.len() != 2 {
                     continue;
                 }
-                let Some(&o) = places.iter().find(|&&o| o != c && cur.contains(cand(o, d))) else {
+                let Some(y) = live.iter().find(|&y| y != z) else {
                     continue;
                 };
-                let l = lit(cand(o, d), true);
+                let l = lit(y, true);
                 if out.iter().any(|i| i.lit == l) {
                     continue;
                 }
@@ -570,7 +576,7 @@ impl Prop<'_> {
                     n_hidden: 0,
                 };
                 if self.dynamic {
-                    for p in places {
+                    for p in house_cells(h) {
                         let y = cand(p, d);
                         if orig.contains(y) && !cur.contains(y) {
                             inf.hidden[inf.n_hidden] = lit(y, false);
@@ -671,7 +677,8 @@ impl Prop<'_> {
                 }
                 self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
                 for inf in &out {
-                    if !g.on_first_path(p, inf.lit) {
+                    // A literal never inferred is on no path (a cheap test first).
+                    if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
                         pend_off.push_back(n);
                     }
@@ -723,7 +730,7 @@ impl Prop<'_> {
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &[p]));
                     }
-                    if !g.on_first_path(p, inf.lit) && !g.contains(inf.lit) {
+                    if !g.contains(inf.lit) && !g.on_first_path(p, inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
                         pend_off.push_back(n);
                     }
