@@ -321,7 +321,10 @@ impl TrialSearch {
             Recipe::Cycle { pass, z, nth } => {
                 let mut g = Graph::new();
                 let found = prop(pass).cycles(cx, &mut g, z);
-                found.get(nth).map(|&d| vec![g.extract(d)]).unwrap_or_default()
+                found
+                    .get(nth)
+                    .map(|&d| vec![g.extract(d)])
+                    .unwrap_or_default()
             }
             Recipe::Forcing { pass, source } => {
                 let mut g = Graph::new();
@@ -453,7 +456,11 @@ enum Recipe {
     /// `target` from `z` on and from `z` off.
     Double { pass: usize, z: usize, target: u16 },
     /// `target` from every candidate of `cell` on.
-    Cell { pass: usize, cell: usize, target: u16 },
+    Cell {
+        pass: usize,
+        cell: usize,
+        target: u16,
+    },
     /// `target` from every place of `z`'s digit in `house`, `z` first.
     Region {
         pass: usize,
@@ -730,7 +737,9 @@ impl Prop<'_> {
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &[p]));
                     }
-                    if !g.contains(inf.lit) && !g.on_first_path(p, inf.lit) {
+                    // SE also asks that the literal is not on `p`'s path;
+                    // a literal never inferred is on no path.
+                    if !g.contains(inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
                         pend_off.push_back(n);
                     }
