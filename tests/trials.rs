@@ -364,3 +364,15 @@ fn propagate_with_a_set_excludes_implication_steps() {
         ]
     );
 }
+
+#[test]
+fn a_conclusion_level_may_be_an_integer() {
+    let src = trial("    assume on\n    on-off house\n    conclude forcing level 7");
+    let rules = compile_source("t.rules", &src).unwrap();
+    let t = rules[0]
+        .searcher
+        .as_any()
+        .downcast_ref::<ruledoku::search::trial::TrialSearch>()
+        .unwrap();
+    assert_eq!(t.spec.passes[0].concludes[0].level.to_string(), "7");
+}
