@@ -282,6 +282,39 @@ impl TrialSearch {
 }
 
 impl TrialSearch {
+    /// Reports one match, unless an earlier one removed the same candidates.
+    fn report(
+        &self,
+        state: &State,
+        h: Hint,
+        seen: &mut Vec<Bits>,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if seen.contains(&h.removable) {
+            return ControlFlow::Continue(());
+        }
+        seen.push(h.removable);
+        let (kind, conclusions) = match h.placed {
+            Some(z) => (ConclusionKind::Assert, Bits::single(z)),
+            None => (ConclusionKind::Eliminate, h.removable),
+        };
+        let evidence = Implications {
+            conclusion: h.mode.word(),
+            chains: self.replay(state, h.recipe),
+            complexity: h.complexity,
+        };
+        f(Found {
+            kind,
+            conclusions,
+            grade: Some(Grade {
+                complexity: self.spec.complexity,
+                level: h.level,
+                label: h.label.unwrap_or_else(|| self.spec.label.clone()),
+            }),
+            evidence: Evidence::Implications(evidence),
+        })
+    }
+
     /// The chains of a match, found again by replaying its propagation
     /// (deterministic, so the same graph; no deadline: it is bounded).
     fn replay(&self, state: &State, recipe: Recipe) -> Vec<Chain> {
@@ -1088,7 +1121,19 @@ impl Searcher for TrialSearch {
             off: Graph::new(),
             region: (0..9).map(|_| Graph::new()).collect(),
         };
-        for (i, pass) in self.spec.passes.iter().enumerate() {
+        // Matches are reported in sorted order as soon as no later pass can
+        // precede them: a later pass's matches rate at least its lowest
+        // conclusion level. So a search that is stopped at its first match
+        // skips the passes that could only come after it.
+        let min_level = |p: &Pass| {
+            p.concludes
+                .iter()
+                .map(|c| c.level.as_f64())
+                .fold(f64::INFINITY, f64::min)
+        };
+        let passes = &self.spec.passes;
+        let mut seen: Vec<Bits> = Vec::new();
+        for (i, pass) in passes.iter().enumerate() {
             if let Some((_, rounds)) = &pass.propagate {
                 if let Some(set) = self.linked[i].get() {
                     self.run_set_pass(cx, i, pass, set, *rounds, &mut col, &mut pool.off);
@@ -1099,41 +1144,25 @@ impl Searcher for TrialSearch {
             if cx.interrupted() {
                 return ControlFlow::Break(());
             }
-        }
-        let mut hints = col.hints;
-        hints.sort_by(|a, b| {
-            a.difficulty
-                .partial_cmp(&b.difficulty)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(a.complexity.cmp(&b.complexity))
-                .then(a.key.cmp(&b.key))
-        });
-        let mut seen: Vec<Bits> = Vec::new();
-        for h in hints {
-            if seen.contains(&h.removable) {
-                continue;
+            let bound = passes[i + 1..]
+                .iter()
+                .map(min_level)
+                .fold(f64::INFINITY, f64::min);
+            // A stable sort: ties keep the order in which they were found
+            // (the kept rest, already sorted, was found before new matches).
+            let mut hints = std::mem::take(&mut col.hints);
+            hints.sort_by(|a, b| {
+                a.difficulty
+                    .partial_cmp(&b.difficulty)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(a.complexity.cmp(&b.complexity))
+                    .then(a.key.cmp(&b.key))
+            });
+            let rest = hints.split_off(hints.partition_point(|h| h.difficulty < bound));
+            col.hints = rest;
+            for h in hints {
+                self.report(state, h, &mut seen, f)?;
             }
-            seen.push(h.removable);
-            let (kind, conclusions) = match h.placed {
-                Some(z) => (ConclusionKind::Assert, Bits::single(z)),
-                None => (ConclusionKind::Eliminate, h.removable),
-            };
-            let evidence = Implications {
-                conclusion: h.mode.word(),
-                chains: self.replay(state, h.recipe),
-                complexity: h.complexity,
-            };
-            let found = Found {
-                kind,
-                conclusions,
-                grade: Some(Grade {
-                    complexity: self.spec.complexity,
-                    level: h.level,
-                    label: h.label.unwrap_or_else(|| self.spec.label.clone()),
-                }),
-                evidence: Evidence::Implications(evidence),
-            };
-            f(found)?;
         }
         ControlFlow::Continue(())
     }
