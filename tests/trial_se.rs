@@ -1,7 +1,8 @@
 //! SE's chaining techniques as trial rules (`rules/se/chaining.rules`),
 //! checked against Sudoku Explainer 1.2.1 step by step.
 //!
-//! `tests/data/se-chaining-steps.tsv` holds steps that SE 1.2.1 took on
+//! `tests/data/se-chaining-steps.tsv` (and `-hard-steps.tsv`, from
+//! hard-972 lines 1, 200, 400, 600, 900) hold steps that SE 1.2.1 took on
 //! cbg-000 puzzles whose SER is 6.5–9.0 (transcribed from its output):
 //! the difficulty, SE's hint name, the placement (if any), the removed
 //! candidates and the state before the step as a 729-character pencil-mark
@@ -112,9 +113,18 @@ pub fn ours(set: &ruleset::RuleSet, state: &State) -> Option<(String, String, St
 
 #[test]
 fn se_chaining_first_hints_are_ses() {
+    compare("se-chaining-steps.tsv");
+}
+
+#[test]
+fn se_chaining_first_hints_are_ses_on_hard_puzzles() {
+    compare("se-chaining-hard-steps.tsv");
+}
+
+fn compare(file: &str) {
     let set = ruleset::load("se-chaining").unwrap();
     let mut bad = Vec::new();
-    let all = steps("se-chaining-steps.tsv");
+    let all = steps(file);
     for st in &all {
         let state = state_of(&st.pm);
         let got = ours(&set, &state);

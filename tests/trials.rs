@@ -68,7 +68,7 @@ fn a_pass_needs_a_conclusion_and_implication_steps() {
         vec![(
             1,
             7,
-            "nothing propagates: give `on-off` or `off-on` implication steps (cell, house)"
+            "nothing propagates: give `on-off` or `off-on` implication steps (cell, house), or `propagate with` a rule set"
                 .to_string()
         )]
     );
@@ -263,4 +263,116 @@ fn a_users_trial_rule_runs() {
         });
     // Six candidates of this state are eliminated by such a contradiction.
     assert_eq!(n, 6);
+}
+
+/// Runs `set` on the first `n` puzzles of cbg-000, every step judged by
+/// the referee; returns how many were solved.
+fn solved_by(set: &str, n: usize) -> usize {
+    use ruledoku::oracle::referee::Referee;
+    let set = ruleset::load(set).unwrap();
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cbg-000-first1000.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut solved = 0;
+    for rec in input::parse_str("cbg", &text).into_iter().take(n) {
+        let p = rec.unwrap();
+        let referee = Referee::new(&p.masks).unwrap();
+        let run = engine::run(
+            &set,
+            State::from_masks(&p.masks, &p.givens),
+            Limits::default(),
+        );
+        referee.check_run(&run).unwrap();
+        if run.stop == engine::StopReason::Solved {
+            solved += 1;
+        }
+    }
+    solved
+}
+
+#[test]
+fn te_and_the_fast_filter_as_rule_files() {
+    // T&E(singles) solves every one of these; one round of singles per
+    // assumption leaves 3 of the first 10 unsolved.
+    assert_eq!(solved_by("te", 10), 10);
+    assert_eq!(solved_by("filter-fast", 10), 7);
+}
+
+#[test]
+#[ignore]
+fn te2_and_the_slow_filter_on_30_puzzles() {
+    assert_eq!(solved_by("te2", 30), 30);
+    assert_eq!(solved_by("filter-fast", 30), 19);
+    assert_eq!(solved_by("filter-slow", 30), 30);
+}
+
+#[test]
+fn a_trial_rule_links_its_set_by_name_with_clear_errors() {
+    let dir = std::env::temp_dir().join(format!("ruledoku-trials-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rule = |set: &str| {
+        format!(
+            "trial x {{\n complexity 1\n assume on\n propagate with {set}\n conclude contradiction\n}}\n"
+        )
+    };
+    let bad = dir.join("bad.rules");
+    std::fs::write(&bad, rule("nosuchset")).unwrap();
+    let e = ruleset::load(bad.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with(&format!(
+            "{}: rule `x`: `propagate with nosuchset`: unknown rule set `nosuchset`",
+            bad.display()
+        )),
+        "{e}"
+    );
+    let me = dir.join("self.rules");
+    std::fs::write(&me, rule("\"./self.rules\"")).unwrap();
+    let e = ruleset::load(me.to_str().unwrap()).unwrap_err().to_string();
+    assert!(
+        e.contains("`propagate with ./self.rules`: include cycle"),
+        "{e}"
+    );
+    let ok = dir.join("ok.rules");
+    std::fs::write(&ok, rule("singles")).unwrap();
+    assert_eq!(ruleset::load(ok.to_str().unwrap()).unwrap().rules.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn propagate_with_a_set_excludes_implication_steps() {
+    let src = trial(
+        "    assume on\n    on-off house\n    propagate with singles rounds 0\n    conclude cell",
+    );
+    assert_eq!(
+        errors(&src),
+        vec![
+            (
+                5,
+                5,
+                "a pass propagates either with implication steps (`on-off`, `off-on`) or with a rule set, not both"
+                    .to_string()
+            ),
+            (5, 35, "rounds must be between 1 and 1000, found 0".to_string()),
+            (
+                6,
+                5,
+                "`conclude cell` reads implication steps: with `propagate with`, conclude contradiction"
+                    .to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_conclusion_level_may_be_an_integer() {
+    let src = trial("    assume on\n    on-off house\n    conclude forcing level 7");
+    let rules = compile_source("t.rules", &src).unwrap();
+    let t = rules[0]
+        .searcher
+        .as_any()
+        .downcast_ref::<ruledoku::search::trial::TrialSearch>()
+        .unwrap();
+    assert_eq!(t.spec.passes[0].concludes[0].level.to_string(), "7");
 }

@@ -73,6 +73,11 @@ pub enum TrialKind {
     OffOn(Vec<Ident>),
     /// `reads original` / `reads branch`.
     Reads(Ident),
+    /// `propagate with SET [rounds N]`: a rule set run in each branch.
+    Propagate {
+        set: Ident,
+        rounds: Option<(i64, Span)>,
+    },
     /// `conclude WORD [level D] [key N] [rating "S"] [cells A..=B]`.
     Conclude {
         what: Ident,

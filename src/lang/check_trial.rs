@@ -110,6 +110,8 @@ impl Checker<'_> {
         let (mut assume_on, mut assume_off) = (None::<bool>, false);
         let mut steps = Steps::default();
         let mut reads = None;
+        let mut propagate: Option<(String, Option<usize>)> = None;
+        let mut propagate_span = sp;
         let mut concludes: Vec<(Conclude, Span)> = Vec::new();
         // A `conclude` clause with an error is not also a missing one.
         let mut conclude_seen = false;
@@ -120,6 +122,7 @@ impl Checker<'_> {
                 TrialKind::OnOff(_) => "on-off",
                 TrialKind::OffOn(_) => "off-on",
                 TrialKind::Reads(_) => "reads",
+                TrialKind::Propagate { .. } => "propagate",
                 TrialKind::Conclude { .. } => "conclude",
                 TrialKind::Pass(_) => {
                     self.err(cl.span, "a `pass` cannot hold another `pass`");
@@ -186,6 +189,24 @@ impl Checker<'_> {
                         }
                     }
                 }
+                TrialKind::Propagate { set, rounds } => {
+                    propagate_span = cl.span;
+                    let rounds = match rounds {
+                        None => None,
+                        Some((n, rsp)) if (1..=1000).contains(n) => {
+                            let _ = rsp;
+                            Some(*n as usize)
+                        }
+                        Some((n, rsp)) => {
+                            self.err(
+                                *rsp,
+                                format!("rounds must be between 1 and 1000, found {n}"),
+                            );
+                            None
+                        }
+                    };
+                    propagate = Some((self.param_word(set), rounds));
+                }
                 TrialKind::Conclude {
                     what,
                     level,
@@ -248,10 +269,30 @@ impl Checker<'_> {
             self.err(sp, "missing `conclude` clause");
         }
         let assume_on = assume_on.unwrap_or(true);
-        if !(steps.on_off_cell || steps.on_off_house || steps.off_on_cell || steps.off_on_house) {
+        let has_steps =
+            steps.on_off_cell || steps.on_off_house || steps.off_on_cell || steps.off_on_house;
+        if propagate.is_some() {
+            if has_steps {
+                self.err(
+                    propagate_span,
+                    "a pass propagates either with implication steps (`on-off`, `off-on`) or with a rule set, not both",
+                );
+            }
+            for (k, ksp) in &concludes {
+                if k.mode != Mode::Contradiction {
+                    self.err(
+                        *ksp,
+                        format!(
+                            "`conclude {}` reads implication steps: with `propagate with`, conclude contradiction",
+                            k.mode.word()
+                        ),
+                    );
+                }
+            }
+        } else if !has_steps {
             self.err(
                 sp,
-                "nothing propagates: give `on-off` or `off-on` implication steps (cell, house)",
+                "nothing propagates: give `on-off` or `off-on` implication steps (cell, house), or `propagate with` a rule set",
             );
         }
         let reads = reads.unwrap_or(Reads::Original);
@@ -288,6 +329,7 @@ impl Checker<'_> {
             assume_off,
             steps,
             reads,
+            propagate,
             concludes: concludes.into_iter().map(|(k, _)| k).collect(),
         })
     }

@@ -120,6 +120,7 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::on_off_c => "`on-off`",
         Rule::off_on_c => "`off-on`",
         Rule::reads_c => "`reads`",
+        Rule::propagate_c => "`propagate`",
         Rule::conclude_c => "`conclude`",
         Rule::c_level => "`level`",
         Rule::c_key => "`key`",
@@ -644,6 +645,22 @@ fn trial_clause(p: Pair<Rule>) -> TrialClause {
         Rule::on_off_c => TrialKind::OnOff(it.map(ident).collect()),
         Rule::off_on_c => TrialKind::OffOn(it.map(ident).collect()),
         Rule::reads_c => TrialKind::Reads(ident(it.next().unwrap())),
+        Rule::propagate_c => {
+            let q = it.next().unwrap();
+            let set = if q.as_rule() == Rule::string {
+                let inner = q.into_inner().next().unwrap();
+                Ident {
+                    name: inner.as_str().to_string(),
+                    span: span(&inner),
+                }
+            } else {
+                ident(q)
+            };
+            let rounds = it
+                .next()
+                .map(|k| (k.as_str().parse().unwrap_or(i64::MAX), span(&k)));
+            TrialKind::Propagate { set, rounds }
+        }
         Rule::conclude_c => {
             let what = ident(it.next().unwrap());
             let (mut level, mut key, mut rating, mut cells) = (None, None, None, None);

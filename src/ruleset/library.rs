@@ -325,10 +325,35 @@ impl Library {
 
     fn build(&mut self, loc: &Location, id: &Id, opened: Opened) -> Result<Linked, SetError> {
         match opened {
-            Opened::Rules(text) => rule_file(loc, id, &text),
+            Opened::Rules(text) => {
+                let linked = rule_file(loc, id, &text)?;
+                self.link_trials(loc, &linked)?;
+                Ok(linked)
+            }
             Opened::Folder(files) => self.folder(loc, &files),
             Opened::Set { text, base } => self.set_file(loc, &text, &base),
         }
+    }
+
+    /// Links the rule sets that the trial rules of a file propagate with
+    /// (`propagate with NAME`), named from the file's folder.
+    fn link_trials(&mut self, loc: &Location, linked: &Linked) -> Result<(), SetError> {
+        use crate::search::trial::TrialSearch;
+        for (rule, _) in linked.members() {
+            let Some(t) = rule.searcher.as_any().downcast_ref::<TrialSearch>() else {
+                continue;
+            };
+            for (pass, name) in t.links() {
+                let set = self.link(&name, loc).map_err(|e| SetError::Link {
+                    file: loc.display(),
+                    rule: rule.head.name.clone(),
+                    name: name.clone(),
+                    error: Box::new(e),
+                })?;
+                t.set_link(pass, set.rules.iter().map(|r| r.searcher.clone()).collect());
+            }
+        }
+        Ok(())
     }
 
     fn folder(&mut self, loc: &Location, files: &[Location]) -> Result<Linked, SetError> {

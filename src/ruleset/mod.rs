@@ -129,6 +129,15 @@ pub enum SetError {
         entry: String,
         error: Box<SetError>,
     },
+    /// The set a trial rule propagates with (`propagate with NAME`)
+    /// cannot be linked.
+    #[error("{file}: rule `{rule}`: `propagate with {name}`: {error}")]
+    Link {
+        file: String,
+        rule: String,
+        name: String,
+        error: Box<SetError>,
+    },
     /// Sets included more than [`MAX_DEPTH`] deep.
     #[error("{path}: included more than {depth} sets deep")]
     TooDeep { path: String, depth: usize },

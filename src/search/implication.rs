@@ -58,6 +58,8 @@ pub enum Cause {
     Cell,
     /// A house's constraint (house index 0..27): one place per digit.
     House(u8),
+    /// A rule of the set a trial propagates with.
+    Rule,
 }
 
 /// One inferred literal.
@@ -78,6 +80,9 @@ pub struct Graph {
     present: LitSet,
     /// The latest node of each present literal.
     index: Vec<u32>,
+    /// Scratch for [`Graph::ancestor_count`]: the pass that last visited
+    /// each node, and the current pass.
+    visits: std::cell::RefCell<(Vec<u32>, u32, Vec<u32>)>,
 }
 
 impl Graph {
@@ -88,6 +93,7 @@ impl Graph {
             parents: Vec::with_capacity(512),
             present: LitSet::EMPTY,
             index: vec![0; 2 * N_CANDS],
+            visits: Default::default(),
         }
     }
 
@@ -176,14 +182,26 @@ impl Graph {
     /// The number of distinct literals among `n` and its ancestors (Sudoku
     /// Explainer's complexity of the chain that ends at `n`).
     pub fn ancestor_count(&self, n: u32) -> usize {
+        let mut v = self.visits.borrow_mut();
+        let (mark, pass, stack) = &mut *v;
+        if mark.len() < self.nodes.len() {
+            mark.resize(self.nodes.len(), 0);
+        }
+        *pass = pass.wrapping_add(1);
+        if *pass == 0 {
+            mark.fill(0);
+            *pass = 1;
+        }
+        let pass = *pass;
         let mut seen = LitSet::EMPTY;
-        let mut done = vec![false; self.nodes.len()];
-        let mut stack = vec![n];
+        stack.clear();
+        stack.push(n);
         let mut count = 0;
         while let Some(m) = stack.pop() {
-            if std::mem::replace(&mut done[m as usize], true) {
+            if mark[m as usize] == pass {
                 continue;
             }
+            mark[m as usize] = pass;
             let l = usize::from(self.nodes[m as usize].lit);
             if !seen.contains(l) {
                 seen.insert(l);

@@ -51,6 +51,7 @@ use crate::rating::Rating;
 use std::any::Any;
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
+use std::sync::{Arc, OnceLock};
 
 /// The implication steps a pass propagates with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -170,6 +171,11 @@ pub struct Pass {
     pub assume_off: bool,
     pub steps: Steps,
     pub reads: Reads,
+    /// `propagate with SET [rounds N]`: instead of implication steps, the
+    /// rule set linked under that name runs in each branch, to its
+    /// fixpoint (one match at a time, as the engine runs a set) or for N
+    /// rounds (each applying every match found on the round's state).
+    pub propagate: Option<(String, Option<usize>)>,
     pub concludes: Vec<Conclude>,
 }
 
@@ -190,15 +196,264 @@ pub struct TrialSpec {
     pub label: String,
 }
 
+/// The searchers of a linked rule set, in the set's order.
+pub type Linked = Vec<Arc<dyn Searcher>>;
+
 /// The search a trial rule compiles to.
 #[derive(Debug)]
 pub struct TrialSearch {
     pub spec: TrialSpec,
+    /// Per pass: the rule set its `propagate with` names, once linked.
+    linked: Vec<OnceLock<Linked>>,
 }
 
 impl TrialSearch {
     pub fn new(spec: TrialSpec) -> TrialSearch {
-        TrialSearch { spec }
+        let linked = spec.passes.iter().map(|_| OnceLock::new()).collect();
+        TrialSearch { spec, linked }
+    }
+
+    /// The rule sets to link: (pass index, set name as written).
+    pub fn links(&self) -> Vec<(usize, String)> {
+        self.spec
+            .passes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.propagate.as_ref().map(|(n, _)| (i, n.clone())))
+            .collect()
+    }
+
+    /// Gives pass `pass` its linked set (the loader calls this once, see
+    /// `ruleset::Library`). A pass whose set is not linked finds nothing.
+    pub fn set_link(&self, pass: usize, searchers: Linked) {
+        if let Some(l) = self.linked.get(pass) {
+            let _ = l.set(searchers);
+        }
+    }
+
+    /// A pass that propagates with a linked rule set: each candidate of the
+    /// chosen cells assumed on (off), the set run in the branch; a branch
+    /// where some CSP variable has no candidate left refutes its assumption.
+    #[allow(clippy::too_many_arguments)]
+    fn run_set_pass(
+        &self,
+        cx: &mut SearchCx,
+        pi: usize,
+        pass: &Pass,
+        set: &Linked,
+        rounds: Option<usize>,
+        col: &mut Collector,
+        g: &mut Graph,
+    ) {
+        let state = col.state;
+        let Some(cc) = pass.wants(Mode::Contradiction) else {
+            return;
+        };
+        for c in 0..N_CELLS {
+            let live = state.cands.and(&TABLES.cell[c]);
+            let n = live.len();
+            if n < pass.min_cell.max(1) || n > pass.max_cell || n < cc.min_cell {
+                continue;
+            }
+            for z in live.iter() {
+                for (on, wanted) in [(true, pass.assume_on), (false, pass.assume_off)] {
+                    if !wanted {
+                        continue;
+                    }
+                    if cx.interrupted() {
+                        return;
+                    }
+                    let mut branch = *state;
+                    g.clear();
+                    let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
+                    if on {
+                        branch.assert(z);
+                    } else {
+                        branch.eliminate(z);
+                    }
+                    if run_branch(cx, set, rounds, &mut branch, g, &mut last) {
+                        let recipe = Recipe::Set { pass: pi, z, on };
+                        col.add(cc, lit(z, !on), g.ancestor_count(last), recipe);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl TrialSearch {
+    /// Reports one match, unless an earlier one removed the same candidates.
+    fn report(
+        &self,
+        state: &State,
+        h: Hint,
+        seen: &mut Vec<Bits>,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if seen.contains(&h.removable) {
+            return ControlFlow::Continue(());
+        }
+        seen.push(h.removable);
+        let (kind, conclusions) = match h.placed {
+            Some(z) => (ConclusionKind::Assert, Bits::single(z)),
+            None => (ConclusionKind::Eliminate, h.removable),
+        };
+        let evidence = Implications {
+            conclusion: h.mode.word(),
+            chains: self.replay(state, h.recipe),
+            complexity: h.complexity,
+        };
+        f(Found {
+            kind,
+            conclusions,
+            grade: Some(Grade {
+                complexity: self.spec.complexity,
+                level: h.level,
+                label: h.label.unwrap_or_else(|| self.spec.label.clone()),
+            }),
+            evidence: Evidence::Implications(evidence),
+        })
+    }
+
+    /// The chains of a match, found again by replaying its propagation
+    /// (deterministic, so the same graph; no deadline: it is bounded).
+    fn replay(&self, state: &State, recipe: Recipe) -> Vec<Chain> {
+        let mut cx = SearchCx::new(None);
+        let cx = &mut cx;
+        let pass_of = |p: usize| &self.spec.passes[p];
+        let prop = |p: usize| Prop {
+            original: state,
+            steps: pass_of(p).steps,
+            dynamic: pass_of(p).reads == Reads::Branch,
+        };
+        let from = |cx: &mut SearchCx, p: usize, l: u16| {
+            let mut g = Graph::new();
+            g.add(l, Cause::Assumption, &[]);
+            let r = prop(p).chain(cx, &mut g);
+            (g, r)
+        };
+        let at = |g: &Graph, l: u16| g.extract(g.get(l).unwrap_or(0));
+        match recipe {
+            Recipe::Set { pass, z, on } => {
+                let (Some(set), Some((_, rounds))) =
+                    (self.linked[pass].get(), &pass_of(pass).propagate)
+                else {
+                    return Vec::new();
+                };
+                let mut g = Graph::new();
+                let mut branch = *state;
+                let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
+                if on {
+                    branch.assert(z);
+                } else {
+                    branch.eliminate(z);
+                }
+                run_branch(cx, set, *rounds, &mut branch, &mut g, &mut last);
+                vec![g.extract(last)]
+            }
+            Recipe::Cycle { pass, z, nth } => {
+                let mut g = Graph::new();
+                let found = prop(pass).cycles(cx, &mut g, z);
+                found
+                    .get(nth)
+                    .map(|&d| vec![g.extract(d)])
+                    .unwrap_or_default()
+            }
+            Recipe::Forcing { pass, source } => {
+                let mut g = Graph::new();
+                prop(pass)
+                    .forcing(cx, &mut g, source)
+                    .map(|t| vec![g.extract(t)])
+                    .unwrap_or_default()
+            }
+            Recipe::Contra { pass, source } => match from(cx, pass, source) {
+                (g, Some((a, b))) => vec![g.extract(a), g.extract(b)],
+                _ => Vec::new(),
+            },
+            Recipe::Double { pass, z, target } => {
+                let (g_on, _) = from(cx, pass, lit(z, true));
+                let (g_off, _) = from(cx, pass, lit(z, false));
+                vec![at(&g_on, target), at(&g_off, target)]
+            }
+            Recipe::Cell { pass, cell, target } => {
+                let live = state.cands.and(&TABLES.cell[cell]);
+                live.iter()
+                    .map(|y| at(&from(cx, pass, lit(y, true)).0, target))
+                    .collect()
+            }
+            Recipe::Region {
+                pass,
+                z,
+                house,
+                target,
+            } => {
+                let d = cand_digit(z);
+                house_cells(house)
+                    .into_iter()
+                    .map(|o| cand(o, d))
+                    .filter(|&y| state.cands.contains(y))
+                    .map(|y| at(&from(cx, pass, lit(y, true)).0, target))
+                    .collect()
+            }
+        }
+    }
+}
+
+/// Runs a linked set in a branch, recording each conclusion as a node
+/// (its parent the literal concluded before it). `true` when the branch
+/// ends with a CSP variable that has no candidate.
+fn run_branch(
+    cx: &mut SearchCx,
+    set: &Linked,
+    rounds: Option<usize>,
+    branch: &mut State,
+    g: &mut Graph,
+    last: &mut u32,
+) -> bool {
+    let mut round = 0;
+    let mut found: Vec<Found> = Vec::new();
+    loop {
+        if branch.has_empty_var() {
+            return true;
+        }
+        if branch.is_solved() || cx.interrupted() || rounds.is_some_and(|r| round >= r) {
+            return false;
+        }
+        round += 1;
+        found.clear();
+        for s in set {
+            let _ = s.search(cx, branch, &mut |f| {
+                found.push(f);
+                if rounds.is_some() {
+                    ControlFlow::Continue(())
+                } else {
+                    ControlFlow::Break(())
+                }
+            });
+            if rounds.is_none() && !found.is_empty() {
+                break;
+            }
+        }
+        if found.is_empty() {
+            return false;
+        }
+        for f in &found {
+            for z in f.conclusions.iter() {
+                let (done, on) = match f.kind {
+                    ConclusionKind::Eliminate => (branch.eliminate(z), false),
+                    ConclusionKind::Assert => {
+                        let live = branch.cands.contains(z);
+                        if live {
+                            branch.assert(z);
+                        }
+                        (live, true)
+                    }
+                };
+                if done {
+                    *last = g.add(lit(z, on), Cause::Rule, &[*last]);
+                }
+            }
+        }
     }
 }
 
@@ -213,7 +468,39 @@ struct Hint {
     placed: Option<usize>,
     level: Rating,
     label: Option<String>,
-    evidence: Implications,
+    mode: Mode,
+    /// How to find the match's chains again (evidence is extracted only
+    /// for the matches reported).
+    recipe: Recipe,
+}
+
+/// Where a match came from, to replay its propagation when it is
+/// reported: the pass, and what was assumed.
+#[derive(Clone, Copy, Debug)]
+enum Recipe {
+    /// A branch of a linked rule set from candidate `z` on (off).
+    Set { pass: usize, z: usize, on: bool },
+    /// The `nth` cycle from `z` on.
+    Cycle { pass: usize, z: usize, nth: usize },
+    /// The forcing chain from literal `source`.
+    Forcing { pass: usize, source: u16 },
+    /// The contradiction from literal `source`.
+    Contra { pass: usize, source: u16 },
+    /// `target` from `z` on and from `z` off.
+    Double { pass: usize, z: usize, target: u16 },
+    /// `target` from every candidate of `cell` on.
+    Cell {
+        pass: usize,
+        cell: usize,
+        target: u16,
+    },
+    /// `target` from every place of `z`'s digit in `house`, `z` first.
+    Region {
+        pass: usize,
+        z: usize,
+        house: usize,
+        target: u16,
+    },
 }
 
 /// Propagation in one pass: the original state and the steps.
@@ -233,6 +520,13 @@ struct Inference {
 }
 
 const HOUSE_ORDER: [usize; 3] = [2, 0, 1]; // block, row, column
+
+/// The candidates of digit `d` in house `h`, at `h * 9 + d`.
+static HOUSE_DIGIT: std::sync::LazyLock<Vec<Bits>> = std::sync::LazyLock::new(|| {
+    (0..N_HOUSES * 9)
+        .map(|i| TABLES.house[i / 9].and(&TABLES.digit[i % 9]))
+        .collect()
+});
 
 impl Prop<'_> {
     /// The literals an "on" literal of `z` makes off, in `cur`.
@@ -304,15 +598,14 @@ impl Prop<'_> {
             let hs = cell_houses(c);
             for k in HOUSE_ORDER {
                 let h = hs[k];
-                let places = house_cells(h);
-                let n = places.iter().filter(|&&o| cur.contains(cand(o, d))).count();
-                if n != 2 {
+                let live = cur.and(&HOUSE_DIGIT[h * 9 + d]);
+                if live.len() != 2 {
                     continue;
                 }
-                let Some(&o) = places.iter().find(|&&o| o != c && cur.contains(cand(o, d))) else {
+                let Some(y) = live.iter().find(|&y| y != z) else {
                     continue;
                 };
-                let l = lit(cand(o, d), true);
+                let l = lit(y, true);
                 if out.iter().any(|i| i.lit == l) {
                     continue;
                 }
@@ -323,7 +616,7 @@ impl Prop<'_> {
                     n_hidden: 0,
                 };
                 if self.dynamic {
-                    for p in places {
+                    for p in house_cells(h) {
                         let y = cand(p, d);
                         if orig.contains(y) && !cur.contains(y) {
                             inf.hidden[inf.n_hidden] = lit(y, false);
@@ -424,7 +717,8 @@ impl Prop<'_> {
                 }
                 self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
                 for inf in &out {
-                    if !g.on_first_path(p, inf.lit) {
+                    // A literal never inferred is on no path (a cheap test first).
+                    if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
                         pend_off.push_back(n);
                     }
@@ -476,7 +770,9 @@ impl Prop<'_> {
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &[p]));
                     }
-                    if !g.on_first_path(p, inf.lit) && !g.contains(inf.lit) {
+                    // SE also asks that the literal is not on `p`'s path;
+                    // a literal never inferred is on no path.
+                    if !g.contains(inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
                         pend_off.push_back(n);
                     }
@@ -526,16 +822,22 @@ impl Collector<'_> {
         }
     }
 
-    fn add(&mut self, c: &Conclude, target: u16, chains: Vec<Chain>) {
+    fn add(&mut self, c: &Conclude, target: u16, complexity: usize, recipe: Recipe) {
         let (removable, placed) = self.removable(target);
         if removable.is_empty() {
             return;
         }
-        self.push(c, removable, placed, chains);
+        self.push(c, removable, placed, complexity, recipe);
     }
 
-    fn push(&mut self, c: &Conclude, removable: Bits, placed: Option<usize>, chains: Vec<Chain>) {
-        let complexity: usize = chains.iter().map(Chain::complexity).sum();
+    fn push(
+        &mut self,
+        c: &Conclude,
+        removable: Bits,
+        placed: Option<usize>,
+        complexity: usize,
+        recipe: Recipe,
+    ) {
         let (tenths, added) = self.spec.increment.of(complexity);
         self.hints.push(Hint {
             difficulty: c.level.as_f64() + added,
@@ -545,11 +847,8 @@ impl Collector<'_> {
             placed,
             level: c.level.plus_tenths(tenths),
             label: c.label.clone(),
-            evidence: Implications {
-                conclusion: c.mode.word(),
-                chains,
-                complexity,
-            },
+            mode: c.mode,
+            recipe,
         });
     }
 }
@@ -562,7 +861,14 @@ struct Pool {
 }
 
 impl TrialSearch {
-    fn run_pass(&self, cx: &mut SearchCx, pass: &Pass, col: &mut Collector, pool: &mut Pool) {
+    fn run_pass(
+        &self,
+        cx: &mut SearchCx,
+        pi: usize,
+        pass: &Pass,
+        col: &mut Collector,
+        pool: &mut Pool,
+    ) {
         let state = col.state;
         let prop = Prop {
             original: state,
@@ -590,11 +896,10 @@ impl TrialSearch {
                 if let Some(cc) = cyc.filter(|cc| n >= cc.min_cell) {
                     let g = &mut pool.off;
                     g.clear();
-                    for dst in prop.cycles(cx, g, z) {
+                    for (nth, dst) in prop.cycles(cx, g, z).into_iter().enumerate() {
                         if let Some(rem) = cycle_removable(state, g, dst) {
-                            let fwd = g.extract(dst);
-                            let ch = vec![fwd];
-                            col.push(cc, rem, None, ch);
+                            let recipe = Recipe::Cycle { pass: pi, z, nth };
+                            col.push(cc, rem, None, g.ancestor_count(dst), recipe);
                         }
                     }
                 }
@@ -606,8 +911,11 @@ impl TrialSearch {
                         let g = &mut pool.off;
                         g.clear();
                         if let Some(t) = prop.forcing(cx, g, lit(z, on)) {
-                            let ch = g.extract(t);
-                            col.add(fc, g.node(t).lit, vec![ch]);
+                            let recipe = Recipe::Forcing {
+                                pass: pi,
+                                source: lit(z, on),
+                            };
+                            col.add(fc, g.node(t).lit, g.ancestor_count(t), recipe);
                         }
                     }
                 }
@@ -625,8 +933,12 @@ impl TrialSearch {
                     && n >= cc.min_cell
                     && pass.assume_on
                 {
-                    let ch = vec![g_on.extract(a), g_on.extract(b)];
-                    col.add(cc, lit(z, false), ch);
+                    let n_ab = g_on.ancestor_count(a) + g_on.ancestor_count(b);
+                    let recipe = Recipe::Contra {
+                        pass: pi,
+                        source: lit(z, true),
+                    };
+                    col.add(cc, lit(z, false), n_ab, recipe);
                 }
                 let need_off =
                     pass.assume_off && (contra.is_some() || dbl.is_some_and(|d| n >= d.min_cell));
@@ -638,8 +950,12 @@ impl TrialSearch {
                     if let (Some(cc), Some((a, b))) = (contra, absurd_off)
                         && n >= cc.min_cell
                     {
-                        let ch = vec![g_off.extract(a), g_off.extract(b)];
-                        col.add(cc, lit(z, true), ch);
+                        let n_ab = g_off.ancestor_count(a) + g_off.ancestor_count(b);
+                        let recipe = Recipe::Contra {
+                            pass: pi,
+                            source: lit(z, false),
+                        };
+                        col.add(cc, lit(z, true), n_ab, recipe);
                     }
                     if let Some(dc) = dbl.filter(|d| n >= d.min_cell) {
                         let g_on = &pool.on[i];
@@ -651,15 +967,20 @@ impl TrialSearch {
                                     continue;
                                 }
                                 if let Some(u) = g_off.get(l) {
-                                    let ch = vec![g_on.extract(t), g_off.extract(u)];
-                                    col.add(dc, l, ch);
+                                    let n = g_on.ancestor_count(t) + g_off.ancestor_count(u);
+                                    let recipe = Recipe::Double {
+                                        pass: pi,
+                                        z,
+                                        target: l,
+                                    };
+                                    col.add(dc, l, n, recipe);
                                 }
                             }
                         }
                     }
                 }
                 if let Some(rc) = region.filter(|r| n >= r.min_cell) {
-                    self.regions(cx, &prop, rc, col, pool, i, z);
+                    self.regions(cx, &prop, (pi, rc), col, pool, i, z);
                 }
             }
             if let Some(cc) = cellc.filter(|cc| n >= cc.min_cell) {
@@ -671,11 +992,16 @@ impl TrialSearch {
                         if lit_on(l) != wanted_on || !pool.on[1..k].iter().all(|g| g.contains(l)) {
                             continue;
                         }
-                        let ch = pool.on[..k]
+                        let n: usize = pool.on[..k]
                             .iter()
-                            .map(|g| g.extract(g.get(l).unwrap_or(0)))
-                            .collect();
-                        col.add(cc, l, ch);
+                            .map(|g| g.ancestor_count(g.get(l).unwrap_or(0)))
+                            .sum();
+                        let recipe = Recipe::Cell {
+                            pass: pi,
+                            cell: c,
+                            target: l,
+                        };
+                        col.add(cc, l, n, recipe);
                     }
                 }
             }
@@ -690,7 +1016,7 @@ impl TrialSearch {
         &self,
         cx: &mut SearchCx,
         prop: &Prop,
-        rc: &Conclude,
+        (pi, rc): (usize, &Conclude),
         col: &mut Collector,
         pool: &mut Pool,
         i: usize,
@@ -721,9 +1047,18 @@ impl TrialSearch {
                     if lit_on(l) != wanted_on || !others.iter().all(|g| g.contains(l)) {
                         continue;
                     }
-                    let mut ch = vec![own.extract(t)];
-                    ch.extend(others.iter().map(|g| g.extract(g.get(l).unwrap_or(0))));
-                    col.add(rc, l, ch);
+                    let n = own.ancestor_count(t)
+                        + others
+                            .iter()
+                            .map(|g| g.ancestor_count(g.get(l).unwrap_or(0)))
+                            .sum::<usize>();
+                    let recipe = Recipe::Region {
+                        pass: pi,
+                        z,
+                        house: h,
+                        target: l,
+                    };
+                    col.add(rc, l, n, recipe);
                 }
             }
         }
@@ -786,41 +1121,48 @@ impl Searcher for TrialSearch {
             off: Graph::new(),
             region: (0..9).map(|_| Graph::new()).collect(),
         };
-        for pass in &self.spec.passes {
-            self.run_pass(cx, pass, &mut col, &mut pool);
+        // Matches are reported in sorted order as soon as no later pass can
+        // precede them: a later pass's matches rate at least its lowest
+        // conclusion level. So a search that is stopped at its first match
+        // skips the passes that could only come after it.
+        let min_level = |p: &Pass| {
+            p.concludes
+                .iter()
+                .map(|c| c.level.as_f64())
+                .fold(f64::INFINITY, f64::min)
+        };
+        let passes = &self.spec.passes;
+        let mut seen: Vec<Bits> = Vec::new();
+        for (i, pass) in passes.iter().enumerate() {
+            if let Some((_, rounds)) = &pass.propagate {
+                if let Some(set) = self.linked[i].get() {
+                    self.run_set_pass(cx, i, pass, set, *rounds, &mut col, &mut pool.off);
+                }
+            } else {
+                self.run_pass(cx, i, pass, &mut col, &mut pool);
+            }
             if cx.interrupted() {
                 return ControlFlow::Break(());
             }
-        }
-        let mut hints = col.hints;
-        hints.sort_by(|a, b| {
-            a.difficulty
-                .partial_cmp(&b.difficulty)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(a.complexity.cmp(&b.complexity))
-                .then(a.key.cmp(&b.key))
-        });
-        let mut seen: Vec<Bits> = Vec::new();
-        for h in hints {
-            if seen.contains(&h.removable) {
-                continue;
+            let bound = passes[i + 1..]
+                .iter()
+                .map(min_level)
+                .fold(f64::INFINITY, f64::min);
+            // A stable sort: ties keep the order in which they were found
+            // (the kept rest, already sorted, was found before new matches).
+            let mut hints = std::mem::take(&mut col.hints);
+            hints.sort_by(|a, b| {
+                a.difficulty
+                    .partial_cmp(&b.difficulty)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(a.complexity.cmp(&b.complexity))
+                    .then(a.key.cmp(&b.key))
+            });
+            let rest = hints.split_off(hints.partition_point(|h| h.difficulty < bound));
+            col.hints = rest;
+            for h in hints {
+                self.report(state, h, &mut seen, f)?;
             }
-            seen.push(h.removable);
-            let (kind, conclusions) = match h.placed {
-                Some(z) => (ConclusionKind::Assert, Bits::single(z)),
-                None => (ConclusionKind::Eliminate, h.removable),
-            };
-            let found = Found {
-                kind,
-                conclusions,
-                grade: Some(Grade {
-                    complexity: self.spec.complexity,
-                    level: h.level,
-                    label: h.label.unwrap_or_else(|| self.spec.label.clone()),
-                }),
-                evidence: Evidence::Implications(h.evidence),
-            };
-            f(found)?;
         }
         ControlFlow::Continue(())
     }
