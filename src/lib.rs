@@ -12,7 +12,9 @@
 //! 6. [`rule`] and [`ruleset`]: compiled rules (head + searcher) and linked
 //!    rule sets;
 //! 7. [`engine`]: the runner that applies a rule set to a state;
-//! 8. [`path`]: renderers of resolution paths (SudoRules text, JSON, CSV).
+//! 8. [`path`]: renderers of resolution paths (SudoRules text, JSON, CSV);
+//! 9. [`study`]: tools that study rules over collections (`subsume`,
+//!    `classify`).
 //!
 //! See `ARCHITECTURE.md` for the map and its invariants.
 
@@ -26,3 +28,4 @@ pub mod rating;
 pub mod rule;
 pub mod ruleset;
 pub mod search;
+pub mod study;

@@ -15,6 +15,8 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+mod study_cli;
+
 #[derive(Parser)]
 #[command(
     name = "ruledoku",
@@ -94,6 +96,10 @@ enum Cmd {
         #[arg(long)]
         stats: bool,
     },
+    /// Does rule set B conclude everything rule set A concludes, at every state
+    /// of the resolution paths? Exit status 0 when it did, 1 when a
+    /// counter-example was found, 2 on bad input.
+    Subsume(study_cli::SubsumeArgs),
 }
 
 #[derive(Subcommand)]
@@ -274,6 +280,7 @@ fn main() -> ExitCode {
             repeat,
             stats,
         } => bench(&file, rules.as_deref(), limit, repeat, stats),
+        Cmd::Subsume(args) => study_cli::subsume(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
