@@ -100,6 +100,10 @@ enum Cmd {
     /// of the resolution paths? Exit status 0 when it did, 1 when a
     /// counter-example was found, 2 on bad input.
     Subsume(study_cli::SubsumeArgs),
+    /// Classify a collection: the puzzles each rung of a ladder of rule sets
+    /// solves (Berthier's L/M/N tables), and the distribution of a rating;
+    /// as text, CSV and a plot.
+    Classify(study_cli::ClassifyArgs),
 }
 
 #[derive(Subcommand)]
@@ -281,6 +285,7 @@ fn main() -> ExitCode {
             stats,
         } => bench(&file, rules.as_deref(), limit, repeat, stats),
         Cmd::Subsume(args) => study_cli::subsume(&args),
+        Cmd::Classify(args) => study_cli::classify(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -250,3 +250,249 @@ pub fn subsume(args: &SubsumeArgs) -> Result<bool, Fail> {
     out.finish()?;
     Ok(held)
 }
+
+#[derive(clap::Args)]
+pub struct ClassifyArgs {
+    /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
+    input: String,
+    /// A ladder: a built-in name (w, l, m) or a ladder file; may be repeated.
+    #[arg(long, value_name = "SPEC")]
+    ladder: Vec<String>,
+    /// Run every rung from the puzzle itself instead of stopping at the first
+    /// rung that solves it (for ladders whose rungs do not grow).
+    #[arg(long)]
+    all: bool,
+    /// The distribution of a rating: the built-in set of that name (W, B, gW,
+    /// BC, Z, tW, …; case does not matter).
+    #[arg(long, value_name = "NAME", conflicts_with = "rules")]
+    rating: Option<String>,
+    /// The distribution of the levels a rule set rates puzzles at.
+    #[arg(long, value_name = "SET")]
+    rules: Option<String>,
+    /// Print one line per puzzle (in input order) before the tables.
+    #[arg(long)]
+    each: bool,
+    /// CSV instead of text tables.
+    #[arg(long)]
+    csv: bool,
+    /// Also draw the tables: a .png or .svg file.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<std::path::PathBuf>,
+    /// Stop each run after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_negative_numbers = true)]
+    max_seconds: Option<Duration>,
+    /// Worker threads (default: one per available core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
+    jobs: Option<usize>,
+}
+
+/// The set a `--rating NAME` means: the built-in set of that name.
+fn rating_set(name: &str) -> Result<String, String> {
+    let known = ruleset::embedded_set_names();
+    let lower = name.to_ascii_lowercase();
+    if known.contains(&lower) {
+        Ok(lower)
+    } else {
+        Err(format!(
+            "--rating {name}: no rating of that name (ratings are the built-in sets: {})",
+            known.join(", ")
+        ))
+    }
+}
+
+pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
+    use ruledoku::study::classify::{
+        Climb, Distribution, LADDER_CSV_HEADER, LadderTable, climb, levels_table, rate,
+    };
+    use ruledoku::study::{ladder, plot};
+    if args.ladder.is_empty() && args.rating.is_none() && args.rules.is_none() {
+        return Err(Fail::Error(
+            "give --ladder SPEC, --rating NAME or --rules SET (see classify --help)".into(),
+        ));
+    }
+    if let Some(p) = &args.plot
+        && !matches!(
+            p.extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase)
+                .as_deref(),
+            Some("png" | "svg")
+        )
+    {
+        return Err(Fail::Error(format!(
+            "--plot {}: a plot is a .png or a .svg file",
+            p.display()
+        )));
+    }
+    let mut lib = Library::new();
+    let ladders = args
+        .ladder
+        .iter()
+        .map(|s| ladder::load(s, &mut lib))
+        .collect::<Result<Vec<_>, _>>()?;
+    let rated = match (&args.rating, &args.rules) {
+        (Some(r), _) => {
+            let set = lib.load(&rating_set(r)?).map_err(|e| e.to_string())?;
+            Some((r.clone(), set))
+        }
+        (None, Some(s)) => {
+            let set = lib.load(s).map_err(|e| e.to_string())?;
+            Some((set.name.clone(), set))
+        }
+        _ => None,
+    };
+    let limits = Limits {
+        max_steps: None,
+        max_time: args.max_seconds,
+    };
+    let pool = pool(args.jobs)?;
+    let (source, mut recs) = records(&args.input)?;
+    let pb = progress(None);
+    let mut out = Results::new(&pb);
+    let mut tables: Vec<LadderTable> = ladders.iter().map(LadderTable::new).collect();
+    let mut dist = rated.as_ref().map(|(label, _)| Distribution::new(label));
+    let mut bad = 0usize;
+    each_record(
+        &pool,
+        &mut recs,
+        &source,
+        |p| {
+            let start = State::from_masks(&p.masks, &p.givens);
+            let climbs: Vec<Climb> = ladders
+                .iter()
+                .map(|l| climb(l, start, args.all, limits))
+                .collect();
+            let r = rated.as_ref().map(|(_, set)| rate(set, start, limits));
+            (climbs, r)
+        },
+        |r| {
+            pb.inc(1);
+            match r {
+                Err(msg) => {
+                    bad += 1;
+                    out.message(&msg)?;
+                }
+                Ok((p, (climbs, r))) => {
+                    let mut line = format!("{} {}", p.line, p.text);
+                    for ((t, c), l) in tables.iter_mut().zip(&climbs).zip(&ladders) {
+                        t.add(c);
+                        let rung = c.first.map_or("-", |f| l.rungs[f].name.as_str());
+                        line += &format!(" {rung}");
+                    }
+                    if let (Some(d), Some(r)) = (dist.as_mut(), r) {
+                        d.add(r);
+                        line += &format!(" {}", r.map_or("-".into(), |r| r.to_string()));
+                    }
+                    if args.each {
+                        out.write(&format!("{line}\n"))?;
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    if let Err(e) = recs.end() {
+        out.finish()?;
+        return Err(e.into());
+    }
+    let studied = tables
+        .first()
+        .map(|t| t.puzzles)
+        .or(dist.as_ref().map(|d| d.puzzles))
+        .unwrap_or(0);
+    if studied == 0 {
+        out.finish()?;
+        let why = if bad == 0 {
+            no_puzzle(&source)
+        } else {
+            format!("{source}: no puzzle could be classified")
+        };
+        return Err(Fail::Error(why));
+    }
+    let mut text = String::new();
+    if args.csv {
+        if !tables.is_empty() {
+            text += LADDER_CSV_HEADER;
+            text.push('\n');
+            for t in &tables {
+                text += &t.csv();
+            }
+        }
+        if let Some(d) = &dist {
+            if !tables.is_empty() {
+                text.push('\n');
+            }
+            text += &d.csv();
+        }
+    } else {
+        for t in &tables {
+            text += &t.text();
+            text.push('\n');
+        }
+        if let Some(lv) = levels_table(&tables) {
+            text += "puzzles solved at each level:\n";
+            text += &lv;
+            text.push('\n');
+        }
+        if let Some(d) = &dist {
+            text += &d.text();
+        }
+    }
+    out.write(&text)?;
+    out.finish()?;
+    if let Some(path) = &args.plot {
+        let chart = if let Some(first) = tables.first() {
+            let shown = tables.iter().map(LadderTable::shown).max().unwrap_or(1);
+            let pct = |t: &LadderTable| -> Vec<f64> {
+                t.solved
+                    .iter()
+                    .take(shown)
+                    .map(|&s| 100.0 * s as f64 / t.puzzles.max(1) as f64)
+                    .collect()
+            };
+            plot::Chart {
+                title: format!("{source}: {} puzzles", first.puzzles),
+                labels: first
+                    .rungs
+                    .iter()
+                    .take(shown)
+                    .map(|r| r.0.clone())
+                    .collect(),
+                x_desc: "rung".into(),
+                bars: first.new.iter().take(shown).copied().collect(),
+                bars_desc: format!("puzzles first solved at each rung of {}", first.name),
+                curves: tables
+                    .iter()
+                    .map(|t| plot::Curve {
+                        name: t.name.clone(),
+                        values: pct(t),
+                    })
+                    .collect(),
+            }
+        } else {
+            let d = dist.as_ref().expect("a rating or a ladder was asked for");
+            let mut cum = 0;
+            let whole = d.puzzles.max(1) as f64;
+            plot::Chart {
+                title: format!("{source}: {} puzzles", d.puzzles),
+                labels: d.counts.keys().map(|r| r.to_string()).collect(),
+                x_desc: d.label.clone(),
+                bars: d.counts.values().copied().collect(),
+                bars_desc: format!("puzzles at each {} level", d.label),
+                curves: vec![plot::Curve {
+                    name: d.label.clone(),
+                    values: d
+                        .counts
+                        .values()
+                        .map(|&n| {
+                            cum += n;
+                            100.0 * cum as f64 / whole
+                        })
+                        .collect(),
+                }],
+            }
+        };
+        plot::draw(path, &chart)?;
+    }
+    Ok(true)
+}

@@ -15,5 +15,8 @@
 //! Nothing here names a technique: the commands take rule names and sets
 //! as data, and the ladders are YAML files beside the rule sets.
 
+pub mod classify;
+pub mod ladder;
+pub mod plot;
 pub mod spec;
 pub mod subsume;
