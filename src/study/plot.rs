@@ -115,6 +115,11 @@ where
         )
         .map_err(e)?;
     let (left, right) = root.split_horizontally(style::WIDTH / 2);
+    let caption = || {
+        (style::FONT, style::CAPTION_SIZE)
+            .into_font()
+            .color(&style::TEXT)
+    };
     let n = chart.labels.len().max(1);
     let labels = chart.labels.clone();
     let label_of = move |v: &SegmentValue<u32>| match v {
@@ -133,7 +138,7 @@ where
 
     let top = chart.bars.iter().copied().max().unwrap_or(0).max(1);
     let mut bars = ChartBuilder::on(&left)
-        .caption(&chart.bars_desc, (style::FONT, style::CAPTION_SIZE))
+        .caption(&chart.bars_desc, caption())
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(60)
