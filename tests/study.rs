@@ -96,7 +96,7 @@ fn grid_cell(out: &str, r: usize, c: usize) -> String {
         .filter(|l| l.trim_start().starts_with('!'))
         .collect();
     let cells: Vec<&str> = rows[r - 1]
-        .split(|ch| ch == '!' || ch == ' ')
+        .split(['!', ' '])
         .filter(|s| !s.is_empty())
         .collect();
     cells[c - 1].to_string()

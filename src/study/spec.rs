@@ -83,7 +83,10 @@ pub fn in_family(name: &str, prefix: &str) -> bool {
 
 /// `P[..N]`, `P[M..N]`, `P[M..]`: the family and the level range, when the
 /// part is written so.
-fn range_of(part: &str) -> Option<Result<(&str, Option<i64>, Option<i64>), String>> {
+/// A family and its level bounds (`whip[2..4]`: `whip`, 2, 4).
+type Range<'a> = (&'a str, Option<i64>, Option<i64>);
+
+fn range_of(part: &str) -> Option<Result<Range<'_>, String>> {
     let open = part.rfind('[')?;
     let inner = part[open + 1..].strip_suffix(']')?;
     let (lo, hi) = inner.split_once("..")?;
