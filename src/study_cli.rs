@@ -443,6 +443,7 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
     if let Some(path) = &args.plot {
         let chart = if let Some(first) = tables.first() {
             let shown = tables.iter().map(LadderTable::shown).max().unwrap_or(1);
+            let by_level = tables.iter().all(|t| t.rungs.iter().all(|r| r.1.is_some()));
             let pct = |t: &LadderTable| -> Vec<f64> {
                 t.solved
                     .iter()
@@ -452,13 +453,17 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
             };
             plot::Chart {
                 title: format!("{source}: {} puzzles", first.puzzles),
+                // By level when every ladder is (L4 and M4 share a column).
                 labels: first
                     .rungs
                     .iter()
                     .take(shown)
-                    .map(|r| r.0.clone())
+                    .map(|r| match (r.1, by_level) {
+                        (Some(l), true) => l.to_string(),
+                        _ => r.0.clone(),
+                    })
                     .collect(),
-                x_desc: "rung".into(),
+                x_desc: if by_level { "level" } else { "rung" }.into(),
                 bars: first.new.iter().take(shown).copied().collect(),
                 bars_desc: format!("puzzles first solved at each rung of {}", first.name),
                 curves: tables

@@ -315,8 +315,8 @@ fn plots_are_png_and_svg_files() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"), "{}", &text[..40]);
     assert!(text.contains("cumulative share solved"));
-    // Labels: the rungs on the x axis, the ladders in the legend.
-    assert!(text.contains("\nL1\n") && text.contains("\nM\n"));
+    // Labels: the levels on the x axis, the ladders in the legend.
+    assert!(text.contains("\nlevel\n") && text.contains("\nM\n"));
 }
 
 #[test]
