@@ -15,6 +15,8 @@
 //! 8. [`path`]: renderers of resolution paths (SudoRules text, JSON, CSV);
 //! 9. [`draw`]: pictures of steps (SVG) and paths as HTML pages, drawn
 //!    from the steps' evidence.
+//! 10. [`study`]: tools that study rules over collections (`subsume`,
+//!    `classify`).
 //!
 //! See `ARCHITECTURE.md` for the map and its invariants.
 
@@ -30,3 +32,4 @@ pub mod rule;
 pub mod ruleset;
 pub mod search;
 pub mod serate;
+pub mod study;

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+mod study_cli;
+
 #[derive(Parser)]
 #[command(
     name = "ruledoku",
@@ -100,6 +102,14 @@ enum Cmd {
         #[arg(long)]
         stats: bool,
     },
+    /// Does rule set B conclude everything rule set A concludes, at every state
+    /// of the resolution paths? Exit status 0 when it did, 1 when a
+    /// counter-example was found, 2 on bad input.
+    Subsume(study_cli::SubsumeArgs),
+    /// Classify a collection: the puzzles each rung of a ladder of rule sets
+    /// solves (Berthier's L/M/N tables), and the distribution of a rating;
+    /// as text, CSV and a plot.
+    Classify(study_cli::ClassifyArgs),
 }
 
 #[derive(Subcommand)]
@@ -389,6 +399,8 @@ fn main() -> ExitCode {
             repeat,
             stats,
         } => bench(&file, rules.as_deref(), limit, repeat, stats),
+        Cmd::Subsume(args) => study_cli::subsume(&args),
+        Cmd::Classify(args) => study_cli::classify(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,0 +1,503 @@
+//! The study commands of the command line: `subsume` and `classify`.
+//! The work is in the library's [`ruledoku::study`]; this module reads the
+//! options, runs puzzles on the worker threads in input order, and prints.
+
+use super::{Fail, Input, Results, no_puzzle, progress, records, worker_threads};
+use ruledoku::engine::Limits;
+use ruledoku::grid::state::State;
+use ruledoku::input::{InputError, Puzzle};
+use ruledoku::oracle::solver::{self, Solutions};
+use ruledoku::ruleset::{self, Library};
+use ruledoku::study::spec::{self, Resolved};
+use ruledoku::study::subsume::{Counts, Example, Mode, PuzzleStudy, Study};
+use serde_json::json;
+use std::time::Duration;
+
+/// Records handed to the worker threads at a time.
+const CHUNK: usize = 64;
+
+#[derive(clap::Args)]
+pub struct SubsumeArgs {
+    /// A: a rule name, a family (`x-wing`, `whip`, `whip[..4]`), a rule file,
+    /// a rule set, or several joined by `+`.
+    a: String,
+    /// B: the same kinds of spec as A.
+    b: String,
+    /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
+    input: String,
+    /// The rule set whose resolution paths give the states examined.
+    #[arg(long, value_name = "SET", default_value = "basic+w")]
+    path_rules: String,
+    /// Take B to its fixpoint on a copy of each state instead of B's direct matches.
+    #[arg(long)]
+    closure: bool,
+    /// Print at most this many counter-examples.
+    #[arg(long, value_name = "N", default_value = "3", value_parser = super::count, allow_negative_numbers = true)]
+    examples: usize,
+    /// Look rule names and families up in this rule set (default: every
+    /// rule file shipped in rules/).
+    #[arg(long, value_name = "SET")]
+    from: Option<String>,
+    /// Stop each resolution path (and each closure) after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_negative_numbers = true)]
+    max_seconds: Option<Duration>,
+    /// Worker threads (default: one per available core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
+    jobs: Option<usize>,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The worker pool for `-j` (default: every available core).
+fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(worker_threads(Some(jobs.unwrap_or(0))))
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// A record's puzzle when it can be studied: read, and with one solution.
+/// Otherwise the message for standard error.
+pub fn usable(source: &str, rec: Result<Puzzle, InputError>) -> Result<Puzzle, String> {
+    let p = rec.map_err(|e| e.to_string())?;
+    match solver::solve_candidates(&p.masks) {
+        Solutions::Unique(_) => Ok(p),
+        Solutions::None => Err(format!("{source}:{}: the puzzle has no solution", p.line)),
+        Solutions::Multiple { .. } => Err(format!(
+            "{source}:{}: the puzzle has several solutions",
+            p.line
+        )),
+    }
+}
+
+/// Runs `work` over the records on the pool, `CHUNK` at a time, and hands
+/// each result to `take` in input order (a bad record as its message).
+pub fn each_record<T: Send>(
+    pool: &rayon::ThreadPool,
+    recs: &mut Input,
+    source: &str,
+    work: impl Fn(&Puzzle) -> T + Sync,
+    mut take: impl FnMut(Result<(Puzzle, T), String>) -> Result<(), Fail>,
+) -> Result<(), Fail> {
+    use rayon::prelude::*;
+    loop {
+        let chunk: Vec<_> = recs.by_ref().take(CHUNK).collect();
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        let done: Vec<Result<(Puzzle, T), String>> = pool.install(|| {
+            chunk
+                .into_par_iter()
+                .map(|r| {
+                    let p = usable(source, r)?;
+                    let t = work(&p);
+                    Ok((p, t))
+                })
+                .collect()
+        });
+        for d in done {
+            take(d)?;
+        }
+    }
+}
+
+/// A rule list for a summary: every name, or the first ones and a count.
+fn names(r: &Resolved) -> String {
+    let n = r.rules.len();
+    let shown: Vec<&str> = r.names().into_iter().take(6).collect();
+    let more = if n > shown.len() {
+        format!(", … {} more", n - shown.len())
+    } else {
+        String::new()
+    };
+    format!(
+        "{n} rule{}: {}{more}",
+        if n == 1 { "" } else { "s" },
+        shown.join(", ")
+    )
+}
+
+pub fn subsume(args: &SubsumeArgs) -> Result<bool, Fail> {
+    let mut lib = Library::new();
+    let universe = match &args.from {
+        Some(s) => lib.load(s).map_err(|e| e.to_string())?.rules.clone(),
+        None => spec::built_in_rules(&mut lib).map_err(|e| e.to_string())?,
+    };
+    let a = spec::resolve(&args.a, &mut lib, &universe).map_err(|e| format!("A: {e}"))?;
+    let b = spec::resolve(&args.b, &mut lib, &universe).map_err(|e| format!("B: {e}"))?;
+    let path = ruleset::load(&args.path_rules).map_err(|e| format!("--path-rules: {e}"))?;
+    let pool = pool(args.jobs)?;
+    let (source, mut recs) = records(&args.input)?;
+    let mode = if args.closure {
+        Mode::Closure
+    } else {
+        Mode::Direct
+    };
+    let study = Study {
+        a: &a.rules,
+        b: &b.rules,
+        mode,
+        path: &path,
+        examples: args.examples,
+        limits: Limits {
+            max_steps: None,
+            max_time: args.max_seconds,
+        },
+    };
+    let pb = progress(None);
+    let mut out = Results::new(&pb);
+    let mut total = Counts::default();
+    let mut bad = 0usize;
+    let mut examples: Vec<(usize, String, Example)> = Vec::new();
+    each_record(
+        &pool,
+        &mut recs,
+        &source,
+        |p| study.puzzle(State::from_masks(&p.masks, &p.givens)),
+        |r| {
+            pb.inc(1);
+            match r {
+                Err(msg) => {
+                    bad += 1;
+                    out.message(&msg)?;
+                }
+                Ok((
+                    p,
+                    PuzzleStudy {
+                        counts,
+                        examples: ex,
+                        ..
+                    },
+                )) => {
+                    total.add(&counts);
+                    for e in ex {
+                        if examples.len() < args.examples {
+                            examples.push((p.line, p.text.clone(), e));
+                        }
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    if let Err(e) = recs.end() {
+        out.finish()?;
+        return Err(e.into());
+    }
+    if total.puzzles == 0 {
+        out.finish()?;
+        let why = if bad == 0 {
+            no_puzzle(&source)
+        } else {
+            format!("{source}: no puzzle could be studied")
+        };
+        return Err(Fail::Error(why));
+    }
+    let held = total.missed() == 0;
+    let text = if args.json {
+        let ex: Vec<_> = examples
+            .iter()
+            .map(|(line, puzzle, e)| {
+                json!({"line": line, "puzzle": puzzle, "state": e.state.pencil_marks(),
+                       "step": e.step, "missed": e.missed.texts()})
+            })
+            .collect();
+        let side = |r: &Resolved| json!({"spec": r.spec, "rules": r.names()});
+        format!(
+            "{}\n",
+            json!({"a": side(&a), "b": side(&b), "mode": mode, "path_rules": path.name,
+                   "not_studied": bad, "counts": total, "subsumed": held, "examples": ex})
+        )
+    } else {
+        let mut t = String::new();
+        t += &format!("A: {} ({})\n", a.spec, names(&a));
+        t += &format!("B: {} ({})", b.spec, names(&b));
+        t += if args.closure {
+            ", to its fixpoint\n"
+        } else {
+            ", direct\n"
+        };
+        t += &format!("path rules: {}\n", path.name);
+        t += &format!("puzzles: {} studied, {bad} not studied\n", total.puzzles);
+        t += &format!("states examined: {}\n", total.states);
+        t += &format!(
+            "A concludes at {} states: {} eliminations, {} assertions\n",
+            total.states_with_a, total.a_eliminations, total.a_assertions
+        );
+        t += &format!(
+            "B misses: {} eliminations, {} assertions (at {} states, in {} puzzles)\n",
+            total.missed_eliminations,
+            total.missed_assertions,
+            total.states_missed,
+            total.puzzles_missed
+        );
+        for (i, (line, puzzle, e)) in examples.iter().enumerate() {
+            t += &format!("counter-example {}: {source}:{line}\n", i + 1);
+            t += &format!("  puzzle: {puzzle}\n");
+            t += &format!("  state: {}\n", e.state.pencil_marks());
+            t += &format!("  A: {}\n", e.step);
+            t += &format!("  B misses: {}\n", e.missed.texts().join(", "));
+        }
+        t += if held {
+            "result: A ⊆ B on every state examined\n"
+        } else {
+            "result: A ⊄ B\n"
+        };
+        t
+    };
+    out.write(&text)?;
+    out.finish()?;
+    Ok(held)
+}
+
+#[derive(clap::Args)]
+pub struct ClassifyArgs {
+    /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
+    input: String,
+    /// A ladder: a built-in name (w, l, m) or a ladder file; may be repeated.
+    #[arg(long, value_name = "SPEC")]
+    ladder: Vec<String>,
+    /// Run every rung from the puzzle itself instead of stopping at the first
+    /// rung that solves it (for ladders whose rungs do not grow).
+    #[arg(long)]
+    all: bool,
+    /// The distribution of a rating: the built-in set of that name (W, B, gW,
+    /// BC, Z, tW, …; case does not matter).
+    #[arg(long, value_name = "NAME", conflicts_with = "rules")]
+    rating: Option<String>,
+    /// The distribution of the levels a rule set rates puzzles at.
+    #[arg(long, value_name = "SET")]
+    rules: Option<String>,
+    /// Print one line per puzzle (in input order) before the tables.
+    #[arg(long)]
+    each: bool,
+    /// CSV instead of text tables.
+    #[arg(long)]
+    csv: bool,
+    /// Also draw the tables: a .png or .svg file.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<std::path::PathBuf>,
+    /// Stop each run after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_negative_numbers = true)]
+    max_seconds: Option<Duration>,
+    /// Worker threads (default: one per available core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
+    jobs: Option<usize>,
+}
+
+/// The set a `--rating NAME` means: the built-in set of that name.
+fn rating_set(name: &str) -> Result<String, String> {
+    let known = ruleset::embedded_set_names();
+    let lower = name.to_ascii_lowercase();
+    if known.contains(&lower) {
+        Ok(lower)
+    } else {
+        Err(format!(
+            "--rating {name}: no rating of that name (ratings are the built-in sets: {})",
+            known.join(", ")
+        ))
+    }
+}
+
+pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
+    use ruledoku::study::classify::{
+        Climb, Distribution, LADDER_CSV_HEADER, LadderTable, climb, levels_table, rate,
+    };
+    use ruledoku::study::{ladder, plot};
+    if args.ladder.is_empty() && args.rating.is_none() && args.rules.is_none() {
+        return Err(Fail::Error(
+            "give --ladder SPEC, --rating NAME or --rules SET (see classify --help)".into(),
+        ));
+    }
+    if let Some(p) = &args.plot
+        && !matches!(
+            p.extension()
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase)
+                .as_deref(),
+            Some("png" | "svg")
+        )
+    {
+        return Err(Fail::Error(format!(
+            "--plot {}: a plot is a .png or a .svg file",
+            p.display()
+        )));
+    }
+    let mut lib = Library::new();
+    let ladders = args
+        .ladder
+        .iter()
+        .map(|s| ladder::load(s, &mut lib))
+        .collect::<Result<Vec<_>, _>>()?;
+    let rated = match (&args.rating, &args.rules) {
+        (Some(r), _) => {
+            let set = lib.load(&rating_set(r)?).map_err(|e| e.to_string())?;
+            Some((r.clone(), set))
+        }
+        (None, Some(s)) => {
+            let set = lib.load(s).map_err(|e| e.to_string())?;
+            Some((set.name.clone(), set))
+        }
+        _ => None,
+    };
+    let limits = Limits {
+        max_steps: None,
+        max_time: args.max_seconds,
+    };
+    let pool = pool(args.jobs)?;
+    let (source, mut recs) = records(&args.input)?;
+    let pb = progress(None);
+    let mut out = Results::new(&pb);
+    let mut tables: Vec<LadderTable> = ladders.iter().map(LadderTable::new).collect();
+    let mut dist = rated.as_ref().map(|(label, _)| Distribution::new(label));
+    let mut bad = 0usize;
+    each_record(
+        &pool,
+        &mut recs,
+        &source,
+        |p| {
+            let start = State::from_masks(&p.masks, &p.givens);
+            let climbs: Vec<Climb> = ladders
+                .iter()
+                .map(|l| climb(l, start, args.all, limits))
+                .collect();
+            let r = rated.as_ref().map(|(_, set)| rate(set, start, limits));
+            (climbs, r)
+        },
+        |r| {
+            pb.inc(1);
+            match r {
+                Err(msg) => {
+                    bad += 1;
+                    out.message(&msg)?;
+                }
+                Ok((p, (climbs, r))) => {
+                    let mut line = format!("{} {}", p.line, p.text);
+                    for ((t, c), l) in tables.iter_mut().zip(&climbs).zip(&ladders) {
+                        t.add(c);
+                        let rung = c.first.map_or("-", |f| l.rungs[f].name.as_str());
+                        line += &format!(" {rung}");
+                    }
+                    if let (Some(d), Some(r)) = (dist.as_mut(), r) {
+                        d.add(r);
+                        line += &format!(" {}", r.map_or("-".into(), |r| r.to_string()));
+                    }
+                    if args.each {
+                        out.write(&format!("{line}\n"))?;
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    if let Err(e) = recs.end() {
+        out.finish()?;
+        return Err(e.into());
+    }
+    let studied = tables
+        .first()
+        .map(|t| t.puzzles)
+        .or(dist.as_ref().map(|d| d.puzzles))
+        .unwrap_or(0);
+    if studied == 0 {
+        out.finish()?;
+        let why = if bad == 0 {
+            no_puzzle(&source)
+        } else {
+            format!("{source}: no puzzle could be classified")
+        };
+        return Err(Fail::Error(why));
+    }
+    let mut text = String::new();
+    if args.csv {
+        if !tables.is_empty() {
+            text += LADDER_CSV_HEADER;
+            text.push('\n');
+            for t in &tables {
+                text += &t.csv();
+            }
+        }
+        if let Some(d) = &dist {
+            if !tables.is_empty() {
+                text.push('\n');
+            }
+            text += &d.csv();
+        }
+    } else {
+        for t in &tables {
+            text += &t.text();
+            text.push('\n');
+        }
+        if let Some(lv) = levels_table(&tables) {
+            text += "puzzles solved at each level:\n";
+            text += &lv;
+            text.push('\n');
+        }
+        if let Some(d) = &dist {
+            text += &d.text();
+        }
+    }
+    out.write(&text)?;
+    out.finish()?;
+    if let Some(path) = &args.plot {
+        let chart = if let Some(first) = tables.first() {
+            let shown = tables.iter().map(LadderTable::shown).max().unwrap_or(1);
+            let by_level = tables.iter().all(|t| t.rungs.iter().all(|r| r.1.is_some()));
+            let pct = |t: &LadderTable| -> Vec<f64> {
+                t.solved
+                    .iter()
+                    .take(shown)
+                    .map(|&s| 100.0 * s as f64 / t.puzzles.max(1) as f64)
+                    .collect()
+            };
+            plot::Chart {
+                title: format!("{source}: {} puzzles", first.puzzles),
+                // By level when every ladder is (L4 and M4 share a column).
+                labels: first
+                    .rungs
+                    .iter()
+                    .take(shown)
+                    .map(|r| match (r.1, by_level) {
+                        (Some(l), true) => l.to_string(),
+                        _ => r.0.clone(),
+                    })
+                    .collect(),
+                x_desc: if by_level { "level" } else { "rung" }.into(),
+                bars: first.new.iter().take(shown).copied().collect(),
+                bars_desc: format!("puzzles first solved at each rung of {}", first.name),
+                curves: tables
+                    .iter()
+                    .map(|t| plot::Curve {
+                        name: t.name.clone(),
+                        values: pct(t),
+                    })
+                    .collect(),
+            }
+        } else {
+            let d = dist.as_ref().expect("a rating or a ladder was asked for");
+            let mut cum = 0;
+            let whole = d.puzzles.max(1) as f64;
+            plot::Chart {
+                title: format!("{source}: {} puzzles", d.puzzles),
+                labels: d.counts.keys().map(|r| r.to_string()).collect(),
+                x_desc: d.label.clone(),
+                bars: d.counts.values().copied().collect(),
+                bars_desc: format!("puzzles at each {} level", d.label),
+                curves: vec![plot::Curve {
+                    name: d.label.clone(),
+                    values: d
+                        .counts
+                        .values()
+                        .map(|&n| {
+                            cum += n;
+                            100.0 * cum as f64 / whole
+                        })
+                        .collect(),
+                }],
+            }
+        };
+        plot::draw(path, &chart)?;
+    }
+    Ok(true)
+}
