@@ -249,9 +249,14 @@ fn the_w_distribution_of_the_first_1000_puzzles_is_the_reference() {
 #[test]
 fn ladders_print_berthiers_table_and_csv() {
     let input = sample(40);
-    let r = ruledoku_stdin(["classify", "--ladder", "l", "--ladder", "m", "-"], &input);
+    let r = ruledoku_stdin(
+        [
+            "classify", "--ladder", "l", "--ladder", "m", "--ladder", "n", "-",
+        ],
+        &input,
+    );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
-    insta::assert_snapshot!("classify_l_m_40", r.stdout);
+    insta::assert_snapshot!("classify_l_m_n_40", r.stdout);
     let csv = ruledoku_stdin(
         ["classify", "--ladder", "m", "--rating", "w", "--csv", "-"],
         &input,
@@ -332,7 +337,7 @@ fn classify_refuses_bad_input() {
     assert_eq!(r.code, Some(2));
     assert_eq!(
         r.stderr,
-        "error: unknown ladder `ww` (built-in ladders: l, m, w); did you mean `w`?\n"
+        "error: unknown ladder `ww` (built-in ladders: l, m, n, w); did you mean `w`?\n"
     );
     let r = ruledoku_stdin(["classify", "--rating", "X", "-"], &input);
     assert_eq!(r.code, Some(2));

@@ -275,7 +275,7 @@ mod tests {
 
     #[test]
     fn the_built_in_ladders_load() {
-        assert_eq!(built_in_names(), ["l", "m", "w"]);
+        assert_eq!(built_in_names(), ["l", "m", "n", "w"]);
         let mut lib = Library::new();
         let w = load("w", &mut lib).unwrap();
         assert_eq!(w.rungs.len(), 37);
@@ -288,10 +288,14 @@ mod tests {
         // Basic rules: 4 singles, whip[1], 3 × 3 naked and hidden subsets
         // (2..=4), 3 × 2 fish (2..=4), 2 wings.
         assert_eq!(l.rungs[0].set.rules.len(), 4 + 1 + 18 + 6 + 2);
-        // L2 adds the four typed families of length 2 in four spaces.
-        assert_eq!(l.rungs[1].set.rules.len(), 31 + 16);
+        // L2 adds the four typed families of length 2 in four spaces and
+        // the x-chain of length 2.
+        assert_eq!(l.rungs[1].set.rules.len(), 31 + 16 + 1);
         // M2 adds bivalue chains, z-chains, t-whips and whips of length 2.
-        assert_eq!(m.rungs[1].set.rules.len(), 31 + 16 + 4);
+        assert_eq!(m.rungs[1].set.rules.len(), 31 + 17 + 4);
+        // N2 adds the t-lasso and the nrczt-lasso of length 2.
+        let n = load("n", &mut lib).unwrap();
+        assert_eq!(n.rungs[1].set.rules.len(), 31 + 17 + 4 + 2);
     }
 
     #[test]
@@ -300,7 +304,7 @@ mod tests {
         let e = load("ww", &mut lib).unwrap_err();
         assert_eq!(
             e,
-            "unknown ladder `ww` (built-in ladders: l, m, w); did you mean `w`?"
+            "unknown ladder `ww` (built-in ladders: l, m, n, w); did you mean `w`?"
         );
         let here = Location::Disk(PathBuf::from("x.yaml"));
         let bad = |t: &str, lib: &mut Library| parse(t, &here, lib).unwrap_err();
