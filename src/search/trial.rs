@@ -298,10 +298,12 @@ impl TrialSearch {
             Some(z) => (ConclusionKind::Assert, Bits::single(z)),
             None => (ConclusionKind::Eliminate, h.removable),
         };
+        let (chains, empty) = self.replay(state, h.recipe);
         let evidence = Implications {
             conclusion: h.mode.word(),
-            chains: self.replay(state, h.recipe),
+            chains,
             complexity: h.complexity,
+            empty,
         };
         f(Found {
             kind,
@@ -317,7 +319,7 @@ impl TrialSearch {
 
     /// The chains of a match, found again by replaying its propagation
     /// (deterministic, so the same graph; no deadline: it is bounded).
-    fn replay(&self, state: &State, recipe: Recipe) -> Vec<Chain> {
+    fn replay(&self, state: &State, recipe: Recipe) -> (Vec<Chain>, Vec<usize>) {
         let mut cx = SearchCx::new(None);
         let cx = &mut cx;
         let pass_of = |p: usize| &self.spec.passes[p];
@@ -333,12 +335,12 @@ impl TrialSearch {
             (g, r)
         };
         let at = |g: &Graph, l: u16| g.extract(g.get(l).unwrap_or(0));
-        match recipe {
+        let chains = match recipe {
             Recipe::Set { pass, z, on } => {
                 let (Some(set), Some((_, rounds))) =
                     (self.linked[pass].get(), &pass_of(pass).propagate)
                 else {
-                    return Vec::new();
+                    return (Vec::new(), Vec::new());
                 };
                 let mut g = Graph::new();
                 let mut branch = *state;
@@ -349,7 +351,7 @@ impl TrialSearch {
                     branch.eliminate(z);
                 }
                 run_branch(cx, set, *rounds, &mut branch, &mut g, &mut last);
-                vec![g.extract(last)]
+                return (vec![g.extract(last)], branch.empty_vars());
             }
             Recipe::Cycle { pass, z, nth } => {
                 let mut g = Graph::new();
@@ -395,7 +397,8 @@ impl TrialSearch {
                     .map(|y| at(&from(cx, pass, lit(y, true)).0, target))
                     .collect()
             }
-        }
+        };
+        (chains, Vec::new())
     }
 }
 
@@ -845,7 +848,11 @@ impl Collector<'_> {
             key: c.key,
             removable,
             placed,
-            level: c.level.plus_tenths(tenths),
+            level: if tenths == 0 {
+                c.level
+            } else {
+                c.level.plus_tenths(tenths)
+            },
             label: c.label.clone(),
             mode: c.mode,
             recipe,
@@ -1176,7 +1183,12 @@ impl Searcher for TrialSearch {
             .iter()
             .map(|c| format!("({})", c.text()))
             .collect();
-        format!("{} {}", imp.conclusion, chains.join(" "))
+        let mut text = format!("{} {}", imp.conclusion, chains.join(" "));
+        if !imp.empty.is_empty() {
+            let vars: Vec<String> = imp.empty.iter().map(|&v| var_name(v)).collect();
+            text.push_str(&format!(": no candidate left for {}", vars.join(", ")));
+        }
+        text
     }
 
     fn as_any(&self) -> &dyn Any {
