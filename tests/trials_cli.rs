@@ -2,7 +2,6 @@
 //! rule at its line and column (exit status 1); `rate` with singles and
 //! the SE chaining set prints SE's label and rating of a trial step.
 
-#[allow(dead_code)]
 mod common;
 use common::*;
 
