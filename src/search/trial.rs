@@ -323,11 +323,7 @@ impl TrialSearch {
         let mut cx = SearchCx::new(None);
         let cx = &mut cx;
         let pass_of = |p: usize| &self.spec.passes[p];
-        let prop = |p: usize| Prop {
-            original: state,
-            steps: pass_of(p).steps,
-            dynamic: pass_of(p).reads == Reads::Branch,
-        };
+        let prop = |p: usize| Prop::new(state, pass_of(p).steps, pass_of(p).reads == Reads::Branch);
         let from = |cx: &mut SearchCx, p: usize, l: u16| {
             let mut g = Graph::new();
             g.add(l, Cause::Assumption, &[]);
@@ -511,6 +507,9 @@ struct Prop<'a> {
     original: &'a State,
     steps: Steps,
     dynamic: bool,
+    /// Static steps read only the original state: each literal's
+    /// inferences, computed once (indexed by literal; empty when dynamic).
+    cache: Vec<Vec<Inference>>,
 }
 
 /// An inferred literal before it becomes a node: its cause and the
@@ -531,7 +530,38 @@ static HOUSE_DIGIT: std::sync::LazyLock<Vec<Bits>> = std::sync::LazyLock::new(||
         .collect()
 });
 
-impl Prop<'_> {
+impl<'a> Prop<'a> {
+    fn new(original: &'a State, steps: Steps, dynamic: bool) -> Prop<'a> {
+        let mut p = Prop {
+            original,
+            steps,
+            dynamic,
+            cache: Vec::new(),
+        };
+        if !dynamic {
+            let mut cache: Vec<Vec<Inference>> = (0..2 * N_CANDS).map(|_| Vec::new()).collect();
+            for z in original.cands.iter() {
+                p.on_to_off(z, &original.cands, &mut cache[usize::from(lit(z, true))]);
+                p.off_to_on(z, &original.cands, &mut cache[usize::from(lit(z, false))]);
+            }
+            p.cache = cache;
+        }
+        p
+    }
+
+    /// The inferences of literal `l` in `cur`: from the cache when static.
+    fn step<'b>(&'b self, l: u16, cur: &Bits, out: &'b mut Vec<Inference>) -> &'b [Inference] {
+        if !self.dynamic {
+            return &self.cache[usize::from(l)];
+        }
+        if lit_on(l) {
+            self.on_to_off(lit_cand(l), cur, out);
+        } else {
+            self.off_to_on(lit_cand(l), cur, out);
+        }
+        out
+    }
+
     /// The literals an "on" literal of `z` makes off, in `cur`.
     fn on_to_off(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>) {
         out.clear();
@@ -665,8 +695,7 @@ impl Prop<'_> {
                 return None;
             }
             if let Some(p) = pend_on.pop_front() {
-                self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
-                for inf in &out {
+                for inf in self.step(g.node(p).lit, &cur, &mut out) {
                     if let Some(on) = g.get(implication::conjugate(inf.lit)) {
                         let off = g.push(inf.lit, inf.cause, &[p]);
                         return Some((on, off));
@@ -678,11 +707,11 @@ impl Prop<'_> {
                 }
             } else if let Some(p) = pend_off.pop_front() {
                 let z = lit_cand(g.node(p).lit);
-                self.off_to_on(z, &cur, &mut out);
+                let infs = self.step(g.node(p).lit, &cur, &mut out);
                 if self.dynamic {
                     cur.remove(z);
                 }
-                for inf in &out {
+                for inf in infs {
                     Self::parents(g, p, inf, &mut par);
                     if let Some(off) = g.get(implication::conjugate(inf.lit)) {
                         let on = g.push(inf.lit, inf.cause, &par);
@@ -718,8 +747,7 @@ impl Prop<'_> {
                 if cx.tick() {
                     return found;
                 }
-                self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
-                for inf in &out {
+                for inf in self.step(g.node(p).lit, &cur, &mut out) {
                     // A literal never inferred is on no path (a cheap test first).
                     if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
@@ -732,8 +760,7 @@ impl Prop<'_> {
                 if cx.tick() {
                     return found;
                 }
-                self.off_to_on(lit_cand(g.node(p).lit), &cur, &mut out);
-                for inf in &out {
+                for inf in self.step(g.node(p).lit, &cur, &mut out) {
                     Self::parents(g, p, inf, &mut par);
                     if length >= 4 && inf.lit == source {
                         found.push(g.push(inf.lit, inf.cause, &par));
@@ -768,8 +795,7 @@ impl Prop<'_> {
                 if cx.tick() {
                     return None;
                 }
-                self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
-                for inf in &out {
+                for inf in self.step(g.node(p).lit, &cur, &mut out) {
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &[p]));
                     }
@@ -785,8 +811,7 @@ impl Prop<'_> {
                 if cx.tick() {
                     return None;
                 }
-                self.off_to_on(lit_cand(g.node(p).lit), &cur, &mut out);
-                for inf in &out {
+                for inf in self.step(g.node(p).lit, &cur, &mut out) {
                     Self::parents(g, p, inf, &mut par);
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &par));
@@ -877,11 +902,7 @@ impl TrialSearch {
         pool: &mut Pool,
     ) {
         let state = col.state;
-        let prop = Prop {
-            original: state,
-            steps: pass.steps,
-            dynamic: pass.reads == Reads::Branch,
-        };
+        let prop = Prop::new(state, pass.steps, pass.reads == Reads::Branch);
         let cyc = pass.wants(Mode::Cycle);
         let forc = pass.wants(Mode::Forcing);
         let contra = pass.wants(Mode::Contradiction);
