@@ -376,3 +376,41 @@ fn a_conclusion_level_may_be_an_integer() {
         .unwrap();
     assert_eq!(t.spec.passes[0].concludes[0].level.to_string(), "7");
 }
+
+/// The trial steps of a puzzle's path with `set` (other steps left out),
+/// each with its rating.
+fn trial_steps(set: &str, puzzle: &str, max: usize) -> String {
+    let set = ruleset::load(set).unwrap();
+    let p = input::parse_puzzle(puzzle).unwrap();
+    let run = engine::run(
+        &set,
+        State::from_masks(&p.masks, &p.givens),
+        Limits::default(),
+    );
+    run.steps
+        .iter()
+        .filter(|s| {
+            s.rule
+                .searcher
+                .as_any()
+                .is::<ruledoku::search::trial::TrialSearch>()
+        })
+        .take(max)
+        .map(|s| format!("{} [{} {}]", s.text(), s.grade.label, s.grade.level))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// cbg-000 line 2 (SER 8.3).
+const CBG2: &str =
+    "..34......5...912.7...2.....1.5.7..86...9...7.......34..2.............9.9...61.75";
+
+#[test]
+fn snapshot_multiple_forcing_chains_path() {
+    insta::assert_snapshot!(trial_steps("basic+se-chaining", CBG2, 12));
+}
+
+#[test]
+fn snapshot_te_steps() {
+    insta::assert_snapshot!(trial_steps("te", CBG2, 3));
+}

@@ -344,6 +344,9 @@ pub struct Implications {
     pub chains: Vec<Chain>,
     /// The complexity (distinct literals summed over the chains).
     pub complexity: usize,
+    /// A branch run with a rule set: the CSP variables it left without a
+    /// candidate (its contradiction).
+    pub empty: Vec<usize>,
 }
 
 #[cfg(test)]

@@ -298,10 +298,12 @@ impl TrialSearch {
             Some(z) => (ConclusionKind::Assert, Bits::single(z)),
             None => (ConclusionKind::Eliminate, h.removable),
         };
+        let (chains, empty) = self.replay(state, h.recipe);
         let evidence = Implications {
             conclusion: h.mode.word(),
-            chains: self.replay(state, h.recipe),
+            chains,
             complexity: h.complexity,
+            empty,
         };
         f(Found {
             kind,
@@ -317,15 +319,11 @@ impl TrialSearch {
 
     /// The chains of a match, found again by replaying its propagation
     /// (deterministic, so the same graph; no deadline: it is bounded).
-    fn replay(&self, state: &State, recipe: Recipe) -> Vec<Chain> {
+    fn replay(&self, state: &State, recipe: Recipe) -> (Vec<Chain>, Vec<usize>) {
         let mut cx = SearchCx::new(None);
         let cx = &mut cx;
         let pass_of = |p: usize| &self.spec.passes[p];
-        let prop = |p: usize| Prop {
-            original: state,
-            steps: pass_of(p).steps,
-            dynamic: pass_of(p).reads == Reads::Branch,
-        };
+        let prop = |p: usize| Prop::new(state, pass_of(p).steps, pass_of(p).reads == Reads::Branch);
         let from = |cx: &mut SearchCx, p: usize, l: u16| {
             let mut g = Graph::new();
             g.add(l, Cause::Assumption, &[]);
@@ -333,12 +331,12 @@ impl TrialSearch {
             (g, r)
         };
         let at = |g: &Graph, l: u16| g.extract(g.get(l).unwrap_or(0));
-        match recipe {
+        let chains = match recipe {
             Recipe::Set { pass, z, on } => {
                 let (Some(set), Some((_, rounds))) =
                     (self.linked[pass].get(), &pass_of(pass).propagate)
                 else {
-                    return Vec::new();
+                    return (Vec::new(), Vec::new());
                 };
                 let mut g = Graph::new();
                 let mut branch = *state;
@@ -349,7 +347,7 @@ impl TrialSearch {
                     branch.eliminate(z);
                 }
                 run_branch(cx, set, *rounds, &mut branch, &mut g, &mut last);
-                vec![g.extract(last)]
+                return (vec![g.extract(last)], branch.empty_vars());
             }
             Recipe::Cycle { pass, z, nth } => {
                 let mut g = Graph::new();
@@ -395,7 +393,8 @@ impl TrialSearch {
                     .map(|y| at(&from(cx, pass, lit(y, true)).0, target))
                     .collect()
             }
-        }
+        };
+        (chains, Vec::new())
     }
 }
 
@@ -508,6 +507,9 @@ struct Prop<'a> {
     original: &'a State,
     steps: Steps,
     dynamic: bool,
+    /// Static steps read only the original state: each literal's
+    /// inferences, computed once (indexed by literal; empty when dynamic).
+    cache: Vec<Vec<Inference>>,
 }
 
 /// An inferred literal before it becomes a node: its cause and the
@@ -528,7 +530,38 @@ static HOUSE_DIGIT: std::sync::LazyLock<Vec<Bits>> = std::sync::LazyLock::new(||
         .collect()
 });
 
-impl Prop<'_> {
+impl<'a> Prop<'a> {
+    fn new(original: &'a State, steps: Steps, dynamic: bool) -> Prop<'a> {
+        let mut p = Prop {
+            original,
+            steps,
+            dynamic,
+            cache: Vec::new(),
+        };
+        if !dynamic {
+            let mut cache: Vec<Vec<Inference>> = (0..2 * N_CANDS).map(|_| Vec::new()).collect();
+            for z in original.cands.iter() {
+                p.on_to_off(z, &original.cands, &mut cache[usize::from(lit(z, true))]);
+                p.off_to_on(z, &original.cands, &mut cache[usize::from(lit(z, false))]);
+            }
+            p.cache = cache;
+        }
+        p
+    }
+
+    /// The inferences of literal `l` in `cur`: from the cache when static.
+    fn step<'b>(&'b self, l: u16, cur: &Bits, out: &'b mut Vec<Inference>) -> &'b [Inference] {
+        if !self.dynamic {
+            return &self.cache[usize::from(l)];
+        }
+        if lit_on(l) {
+            self.on_to_off(lit_cand(l), cur, out);
+        } else {
+            self.off_to_on(lit_cand(l), cur, out);
+        }
+        out
+    }
+
     /// The literals an "on" literal of `z` makes off, in `cur`.
     fn on_to_off(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>) {
         out.clear();
@@ -662,8 +695,7 @@ impl Prop<'_> {
                 return None;
             }
             if let Some(p) = pend_on.pop_front() {
-                self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
-                for inf in &out {
+                for inf in self.step(g.node(p).lit, &cur, &mut out) {
                     if let Some(on) = g.get(implication::conjugate(inf.lit)) {
                         let off = g.push(inf.lit, inf.cause, &[p]);
                         return Some((on, off));
@@ -675,11 +707,11 @@ impl Prop<'_> {
                 }
             } else if let Some(p) = pend_off.pop_front() {
                 let z = lit_cand(g.node(p).lit);
-                self.off_to_on(z, &cur, &mut out);
+                let infs = self.step(g.node(p).lit, &cur, &mut out);
                 if self.dynamic {
                     cur.remove(z);
                 }
-                for inf in &out {
+                for inf in infs {
                     Self::parents(g, p, inf, &mut par);
                     if let Some(off) = g.get(implication::conjugate(inf.lit)) {
                         let on = g.push(inf.lit, inf.cause, &par);
@@ -715,8 +747,7 @@ impl Prop<'_> {
                 if cx.tick() {
                     return found;
                 }
-                self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
-                for inf in &out {
+                for inf in self.step(g.node(p).lit, &cur, &mut out) {
                     // A literal never inferred is on no path (a cheap test first).
                     if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
@@ -729,8 +760,7 @@ impl Prop<'_> {
                 if cx.tick() {
                     return found;
                 }
-                self.off_to_on(lit_cand(g.node(p).lit), &cur, &mut out);
-                for inf in &out {
+                for inf in self.step(g.node(p).lit, &cur, &mut out) {
                     Self::parents(g, p, inf, &mut par);
                     if length >= 4 && inf.lit == source {
                         found.push(g.push(inf.lit, inf.cause, &par));
@@ -765,8 +795,7 @@ impl Prop<'_> {
                 if cx.tick() {
                     return None;
                 }
-                self.on_to_off(lit_cand(g.node(p).lit), &cur, &mut out);
-                for inf in &out {
+                for inf in self.step(g.node(p).lit, &cur, &mut out) {
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &[p]));
                     }
@@ -782,8 +811,7 @@ impl Prop<'_> {
                 if cx.tick() {
                     return None;
                 }
-                self.off_to_on(lit_cand(g.node(p).lit), &cur, &mut out);
-                for inf in &out {
+                for inf in self.step(g.node(p).lit, &cur, &mut out) {
                     Self::parents(g, p, inf, &mut par);
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &par));
@@ -845,7 +873,11 @@ impl Collector<'_> {
             key: c.key,
             removable,
             placed,
-            level: c.level.plus_tenths(tenths),
+            level: if tenths == 0 {
+                c.level
+            } else {
+                c.level.plus_tenths(tenths)
+            },
             label: c.label.clone(),
             mode: c.mode,
             recipe,
@@ -870,11 +902,7 @@ impl TrialSearch {
         pool: &mut Pool,
     ) {
         let state = col.state;
-        let prop = Prop {
-            original: state,
-            steps: pass.steps,
-            dynamic: pass.reads == Reads::Branch,
-        };
+        let prop = Prop::new(state, pass.steps, pass.reads == Reads::Branch);
         let cyc = pass.wants(Mode::Cycle);
         let forc = pass.wants(Mode::Forcing);
         let contra = pass.wants(Mode::Contradiction);
@@ -1176,7 +1204,12 @@ impl Searcher for TrialSearch {
             .iter()
             .map(|c| format!("({})", c.text()))
             .collect();
-        format!("{} {}", imp.conclusion, chains.join(" "))
+        let mut text = format!("{} {}", imp.conclusion, chains.join(" "));
+        if !imp.empty.is_empty() {
+            let vars: Vec<String> = imp.empty.iter().map(|&v| var_name(v)).collect();
+            text.push_str(&format!(": no candidate left for {}", vars.join(", ")));
+        }
+        text
     }
 
     fn as_any(&self) -> &dyn Any {
