@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+mod filter_cli;
 mod study_cli;
 
 #[derive(Parser)]
@@ -110,6 +111,12 @@ enum Cmd {
     /// solves (Berthier's L/M/N tables), and the distribution of a rating;
     /// as text, CSV and a plot.
     Classify(study_cli::ClassifyArgs),
+    /// Mike Metcalf's contradiction filter: assume each candidate, apply
+    /// singles once (--fast, the default) or the basic rules to their
+    /// fixpoint (--slow), eliminate it when a CSP variable is left empty,
+    /// and go on with the simple rules. One line per puzzle (solved or not,
+    /// the filter's eliminations) and a summary on standard error.
+    Filter(filter_cli::FilterArgs),
 }
 
 #[derive(Subcommand)]
@@ -401,6 +408,7 @@ fn main() -> ExitCode {
         } => bench(&file, rules.as_deref(), limit, repeat, stats),
         Cmd::Subsume(args) => study_cli::subsume(&args),
         Cmd::Classify(args) => study_cli::classify(&args),
+        Cmd::Filter(args) => filter_cli::filter(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,0 +1,218 @@
+//! The `filter` command: Mike Metcalf's contradiction filter over a puzzle
+//! collection. The filter itself is rule files (`rules/filter.rules`,
+//! `rules/filter-slow.rules`, sets `filter-fast` and `filter-slow`): a trial
+//! rule assumes each candidate, propagates with singles once (fast) or the
+//! basic rules to their fixpoint (slow), and eliminates the candidate when
+//! a CSP variable is left empty; the set's simple rules run between
+//! assumptions. This module runs a set over the records, on the worker
+//! threads, in input order, and prints one line per puzzle and a summary.
+
+use super::study_cli::each_record;
+use super::{Fail, Results, count, no_puzzle, progress, records, seconds, worker_threads};
+use ruledoku::engine::{Limits, Run, Runner, StopReason};
+use ruledoku::grid::state::State;
+use ruledoku::ruleset;
+use ruledoku::search::trial::TrialSearch;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct FilterArgs {
+    /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
+    input: String,
+    /// The fast filter (the default): one round of singles after each assumption.
+    #[arg(long, conflicts_with_all = ["slow", "rules"])]
+    fast: bool,
+    /// The slow filter: the basic rules to their fixpoint after each assumption.
+    #[arg(long, conflicts_with = "rules")]
+    slow: bool,
+    /// Another filter: a rule set whose trial rules do the eliminating.
+    #[arg(long, value_name = "SET")]
+    rules: Option<String>,
+    /// Stop a puzzle after this many seconds (it counts as not solved and
+    /// says so); the batch goes on.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true)]
+    max_seconds: Option<Duration>,
+    /// Worker threads (default: one per available core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    jobs: Option<usize>,
+    /// One JSON object per puzzle instead of a text line.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// CSV with a header line instead of text lines.
+    #[arg(long)]
+    csv: bool,
+    /// Only the summary: no line per puzzle.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+/// What the filter did to one puzzle.
+struct Filtered {
+    stop: StopReason,
+    /// Candidates the filter's trial rules eliminated.
+    eliminations: usize,
+    /// Steps of the filter's trial rules.
+    trial_steps: usize,
+    /// Live candidates left (0 when solved).
+    left: usize,
+    seconds: f64,
+}
+
+impl Filtered {
+    fn of(run: &Run) -> Filtered {
+        let trial: Vec<_> = run
+            .steps
+            .iter()
+            .filter(|s| s.rule.searcher.as_any().is::<TrialSearch>())
+            .collect();
+        Filtered {
+            stop: run.stop,
+            eliminations: trial.iter().map(|s| s.conclusions.len()).sum(),
+            trial_steps: trial.len(),
+            left: if run.stop == StopReason::Solved {
+                0
+            } else {
+                run.state.cand_count()
+            },
+            seconds: run.elapsed.as_secs_f64(),
+        }
+    }
+
+    fn solved(&self) -> bool {
+        self.stop == StopReason::Solved
+    }
+}
+
+pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
+    let name = match (&args.rules, args.slow) {
+        (Some(s), _) => s.as_str(),
+        (None, true) => "filter-slow",
+        (None, false) => "filter-fast",
+    };
+    let set = ruleset::load(name).map_err(|e| e.to_string())?;
+    if !set
+        .rules
+        .iter()
+        .any(|r| r.searcher.as_any().is::<TrialSearch>())
+    {
+        return Err(Fail::Error(format!(
+            "`{name}` has no trial rule: a filter set assumes candidates (see rules/filter.rules)"
+        )));
+    }
+    let limits = Limits {
+        max_steps: None,
+        max_time: args.max_seconds,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(worker_threads(Some(args.jobs.unwrap_or(0))))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let (source, mut recs) = records(&args.input)?;
+    let pb = progress(None);
+    let mut out = Results::new(&pb);
+    if args.csv && !args.quiet {
+        out.write("line,puzzle,solved,stop,eliminations,filter_steps,candidates_left,seconds\n")?;
+    }
+    let start = Instant::now();
+    let (mut puzzles, mut solved, mut bad, mut elims, mut timed_out) = (0usize, 0, 0, 0, 0);
+    each_record(
+        &pool,
+        &mut recs,
+        &source,
+        |p| {
+            let run = Runner::new(&set)
+                .limits(limits)
+                .run(State::from_masks(&p.masks, &p.givens));
+            Filtered::of(&run)
+        },
+        |r| {
+            pb.inc(1);
+            let (p, f) = match r {
+                Err(msg) => {
+                    bad += 1;
+                    out.message(&msg)?;
+                    return Ok(());
+                }
+                Ok(x) => x,
+            };
+            puzzles += 1;
+            solved += usize::from(f.solved());
+            elims += f.eliminations;
+            if f.stop == StopReason::TimeLimit {
+                timed_out += 1;
+                out.message(&format!(
+                    "{source}:{}: time limit reached; not solved by the filter so far",
+                    p.line
+                ))?;
+            }
+            if args.quiet {
+                return Ok(());
+            }
+            let line = if args.json {
+                json!({
+                    "line": p.line,
+                    "puzzle": p.text,
+                    "solved": f.solved(),
+                    "stop": f.stop.name(),
+                    "eliminations": f.eliminations,
+                    "filter_steps": f.trial_steps,
+                    "candidates_left": f.left,
+                    "seconds": f.seconds,
+                })
+                .to_string()
+            } else if args.csv {
+                format!(
+                    "{},{},{},{},{},{},{},{:.6}",
+                    p.line,
+                    p.text,
+                    f.solved(),
+                    f.stop.name(),
+                    f.eliminations,
+                    f.trial_steps,
+                    f.left,
+                    f.seconds
+                )
+            } else {
+                format!(
+                    "{} {} {} {}",
+                    p.line,
+                    p.text,
+                    if f.solved() { "solved" } else { f.stop.name() },
+                    f.eliminations
+                )
+            };
+            out.write(&format!("{line}\n"))?;
+            Ok(())
+        },
+    )?;
+    if let Err(e) = recs.end() {
+        out.finish()?;
+        return Err(e.into());
+    }
+    out.finish()?;
+    if puzzles == 0 {
+        return Err(Fail::Error(if bad == 0 {
+            no_puzzle(&source)
+        } else {
+            format!("{source}: no puzzle could be filtered")
+        }));
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{name}: {puzzles} puzzles, {solved} solved by the filter ({:.1}%), {elims} eliminations by its trial rules{}{}; {secs:.2} s, {:.1} puzzles/s",
+        100.0 * solved as f64 / puzzles as f64,
+        if timed_out > 0 {
+            format!(", {timed_out} stopped by the time limit")
+        } else {
+            String::new()
+        },
+        if bad > 0 {
+            format!(", {bad} records not filtered")
+        } else {
+            String::new()
+        },
+        puzzles as f64 / secs.max(1e-9),
+    );
+    Ok(bad == 0)
+}

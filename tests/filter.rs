@@ -1,0 +1,108 @@
+//! The `filter` command (Metcalf's contradiction filter as rule files),
+//! driven through the binary: exact per-puzzle outcomes on a cbg-000 sample
+//! (each one checked against the brute-force solution by `--verify` runs of
+//! the same sets), output forms, and bad input.
+
+mod common;
+
+use common::{root, ruledoku, ruledoku_stdin};
+
+/// The first `n` puzzles of cbg-000.
+fn sample(n: usize) -> String {
+    let text = std::fs::read_to_string(root().join("tests/data/cbg-000-first1000.txt")).unwrap();
+    text.lines().take(n).map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn the_fast_filter_solves_exactly_these_puzzles() {
+    let r = ruledoku_stdin(["filter", "-j", "2", "-"], &sample(40));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 40);
+    // In input order, one line per puzzle: line, puzzle, outcome, eliminations.
+    for (i, l) in lines.iter().enumerate() {
+        assert!(l.starts_with(&format!("{} ", i + 1)), "{l}");
+    }
+    assert_eq!(
+        lines[1],
+        "2 ..34......5...912.7...2.....1.5.7..86...9...7.......34..2.............9.9...61.75 stuck 8"
+    );
+    let solved = lines.iter().filter(|l| l.contains(" solved ")).count();
+    assert_eq!(solved, 26);
+    assert_eq!(
+        r.stderr.split(';').next().unwrap(),
+        "filter-fast: 40 puzzles, 26 solved by the filter (65.0%), 401 eliminations by its trial rules"
+    );
+}
+
+#[test]
+fn the_slow_filter_solves_more_and_every_step_is_sound() {
+    let input = sample(10);
+    let r = ruledoku_stdin(["filter", "--slow", "--csv", "-"], &input);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let mut lines = r.stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some("line,puzzle,solved,stop,eliminations,filter_steps,candidates_left,seconds")
+    );
+    assert_eq!(lines.filter(|l| l.contains(",true,solved,")).count(), 10);
+    // The same set's steps agree with the solution.
+    let v = ruledoku_stdin(
+        [
+            "rate",
+            "--rules",
+            "filter-slow",
+            "--verify",
+            "--no-time",
+            "-",
+        ],
+        &input,
+    );
+    assert_eq!(v.code, Some(0), "{}", v.stderr);
+    assert!(
+        v.stderr
+            .contains("10 puzzle(s) checked, 0 with a wrong step"),
+        "{}",
+        v.stderr
+    );
+}
+
+#[test]
+fn filter_output_forms_and_bad_input() {
+    let one = sample(1);
+    let j = ruledoku_stdin(["filter", "--json", "-"], &one);
+    assert_eq!(j.code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(j.stdout.trim()).unwrap();
+    assert_eq!(v["solved"], true);
+    assert_eq!(v["eliminations"], 0);
+    assert_eq!(v["stop"], "solved");
+    let q = ruledoku_stdin(["filter", "-q", "-"], &one);
+    assert_eq!(q.stdout, "");
+    assert!(
+        q.stderr.starts_with("filter-fast: 1 puzzles, 1 solved"),
+        "{}",
+        q.stderr
+    );
+    // A bad record is reported and the batch goes on; exit status 1.
+    let b = ruledoku_stdin(["filter", "-"], &format!("bad\n{one}"));
+    assert_eq!(b.code, Some(1));
+    assert!(
+        b.stderr.starts_with("<stdin>:1:1: not a puzzle"),
+        "{}",
+        b.stderr
+    );
+    assert!(b.stdout.starts_with("2 "), "{}", b.stdout);
+    // Usage errors and a set with no trial rule: status 2.
+    for args in [
+        vec!["filter", "--fast", "--slow", "-"],
+        vec!["filter", "--rules", "basic", "-"],
+        vec!["filter", "-j", "x", "-"],
+        vec!["filter", "--max-seconds", "inf", "-"],
+    ] {
+        let r = ruledoku_stdin(args.clone(), &one);
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+    }
+    let none = ruledoku(["filter", "/dev/null"]);
+    assert_eq!(none.code, Some(2));
+    assert_eq!(none.stderr, "error: /dev/null: no puzzle found\n");
+}
