@@ -16,7 +16,7 @@
 //! 9. [`draw`]: pictures of steps (SVG) and paths as HTML pages, drawn
 //!    from the steps' evidence.
 //! 10. [`study`]: tools that study rules over collections (`subsume`,
-//!    `classify`).
+//!     `classify`).
 //!
 //! See `ARCHITECTURE.md` for the map and its invariants.
 
