@@ -114,6 +114,8 @@ pub const GROUP_RING: Rgb = Rgb(0x00, 0x72, 0xb2);
 /// reddish purple, darkened).
 pub const LINK: Rgb = Rgb(0xb0, 0x3a, 0x8a);
 
+/// Light lines of a plot's mesh (the study tools' charts).
+pub const PLOT_GRID: Rgb = Rgb(0xe1, 0xe1, 0xe1);
 /// Colours for data series in plots, in order (Okabe–Ito, black last).
 pub const SERIES: [Rgb; 8] = [
     Rgb(0x00, 0x72, 0xb2),

@@ -13,9 +13,19 @@ use std::sync::Once;
 
 /// Colours, fonts and sizes of the plots, in one place.
 pub mod style {
+    //! The plots' conventions, taken from the one place every picture of
+    //! ruledoku takes them: [`crate::draw::style`] (colours of the
+    //! Okabe–Ito palette, DejaVu Sans); only the plot's own sizes are here.
+    use crate::draw::style as draw;
     use plotters::style::RGBColor;
 
-    /// The font family the plots name (DejaVu Sans is registered under it).
+    /// An `Rgb` of the drawing conventions as a plotters colour.
+    const fn rgb(c: draw::Rgb) -> RGBColor {
+        RGBColor(c.0, c.1, c.2)
+    }
+
+    /// The font family the plots name (DejaVu Sans is registered under it,
+    /// the first font of [`draw::FONT_SANS`]).
     pub const FONT: &str = "sans-serif";
     pub const TITLE_SIZE: u32 = 22;
     pub const CAPTION_SIZE: u32 = 18;
@@ -23,18 +33,20 @@ pub mod style {
     /// Size of the whole picture, in pixels.
     pub const WIDTH: u32 = 1280;
     pub const HEIGHT: u32 = 560;
-    pub const BACKGROUND: RGBColor = RGBColor(255, 255, 255);
-    pub const TEXT: RGBColor = RGBColor(30, 30, 30);
-    pub const GRID: RGBColor = RGBColor(225, 225, 225);
-    pub const BAR: RGBColor = RGBColor(66, 110, 168);
-    /// The curves, one per series in turn.
-    pub const SERIES: [RGBColor; 6] = [
-        RGBColor(214, 96, 39),
-        RGBColor(66, 110, 168),
-        RGBColor(56, 142, 60),
-        RGBColor(142, 68, 173),
-        RGBColor(120, 120, 120),
-        RGBColor(196, 160, 0),
+    pub const BACKGROUND: RGBColor = rgb(draw::BACKGROUND);
+    pub const TEXT: RGBColor = rgb(draw::LABEL_INK);
+    pub const GRID: RGBColor = rgb(draw::PLOT_GRID);
+    /// Bars: the first series colour.
+    pub const BAR: RGBColor = rgb(draw::SERIES[0]);
+    /// The curves, one per series in turn (after the bars' colour).
+    pub const SERIES: [RGBColor; 7] = [
+        rgb(draw::SERIES[1]),
+        rgb(draw::SERIES[2]),
+        rgb(draw::SERIES[3]),
+        rgb(draw::SERIES[4]),
+        rgb(draw::SERIES[5]),
+        rgb(draw::SERIES[7]),
+        rgb(draw::SERIES[6]),
     ];
 }
 
