@@ -34,10 +34,16 @@ fn rate_se_format_conversions() {
 fn rate_se_streams_a_batch_in_input_order_on_both_cores() {
     let input = format!("{EASY}\n{BUG}\n{CHAINS}\n{EASY}\n");
     for jobs in ["1", "2"] {
-        let r = ruledoku_stdin(["rate", "--se", "-", "-j", jobs, "--format", "%r/%p/%d"], &input);
+        let r = ruledoku_stdin(
+            ["rate", "--se", "-", "-j", jobs, "--format", "%r/%p/%d"],
+            &input,
+        );
         assert_eq!(r.code, Some(0), "{}", r.stderr);
         // A puzzle the set cannot solve is rated 20.0, as serate does.
-        assert_eq!(r.stdout, "2.0/1.2/1.2\n5.6/1.2/1.2\n20.0/1.2/1.2\n2.0/1.2/1.2\n");
+        assert_eq!(
+            r.stdout,
+            "2.0/1.2/1.2\n5.6/1.2/1.2\n20.0/1.2/1.2\n2.0/1.2/1.2\n"
+        );
     }
 }
 
@@ -57,13 +63,24 @@ fn rate_se_bad_records_are_reported_and_the_batch_goes_on() {
 fn rate_se_early_exits() {
     // --below 2.0: BUG reaches 2.3 (its first naked single) and stops there.
     let input = format!("{EASY}\n{BUG}\n");
-    let r = ruledoku_stdin(["rate", "--se", "-", "--below", "2.3", "--format", "%r/%p/%d"], &input);
+    let r = ruledoku_stdin(
+        [
+            "rate", "--se", "-", "--below", "2.3", "--format", "%r/%p/%d",
+        ],
+        &input,
+    );
     assert_eq!(r.stdout, "2.0/1.2/1.2\n2.3+/1.2/1.2\n");
     // --above 4.2: stops once ER is above 4.2 (the BUG step, 5.6).
-    let r = ruledoku_stdin(["rate", "--se", "-", "--above", "4.2", "--format", "%r"], &input);
+    let r = ruledoku_stdin(
+        ["rate", "--se", "-", "--above", "4.2", "--format", "%r"],
+        &input,
+    );
     assert_eq!(r.stdout, "2.0\n5.6+\n");
     // --pearl: a step after the first placement (1.2) that is harder (1.5).
-    let r = ruledoku_stdin(["rate", "--se", "-", "--pearl", "--format", "%r/%p/%d"], &input);
+    let r = ruledoku_stdin(
+        ["rate", "--se", "-", "--pearl", "--format", "%r/%p/%d"],
+        &input,
+    );
     assert_eq!(r.stdout, "1.5+/1.2/1.2\n1.5+/1.2/1.2\n");
     let r = ruledoku_stdin(["rate", "--se", "-", "--diamond", "--format", "%r"], &input);
     assert_eq!(r.stdout, "1.5+\n1.5+\n");
@@ -74,7 +91,15 @@ fn rate_se_early_exits() {
 fn rate_se_time_limit_stops_one_puzzle_and_says_so() {
     let input = format!("{EASY}\n{BUG}\n");
     let r = ruledoku_stdin(
-        ["rate", "--se", "-", "--max-seconds", "0.000000001", "--format", "%r/%p/%d"],
+        [
+            "rate",
+            "--se",
+            "-",
+            "--max-seconds",
+            "0.000000001",
+            "--format",
+            "%r/%p/%d",
+        ],
         &input,
     );
     assert_eq!(r.code, Some(0));
@@ -103,18 +128,27 @@ fn rate_se_csv_and_json() {
     assert_eq!(v["stop"], "stuck");
     assert_eq!(v["complete"], true);
     assert_eq!(v["steps"][0]["rating"], 1.2);
-    assert_eq!(v["steps"][0]["text"], "se-hidden-single-in-a-block ==> r1c1 = 1");
+    assert_eq!(
+        v["steps"][0]["text"],
+        "se-hidden-single-in-a-block ==> r1c1 = 1"
+    );
 }
 
 #[test]
 fn rate_se_bad_options_are_usage_errors() {
     let cases: [(&[&str], &str); 6] = [
         (&["--format", "%q"], "unknown conversion `%q`"),
-        (&["--format", "%r%"], "a `%` at the end needs a conversion letter"),
+        (
+            &["--format", "%r%"],
+            "a `%` at the end needs a conversion letter",
+        ),
         (&["--above", "21"], "`21` is no SE rating"),
         (&["--below", "4.25"], "`4.25` is no SE rating"),
         (&["--diamond", "--pearl"], "cannot be used with"),
-        (&["--rules", "basic"], "--se needs a rule set whose strategy is first-producer"),
+        (
+            &["--rules", "basic"],
+            "--se needs a rule set whose strategy is first-producer",
+        ),
     ];
     for (extra, msg) in cases {
         let mut args = vec!["rate", "--se", EASY];
@@ -144,7 +178,12 @@ fn rules_list_shows_the_se_strategy_and_uniqueness() {
     );
     // SE's producer order: hidden singles first, aligned pair exclusion last.
     assert!(lines[4].starts_with("se-full-house-in-a-block "));
-    assert!(lines.last().unwrap().starts_with("se-aligned-pair-exclusion "));
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("se-aligned-pair-exclusion ")
+    );
     // A SudoRules set says nothing of either.
     let r = ruledoku(["rules", "list", "--rules", "basic"]);
     assert!(r.lines()[1].starts_with("rule "));
@@ -157,14 +196,35 @@ fn rules_list_shows_the_se_strategy_and_uniqueness() {
 fn solve_se_paths() {
     let cases = [
         ("direct-hidden-pair", EASY),
-        ("claiming", "1....6.8...67......9.1.2....1...8.....794.6.....2...5..6.8..9..87..9.4.59......3."),
-        ("x-wing", "1...56......7...2.78.....6.2..97.34.37.2..9..96.8..2.....64....63...8.71.....7..."),
-        ("xy-wing", ".2..5..89..67....37.....5..2...61..55.1..........9.2...6.91..5..7..2539......48.."),
-        ("unique-rectangle", "..3.5.........91...98132..42..5....15.9...4..81...36....5.9..1...1....97....7...5"),
-        ("unique-loop", "1...5.........91.3..81.2..4...5.....6.43..9...7..24....4.8.5.......6..9..6...73.5"),
+        (
+            "claiming",
+            "1....6.8...67......9.1.2....1...8.....794.6.....2...5..6.8..9..87..9.4.59......3.",
+        ),
+        (
+            "x-wing",
+            "1...56......7...2.78.....6.2..97.34.37.2..9..96.8..2.....64....63...8.71.....7...",
+        ),
+        (
+            "xy-wing",
+            ".2..5..89..67....37.....5..2...61..55.1..........9.2...6.91..5..7..2539......48..",
+        ),
+        (
+            "unique-rectangle",
+            "..3.5.........91...98132..42..5....15.9...4..81...36....5.9..1...1....97....7...5",
+        ),
+        (
+            "unique-loop",
+            "1...5.........91.3..81.2..4...5.....6.43..9...7..24....4.8.5.......6..9..6...73.5",
+        ),
         ("bug-type-1", BUG),
-        ("bug-type-4", "12.4.6..9..67...2.7.......5...5..94..4...2.5......1.3.3...........9.4.76..8.1...4"),
-        ("aligned-pair-exclusion", "..3.5.......7..1.3..9..2.6..3.9..4.8.6..1..72...5...3....648.956........8......4."),
+        (
+            "bug-type-4",
+            "12.4.6..9..67...2.7.......5...5..94..4...2.5......1.3.3...........9.4.76..8.1...4",
+        ),
+        (
+            "aligned-pair-exclusion",
+            "..3.5.......7..1.3..9..2.6..3.9..4.8.6..1..72...5...3....648.956........8......4.",
+        ),
         ("stuck-needs-chains", CHAINS),
     ];
     for (name, p) in cases {
