@@ -211,6 +211,24 @@ mod tests {
     }
 
     #[test]
+    fn strategy_and_uniqueness_fields() {
+        let s = parse(
+            "s.yaml",
+            "files: [a]\nstrategy: first-producer\nassumes-unique: true\n",
+        )
+        .unwrap();
+        assert_eq!(s.strategy, Some(Strategy::FirstProducer));
+        assert_eq!(s.assumes_unique, Some(true));
+        let e = parse("s.yaml", "files: [a]\nstrategy: fastest\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("s.yaml: invalid rule set: strategy: unknown variant `fastest`, expected `simplest-first` or `first-producer`"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn odd_set_files_get_clear_errors() {
         assert_eq!(
             err(""),
@@ -227,7 +245,7 @@ mod tests {
         );
         assert_eq!(
             err("files: [a.rules]\nexclued: [x]\n"),
-            "s.yaml: invalid rule set: unknown key `exclued` (did you mean `exclude`?); a set file's keys are name, description, files, max-level, exclude, ratings, blocked"
+            "s.yaml: invalid rule set: unknown key `exclued` (did you mean `exclude`?); a set file's keys are name, description, files, max-level, exclude, ratings, blocked, strategy, assumes-unique"
         );
         assert_eq!(
             err("name: x\n"),
