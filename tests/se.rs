@@ -154,3 +154,66 @@ fn se_er_of_cbg_000_up_to_6_2_equals_se_1_2_1() {
         assert_eq!(tenths_text(se.rating.er), "20.0");
     }
 }
+
+/// The two language features the SE rules brought: `select(X in S: C)`
+/// and decimal family parameters for `level`.
+#[test]
+fn select_and_decimal_levels() {
+    use ruledoku::engine::{self};
+    let src = "rule bivalue-{N} for (N, L) in [(2, 4.5), (3, 4.6)] {
+        complexity 1
+        level L
+        let H: row
+        let B = select(c in cells(H): |c| == N)
+        where |B| >= 1
+        eliminate cands(first(B)) & cands(first(digits(first(B))))
+        show \"${B}\"
+    }";
+    let rules = ruledoku::lang::compile_source("t.rules", src).unwrap();
+    let levels: Vec<String> = rules.iter().map(|r| r.head.level.to_string()).collect();
+    assert_eq!(levels, ["4.5", "4.6"]);
+    // A decimal parameter anywhere but `level` is an error.
+    let bad = "rule r-{N} for (N, L) in [(2, 4.5)] {
+        complexity L
+        let V: rc
+        where |V| == N
+        assert V
+    }";
+    let errs = ruledoku::lang::compile_source("t.rules", bad).unwrap_err();
+    assert!(
+        errs.iter().any(|d| d.message
+            == "family parameter `L` is the decimal 4.5: a decimal parameter may only be a `level`"),
+        "{errs:?}"
+    );
+    // `select` picks exactly the cells of row 1 with two candidates.
+    let set = ruleset::RuleSet {
+        name: "t".into(),
+        description: String::new(),
+        rules: rules.into_iter().take(1).map(std::sync::Arc::new).collect(),
+        blocked: true,
+        strategy: ruleset::Strategy::SimplestFirst,
+        assumes_unique: false,
+        warnings: Vec::new(),
+    };
+    let p = input::parse_puzzle(
+        "12..........7.9.2..98..2......64.8....9..7452.....5..6...2.....56..7..4...4..1..8",
+    )
+    .unwrap();
+    let state = State::from_masks(&p.masks, &p.givens);
+    let run = engine::run(
+        &set,
+        state,
+        Limits {
+            max_steps: Some(1),
+            max_time: None,
+        },
+    );
+    let step = &run.steps[0];
+    // The first row holding a bivalue cell, and its first bivalue cell.
+    let bivalue: Vec<usize> = (0..81).filter(|&c| state.var_cands(c).len() == 2).collect();
+    assert_eq!(step.conclusions.len(), 1);
+    assert_eq!(
+        ruledoku::grid::geometry::cand_cell(step.conclusions[0]),
+        bivalue[0]
+    );
+}
