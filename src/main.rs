@@ -1052,6 +1052,20 @@ fn rules(cmd: RulesCmd) -> Result<bool, Fail> {
             let name = rules.as_deref().unwrap_or(ruleset::DEFAULT_SET);
             let set = ruleset::load(name).map_err(|e| e.to_string())?;
             writeln!(o, "rule set {}: {}", set.name, set.description)?;
+            // Only what differs from the SudoRules defaults, so that the
+            // lists of the other sets read as before.
+            if set.strategy == ruleset::Strategy::FirstProducer {
+                writeln!(
+                    o,
+                    "strategy: first-producer (rules in the order listed; the first match of the first rule that has one is applied)"
+                )?;
+            }
+            if set.assumes_unique {
+                writeln!(
+                    o,
+                    "assumes a unique solution: some rules hold only for a puzzle with one solution"
+                )?;
+            }
             writeln!(
                 o,
                 "{:<34} {:>10} {:>5} {:<8} file",

@@ -211,6 +211,24 @@ mod tests {
     }
 
     #[test]
+    fn strategy_and_uniqueness_fields() {
+        let s = parse(
+            "s.yaml",
+            "files: [a]\nstrategy: first-producer\nassumes-unique: true\n",
+        )
+        .unwrap();
+        assert_eq!(s.strategy, Some(Strategy::FirstProducer));
+        assert_eq!(s.assumes_unique, Some(true));
+        let e = parse("s.yaml", "files: [a]\nstrategy: fastest\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("s.yaml: invalid rule set: strategy: unknown variant `fastest`, expected `simplest-first` or `first-producer`"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn odd_set_files_get_clear_errors() {
         assert_eq!(
             err(""),

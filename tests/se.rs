@@ -1,0 +1,219 @@
+//! Sudoku Explainer ratings with the `se` set: ER (and EP/ED where the
+//! reference has them) against SE 1.2.1's, and soundness of every SE step.
+//!
+//! The default suite runs `tests/data/se-cbg-000-sample1000.txt`: 1,000
+//! cbg-000 puzzles whose SE rating (`SER.txt`) is at most 6.2, i.e. needs no
+//! chaining technique — every such puzzle of a rare rating (fewer than 60
+//! in cbg-000) and an even spread of the others. Each line is the cbg-000
+//! line number, the puzzle, ER from `SER.txt`, and EP and ED as SE 1.2.1's
+//! `Solver.getDifficulty` gives them. The whole collection runs with
+//! `cargo test --release --test se -- --ignored`.
+
+use ruledoku::engine::{Limits, StopReason};
+use ruledoku::grid::state::State;
+use ruledoku::input;
+use ruledoku::oracle::referee::Referee;
+use ruledoku::ruleset::{self, RuleSet};
+use ruledoku::serate::{self, Bounds, tenths_text};
+use std::path::Path;
+
+/// The cbg-000 puzzles rated 6.2 or less whose ER the `se` set does not
+/// reach, by line: each needs SE's BUG type 3, which the set lacks, so the
+/// run gets stuck there (ER 20.0, never a wrong step). All three are in
+/// the sample.
+const KNOWN_STUCK: &[usize] = &[2201, 5935, 9875];
+
+/// One puzzle of a reference file: cbg-000 line, puzzle, ER and, when the
+/// file has them, EP and ED.
+struct Ref {
+    line: usize,
+    puzzle: String,
+    er: String,
+    ep_ed: Option<(String, String)>,
+}
+
+fn read_refs(file: &Path) -> Vec<Ref> {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            Ref {
+                line: f[0].parse().unwrap(),
+                puzzle: f[1].to_string(),
+                er: f[2].to_string(),
+                ep_ed: (f.len() >= 5).then(|| (f[3].to_string(), f[4].to_string())),
+            }
+        })
+        .collect()
+}
+
+/// What rating a reference file gave: (puzzles, ER agreements, EP/ED
+/// agreements, lines whose ER differs). Every step is checked against the
+/// solution; a disagreement must be a stuck run.
+fn rate_refs(set: &RuleSet, refs: &[Ref]) -> (usize, usize, usize, Vec<usize>) {
+    let (mut er_ok, mut eped_ok) = (0, 0);
+    let mut differ = Vec::new();
+    for r in refs {
+        let p = input::parse_puzzle(&r.puzzle).unwrap();
+        let referee = Referee::new(&p.masks).unwrap();
+        let se = serate::run(
+            set,
+            State::from_masks(&p.masks, &p.givens),
+            Limits::default(),
+            Bounds::default(),
+            false,
+        );
+        if let Err(e) = referee.check_run(&se.run) {
+            panic!("line {} {}: {e}", r.line, r.puzzle);
+        }
+        if se.rating.er_text() == r.er {
+            er_ok += 1;
+            assert_eq!(se.run.stop, StopReason::Solved);
+        } else {
+            assert_eq!(
+                (se.run.stop, se.rating.er_text().as_str()),
+                (StopReason::Stuck, "20.0"),
+                "line {} {}: ER {} expected {}",
+                r.line,
+                r.puzzle,
+                se.rating.er_text(),
+                r.er
+            );
+            differ.push(r.line);
+        }
+        if let Some((ep, ed)) = &r.ep_ed
+            && (&se.rating.ep_text(), &se.rating.ed_text()) == (ep, ed)
+        {
+            eped_ok += 1;
+        }
+    }
+    (refs.len(), er_ok, eped_ok, differ)
+}
+
+fn sample() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-cbg-000-sample1000.txt")
+}
+
+#[test]
+fn se_er_of_a_cbg_sample_equals_se_1_2_1() {
+    let set = ruleset::load("se").unwrap();
+    let refs = read_refs(&sample());
+    let (n, er_ok, eped_ok, differ) = rate_refs(&set, &refs);
+    assert_eq!(n, 1000);
+    assert_eq!(differ, KNOWN_STUCK, "ER differs on these cbg-000 lines");
+    assert_eq!(er_ok, 1000 - KNOWN_STUCK.len());
+    // EP and ED are decided before the BUG step: equal on all.
+    assert_eq!(eped_ok, 1000);
+}
+
+/// Every cbg-000 puzzle: those SE rates 6.2 or less get SE's ER (but the
+/// known stuck ones); every step of every puzzle agrees with the solution,
+/// and a puzzle that needs chaining ends stuck, never wrong.
+#[test]
+#[ignore = "whole cbg-000 (21,375 puzzles): run with --ignored"]
+fn se_er_of_cbg_000_up_to_6_2_equals_se_1_2_1() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/cbg-000");
+    let puzzles = std::fs::read_to_string(data.join("puzzles.txt")).unwrap();
+    let ser = std::fs::read_to_string(data.join("SER.txt")).unwrap();
+    let refs: Vec<Ref> = puzzles
+        .lines()
+        .zip(ser.lines())
+        .enumerate()
+        .map(|(i, (p, e))| Ref {
+            line: i + 1,
+            puzzle: p[..81].to_string(),
+            er: e.trim().to_string(),
+            ep_ed: None,
+        })
+        .collect();
+    let set = ruleset::load("se").unwrap();
+    let (low, high): (Vec<Ref>, Vec<Ref>) = refs
+        .into_iter()
+        .partition(|r| r.er.parse::<f64>().unwrap() <= 6.2);
+    let (n, er_ok, _, differ) = rate_refs(&set, &low);
+    assert_eq!(n, 12_663);
+    eprintln!("ER equal on {er_ok} of {n}; differ (stuck) on lines {differ:?}");
+    assert_eq!(differ, KNOWN_STUCK);
+    assert_eq!(er_ok, 12_663 - KNOWN_STUCK.len());
+    // Puzzles that need chaining: sound steps, then stuck.
+    for r in &high {
+        let p = input::parse_puzzle(&r.puzzle).unwrap();
+        let referee = Referee::new(&p.masks).unwrap();
+        let se = serate::run(
+            &set,
+            State::from_masks(&p.masks, &p.givens),
+            Limits::default(),
+            Bounds::default(),
+            false,
+        );
+        if let Err(e) = referee.check_run(&se.run) {
+            panic!("line {} {}: {e}", r.line, r.puzzle);
+        }
+        assert_eq!(se.run.stop, StopReason::Stuck, "line {}", r.line);
+        assert_eq!(tenths_text(se.rating.er), "20.0");
+    }
+}
+
+/// The two language features the SE rules brought: `select(X in S: C)`
+/// and decimal family parameters for `level`.
+#[test]
+fn select_and_decimal_levels() {
+    use ruledoku::engine::{self};
+    let src = "rule bivalue-{N} for (N, L) in [(2, 4.5), (3, 4.6)] {
+        complexity 1
+        level L
+        let H: row
+        let B = select(c in cells(H): |c| == N)
+        where |B| >= 1
+        eliminate cands(first(B)) & cands(first(digits(first(B))))
+        show \"${B}\"
+    }";
+    let rules = ruledoku::lang::compile_source("t.rules", src).unwrap();
+    let levels: Vec<String> = rules.iter().map(|r| r.head.level.to_string()).collect();
+    assert_eq!(levels, ["4.5", "4.6"]);
+    // A decimal parameter anywhere but `level` is an error.
+    let bad = "rule r-{N} for (N, L) in [(2, 4.5)] {
+        complexity L
+        let V: rc
+        where |V| == N
+        assert V
+    }";
+    let errs = ruledoku::lang::compile_source("t.rules", bad).unwrap_err();
+    assert!(
+        errs.iter().any(|d| d.message
+            == "family parameter `L` is the decimal 4.5: a decimal parameter may only be a `level`"),
+        "{errs:?}"
+    );
+    // `select` picks exactly the cells of row 1 with two candidates.
+    let set = ruleset::RuleSet {
+        name: "t".into(),
+        description: String::new(),
+        rules: rules.into_iter().take(1).map(std::sync::Arc::new).collect(),
+        blocked: true,
+        strategy: ruleset::Strategy::SimplestFirst,
+        assumes_unique: false,
+        warnings: Vec::new(),
+    };
+    let p = input::parse_puzzle(
+        "12..........7.9.2..98..2......64.8....9..7452.....5..6...2.....56..7..4...4..1..8",
+    )
+    .unwrap();
+    let state = State::from_masks(&p.masks, &p.givens);
+    let run = engine::run(
+        &set,
+        state,
+        Limits {
+            max_steps: Some(1),
+            max_time: None,
+        },
+    );
+    let step = &run.steps[0];
+    // The first row holding a bivalue cell, and its first bivalue cell.
+    let bivalue: Vec<usize> = (0..81).filter(|&c| state.var_cands(c).len() == 2).collect();
+    assert_eq!(step.conclusions.len(), 1);
+    assert_eq!(
+        ruledoku::grid::geometry::cand_cell(step.conclusions[0]),
+        bivalue[0]
+    );
+}
