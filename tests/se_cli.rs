@@ -11,9 +11,14 @@ const EASY: &str =
 /// cbg-000 line 1292: SE 5.6/1.2/1.2 (BUG type 1).
 const BUG: &str =
     "12..........7.9.2..98..2......64.8....9..7452.....5..6...2.....56..7..4...4..1..8";
-/// cbg-000 line 3: SE 7.1 (needs chaining: the `se` set gets stuck).
+/// cbg-000 line 3: SE 7.1/1.2/1.2 (forcing chains).
 const CHAINS: &str =
     ".23..6.8......91...8.1..4..2.......7...8.....678.1......7.3.2...3...4.7....5.1.6.";
+/// se-hard/hard-972.txt line 1: SE 11.9/11.9/3.4 (nested forcing chains,
+/// which the `se` set lacks: it gets stuck and rates it 20.0 as serate does
+/// a puzzle its producers cannot solve).
+const STUCK: &str =
+    "........1.....2.34.35.......62......7.3.25..885...67...7853....32..68...5.62.7.8.";
 
 #[test]
 fn rate_se_prints_serate_s_line() {
@@ -32,7 +37,7 @@ fn rate_se_format_conversions() {
 
 #[test]
 fn rate_se_streams_a_batch_in_input_order_on_both_cores() {
-    let input = format!("{EASY}\n{BUG}\n{CHAINS}\n{EASY}\n");
+    let input = format!("{EASY}\n{BUG}\n{CHAINS}\n{STUCK}\n{EASY}\n");
     for jobs in ["1", "2"] {
         let r = ruledoku_stdin(
             ["rate", "--se", "-", "-j", jobs, "--format", "%r/%p/%d"],
@@ -42,7 +47,7 @@ fn rate_se_streams_a_batch_in_input_order_on_both_cores() {
         // A puzzle the set cannot solve is rated 20.0, as serate does.
         assert_eq!(
             r.stdout,
-            "2.0/1.2/1.2\n5.6/1.2/1.2\n20.0/1.2/1.2\n2.0/1.2/1.2\n"
+            "2.0/1.2/1.2\n5.6/1.2/1.2\n7.1/1.2/1.2\n20.0/0.0/3.4\n2.0/1.2/1.2\n"
         );
     }
 }
@@ -121,16 +126,18 @@ fn rate_se_csv_and_json() {
              1,{EASY},2.0,1.2,1.2,true,solved,,se-direct-hidden-pair-in-a-block,55,\n"
         )
     );
-    let r = ruledoku(["rate", "--se", CHAINS, "--json", "--no-time"]);
+    let r = ruledoku(["rate", "--se", STUCK, "--json", "--no-time"]);
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(v["er"], 20.0);
-    assert_eq!(v["ep"], 1.2);
+    // No value was placed before the run got stuck.
+    assert_eq!(v["ep"], 0.0);
+    assert_eq!(v["ed"], 3.4);
     assert_eq!(v["stop"], "stuck");
     assert_eq!(v["complete"], true);
-    assert_eq!(v["steps"][0]["rating"], 1.2);
+    assert_eq!(v["steps"][0]["rating"], 3.4);
     assert_eq!(
         v["steps"][0]["text"],
-        "se-hidden-single-in-a-block ==> r1c1 = 1"
+        "se-hidden-pair-in-a-block: b5{n7 n8}{r4c4 r4c5} ==> r4c5 ≠ 9, r4c5 ≠ 4, r4c5 ≠ 1, r4c4 ≠ 9, r4c4 ≠ 4, r4c4 ≠ 3, r4c4 ≠ 1"
     );
 }
 
@@ -176,14 +183,9 @@ fn rules_list_shows_the_se_strategy_and_uniqueness() {
         lines[2],
         "assumes a unique solution: some rules hold only for a puzzle with one solution"
     );
-    // SE's producer order: hidden singles first, aligned pair exclusion last.
+    // SE's producer order: hidden singles first, dynamic forcing chains last.
     assert!(lines[4].starts_with("se-full-house-in-a-block "));
-    assert!(
-        lines
-            .last()
-            .unwrap()
-            .starts_with("se-aligned-pair-exclusion ")
-    );
+    assert!(lines.last().unwrap().starts_with("dynamic-forcing-chains "));
     // A SudoRules set says nothing of either.
     let r = ruledoku(["rules", "list", "--rules", "basic"]);
     assert!(r.lines()[1].starts_with("rule "));
@@ -225,7 +227,8 @@ fn solve_se_paths() {
             "aligned-pair-exclusion",
             "..3.5.......7..1.3..9..2.6..3.9..4.8.6..1..72...5...3....648.956........8......4.",
         ),
-        ("stuck-needs-chains", CHAINS),
+        ("forcing-chains", CHAINS),
+        ("stuck-needs-nested-chains", STUCK),
     ];
     for (name, p) in cases {
         let r = ruledoku(["solve", "--se", p]);
