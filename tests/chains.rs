@@ -17,7 +17,7 @@ use ruledoku::grid::state::State;
 use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset::{self, RuleSet};
 use ruledoku::search::chain::{ChainSearch, Ending, G_BASE, Linking, SEGMENTS};
-use ruledoku::search::{Evidence, SearchCx};
+use ruledoku::search::{Evidence, SearchCx, Searcher};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -175,7 +175,12 @@ fn check_chain(search: &ChainSearch, before: &State, ev: &Evidence) -> Result<()
                     }
                 }
                 Ending::LinkedToTarget => {
-                    if rest.len() != 1 || !linked(rest[0], z) {
+                    // A new candidate: all the candidates of a chain differ.
+                    if rest.len() != 1
+                        || !linked(rest[0], z)
+                        || rights.contains(&rest[0])
+                        || lefts.contains(&rest[0])
+                    {
                         return Err(format!(
                             "the last variable {} does not end on the target",
                             var_name(l.var)
@@ -414,4 +419,44 @@ fn chain_rule_clauses_are_checked() {
     let e = errs("chain c {\n complexity 1\n length 2\n ends contradiction\n let V: rc\n}\n");
     assert_eq!((e[0].0, e[0].1), (5, 2));
     assert!(e[0].2.starts_with("syntax error: expected"), "{}", e[0].2);
+}
+
+/// Every match (not only the first) of every bivalue chain and t-whip rule
+/// at every state of some `basic` paths is a chain of its family: in
+/// particular no chain ends on a right-linking candidate it already used
+/// (`b8n9{r9c4 r8c4} - r8n9{c7 c4}` on the first cbg-000 puzzle was once
+/// accepted as a biv-chain[2]).
+#[test]
+fn every_match_of_chains_ending_on_the_target_is_true_to_its_definition() {
+    let basic = ruleset::load("basic").unwrap();
+    let chains = ruleset::load("tw+bc").unwrap();
+    let cases = rated(
+        &data("cbg-000-first1000.txt"),
+        &data("cbg-000-first1000-W.txt"),
+        12,
+    );
+    let mut matches = 0;
+    for (p, _) in &cases {
+        let (run, _) = run(&basic, p);
+        let states = run.steps.iter().map(|s| s.before).chain([run.state]);
+        for state in states {
+            for rule in &chains.rules {
+                let Some(search) = rule.searcher.as_any().downcast_ref::<ChainSearch>() else {
+                    continue;
+                };
+                if search.spec.ending != Ending::LinkedToTarget || search.spec.length > 4 {
+                    continue;
+                }
+                let mut cx = SearchCx::default();
+                let _ = search.search(&mut cx, &state, &mut |f| {
+                    if let Err(e) = check_chain(search, &state, &f.evidence) {
+                        panic!("{}: {e}\n{}", rule.head.name, state.pencil_marks());
+                    }
+                    matches += 1;
+                    ControlFlow::Continue(())
+                });
+            }
+        }
+    }
+    assert!(matches > 1000, "{matches}");
 }

@@ -14,7 +14,7 @@ use ruledoku::grid::state::State;
 use ruledoku::input;
 use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset::{self, RuleSet};
-use ruledoku::serate::{self, Bounds, tenths_text};
+use ruledoku::serate::{self, Bounds};
 use std::path::Path;
 
 /// The cbg-000 puzzles rated 6.2 or less whose ER the `se` set does not
@@ -99,12 +99,15 @@ fn se_er_of_a_cbg_sample_equals_se_1_2_1() {
     assert_eq!(eped_ok, 1000);
 }
 
-/// Every cbg-000 puzzle: those SE rates 6.2 or less get SE's ER (but the
-/// known stuck ones); every step of every puzzle agrees with the solution,
-/// and a puzzle that needs chaining ends stuck, never wrong.
+/// Every cbg-000 puzzle: ER against `SER.txt`, every step of every puzzle
+/// checked against the solution. The puzzles whose ER differs are exactly
+/// those listed, with the ER the set gives, in
+/// `tests/data/se-cbg-000-er-differ.txt` (line, ours, SE's): BUG type 3,
+/// aligned triplet exclusion, dynamic forcing chains+ and nested chains are
+/// not written yet.
 #[test]
 #[ignore = "whole cbg-000 (21,375 puzzles): run with --ignored"]
-fn se_er_of_cbg_000_up_to_6_2_equals_se_1_2_1() {
+fn se_er_of_cbg_000() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/cbg-000");
     let puzzles = std::fs::read_to_string(data.join("puzzles.txt")).unwrap();
     let ser = std::fs::read_to_string(data.join("SER.txt")).unwrap();
@@ -120,31 +123,22 @@ fn se_er_of_cbg_000_up_to_6_2_equals_se_1_2_1() {
         })
         .collect();
     let set = ruleset::load("se").unwrap();
-    let (low, high): (Vec<Ref>, Vec<Ref>) = refs
-        .into_iter()
-        .partition(|r| r.er.parse::<f64>().unwrap() <= 6.2);
-    let (n, er_ok, _, differ) = rate_refs(&set, &low);
-    assert_eq!(n, 12_663);
-    eprintln!("ER equal on {er_ok} of {n}; differ (stuck) on lines {differ:?}");
-    assert_eq!(differ, KNOWN_STUCK);
-    assert_eq!(er_ok, 12_663 - KNOWN_STUCK.len());
-    // Puzzles that need chaining: sound steps, then stuck.
-    for r in &high {
-        let p = input::parse_puzzle(&r.puzzle).unwrap();
-        let referee = Referee::new(&p.masks).unwrap();
-        let se = serate::run(
-            &set,
-            State::from_masks(&p.masks, &p.givens),
-            Limits::default(),
-            Bounds::default(),
-            false,
-        );
-        if let Err(e) = referee.check_run(&se.run) {
-            panic!("line {} {}: {e}", r.line, r.puzzle);
-        }
-        assert_eq!(se.run.stop, StopReason::Stuck, "line {}", r.line);
-        assert_eq!(tenths_text(se.rating.er), "20.0");
-    }
+    let (n, er_ok, _, differ) = rate_refs(&set, &refs);
+    assert_eq!(n, 21_375);
+    eprintln!("ER equal on {er_ok} of {n}");
+    let expected: Vec<(usize, String)> = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-cbg-000-er-differ.txt"),
+    )
+    .unwrap()
+    .lines()
+    .filter(|l| !l.starts_with('#'))
+    .map(|l| {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        (f[0].parse().unwrap(), f[1].to_string())
+    })
+    .collect();
+    assert_eq!(differ, expected);
+    assert_eq!(er_ok, n - expected.len());
 }
 
 /// The two language features the SE rules brought: `select(X in S: C)`

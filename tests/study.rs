@@ -74,9 +74,12 @@ fn naked_pairs_are_bivalue_chains_of_length_2() {
 
 #[test]
 fn bivalue_chains_z_chains_whips_braids_nest() {
-    // whip[1] joins B where A's chains may be degenerate: a bivalue chain
-    // whose second right-linking candidate is its first (b8n9{r9c4 r8c4} -
-    // r8n9{c7 c4}) concludes what whip[1] does, and is no z-chain.
+    // whip[1] (the z-chain of length 1) joins B: a bivalue chain of length
+    // 2 or 3 may conclude what whip[1] does at the same state. (The chain
+    // search once accepted a degenerate bivalue chain whose last
+    // right-linking candidate was an earlier one, `b8n9{r9c4 r8c4} -
+    // r8n9{c7 c4}`; this study found it, and `check_chain` in
+    // tests/chains.rs now refuses it.)
     for (a, b) in [
         ("biv-chain[..3]", "whip[1]+z-chain[..3]"),
         ("z-chain[..3]", "whip[..3]"),

@@ -179,6 +179,16 @@ fn segment_of(v: usize, rest: &Bits) -> Option<usize> {
     Some(d * 54 + b * 6 + k)
 }
 
+/// What a partial chain has decided, the target assumed true: the
+/// candidates linked to its right-linking candidates (false), its
+/// left-linking candidates (false) and its right-linking candidates (true).
+#[derive(Clone, Copy)]
+struct Decided {
+    t_cover: Bits,
+    lefts: Bits,
+    rights: Bits,
+}
+
 /// One variable of a found chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Link {
@@ -244,10 +254,9 @@ impl ChainSearch {
     }
 
     /// Does the last variable `v` with left-linking `l` end a chain, given
-    /// what the extras set aside (`cover`), the target's links `nz`, the
-    /// candidates linked to earlier right-linking ones (`t_cover`) and the
-    /// earlier left-linking candidates? Returns the last right-linking
-    /// candidate shown (if any).
+    /// what the extras set aside (`cover`), the target's links `nz` and what
+    /// the chain decided before? Returns the last right-linking candidate
+    /// shown (if any).
     #[inline]
     fn ends(
         &self,
@@ -255,9 +264,13 @@ impl ChainSearch {
         l: usize,
         cover: &Bits,
         nz: &Bits,
-        t_cover: &Bits,
-        lefts: &Bits,
+        before: Decided,
     ) -> Option<Option<usize>> {
+        let Decided {
+            t_cover,
+            lefts,
+            rights,
+        } = before;
         // A variable with one candidate is a single, not a chain's end.
         if live_v.len() < 2 {
             return None;
@@ -268,8 +281,8 @@ impl ChainSearch {
             let mut others = *live_v;
             others.remove(l);
             let closes = match rest.len() {
-                0 => others.intersects(&t_cover.or(lefts)),
-                1 => rest.intersects(&t_cover.or(lefts)),
+                0 => others.intersects(&t_cover.or(&lefts)),
+                1 => rest.intersects(&t_cover.or(&lefts)),
                 _ => false,
             };
             return closes.then_some(None);
@@ -280,13 +293,14 @@ impl ChainSearch {
         match self.spec.ending {
             Ending::Lasso => None,
             Ending::Contradiction => Some(None),
-            Ending::LinkedToTarget => {
-                if rest.len() == 1 {
-                    Some(rest.min())
-                } else {
-                    None
+            // The last right-linking candidate is a new one: all the
+            // candidates of a chain differ (Berthier's no-loop condition).
+            Ending::LinkedToTarget => match rest.min() {
+                Some(r) if rest.len() == 1 && !rights.contains(r) && !lefts.contains(r) => {
+                    Some(Some(r))
                 }
-            }
+                _ => None,
+            },
         }
     }
 
@@ -348,8 +362,17 @@ impl ChainSearch {
                         }
                         let live_v = live.and(&TABLES.var[v]);
                         if last {
-                            let Some(shown) = self.ends(&live_v, l, &cover, &nz, &t_cover, &lefts)
-                            else {
+                            let Some(shown) = self.ends(
+                                &live_v,
+                                l,
+                                &cover,
+                                &nz,
+                                Decided {
+                                    t_cover,
+                                    lefts,
+                                    rights,
+                                },
+                            ) else {
                                 continue;
                             };
                             let evidence = self.evidence(&arena, pi, z, v, l, shown);
@@ -463,13 +486,24 @@ impl ChainSearch {
         }
         let mut t_cover = Bits::EMPTY;
         let mut lefts = Bits::EMPTY;
+        let mut rights = Bits::EMPTY;
         let n = chain.len();
         for (k, link) in chain.iter().enumerate() {
             let live_v = live.and(&TABLES.var[link.var]);
             let cover = self.cover(k, &nt, &t_cover);
             if k + 1 == n {
                 return self
-                    .ends(&live_v, link.left, &cover, &nt, &t_cover, &lefts)
+                    .ends(
+                        &live_v,
+                        link.left,
+                        &cover,
+                        &nt,
+                        Decided {
+                            t_cover,
+                            lefts,
+                            rights,
+                        },
+                    )
                     .is_some();
             }
             lefts.insert(link.left);
@@ -492,6 +526,9 @@ impl ChainSearch {
                 *links(r)
             };
             t_cover = t_cover.or(&r_links.and(live));
+            if r < G_BASE {
+                rights.insert(r);
+            }
         }
         false
     }

@@ -11,11 +11,10 @@ use plotters::prelude::*;
 use std::path::Path;
 use std::sync::Once;
 
-/// Colours, fonts and sizes of the plots, in one place.
+/// Colours, fonts and sizes of the plots, taken from the one place every
+/// picture of ruledoku takes them: [`crate::draw::style`] (colours of the
+/// Okabe–Ito palette, DejaVu Sans); only the plot's own sizes are here.
 pub mod style {
-    //! The plots' conventions, taken from the one place every picture of
-    //! ruledoku takes them: [`crate::draw::style`] (colours of the
-    //! Okabe–Ito palette, DejaVu Sans); only the plot's own sizes are here.
     use crate::draw::style as draw;
     use plotters::style::RGBColor;
 
