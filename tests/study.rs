@@ -323,7 +323,7 @@ fn classify_refuses_bad_input() {
     assert_eq!(r.code, Some(2));
     assert_eq!(
         r.stderr,
-        "error: unknown ladder `ww` (built-in ladders: l, m, n, w); did you mean `w`?\n"
+        "error: unknown ladder `ww` (built-in ladders: l, m, n, te, w); did you mean `w`?\n"
     );
     let r = ruledoku_stdin(["classify", "--rating", "X", "-"], &input);
     assert_eq!(r.code, Some(2));
@@ -398,4 +398,16 @@ fn the_w_ratings_of_cbg_000() {
         }
     }
     assert_eq!(differ, ["8422: 6 vs 7"]);
+}
+
+/// The T&E ladder gives a puzzle's T&E depth: the first 20 cbg-000 puzzles
+/// need depth 0 (singles) or 1 (T&E(singles)).
+#[test]
+fn the_te_ladder_gives_the_te_depth() {
+    let r = ruledoku_stdin(["classify", "--ladder", "te", "-"], &sample(20));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines[2], "TE0         7        7   35.00%");
+    assert_eq!(lines[3], "TE1        13       20  100.00%");
+    assert_eq!(lines[5], "20 puzzles, 0 solved by no rung");
 }

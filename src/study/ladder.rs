@@ -275,7 +275,7 @@ mod tests {
 
     #[test]
     fn the_built_in_ladders_load() {
-        assert_eq!(built_in_names(), ["l", "m", "n", "w"]);
+        assert_eq!(built_in_names(), ["l", "m", "n", "te", "w"]);
         let mut lib = Library::new();
         let w = load("w", &mut lib).unwrap();
         assert_eq!(w.rungs.len(), 37);
@@ -304,7 +304,7 @@ mod tests {
         let e = load("ww", &mut lib).unwrap_err();
         assert_eq!(
             e,
-            "unknown ladder `ww` (built-in ladders: l, m, n, w); did you mean `w`?"
+            "unknown ladder `ww` (built-in ladders: l, m, n, te, w); did you mean `w`?"
         );
         let here = Location::Disk(PathBuf::from("x.yaml"));
         let bad = |t: &str, lib: &mut Library| parse(t, &here, lib).unwrap_err();
