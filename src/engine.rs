@@ -192,7 +192,19 @@ impl<'a> Runner<'a> {
     }
 
     /// Runs until solved, stuck, contradictory or out of limits.
-    pub fn run(&self, mut state: State) -> Run {
+    pub fn run(&self, state: State) -> Run {
+        self.run_observed(state, |_, _| ControlFlow::Continue(()))
+    }
+
+    /// Runs like [`Runner::run`], showing each applied step and the state
+    /// after it to `observe`. When `observe` breaks and the puzzle is not
+    /// solved yet, the run stops there with [`StopReason::StepLimit`] (a
+    /// limit of the caller's: Sudoku Explainer's early exits use it).
+    pub fn run_observed(
+        &self,
+        mut state: State,
+        mut observe: impl FnMut(&Step, &State) -> ControlFlow<()>,
+    ) -> Run {
         let set = self.set;
         let start = Instant::now();
         let deadline = self.limits.max_time.and_then(|t| start.checked_add(t));
@@ -236,7 +248,11 @@ impl<'a> Runner<'a> {
             if hardest.is_none_or(|h| steps[h].grade.complexity < step.grade.complexity) {
                 hardest = Some(steps.len());
             }
+            let seen = observe(&step, &state);
             steps.push(step);
+            if seen.is_break() && !state.is_solved() {
+                break StopReason::StepLimit;
+            }
         };
         Run {
             initial,

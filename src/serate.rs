@@ -29,13 +29,13 @@
 //! rating is its grade's level (the match's own grade, or the rule's
 //! `level`); a placement is a step whose conclusion kind is `assert`.
 
-use crate::engine::{Limits, RuleStats, Run, Step, StopReason, apply, first_step};
+use crate::engine::{Limits, Run, Runner, StopReason};
 use crate::grid::state::State;
 use crate::rating::Rating;
 use crate::ruleset::RuleSet;
-use crate::search::{ConclusionKind, SearchCx};
+use crate::search::ConclusionKind;
 use serde::Serialize;
-use std::time::Instant;
+use std::ops::ControlFlow;
 
 /// serate's rating of a puzzle its rules cannot solve.
 pub const UNSOLVED: Rating = Rating::tenths(200);
@@ -136,14 +136,6 @@ pub struct SeRun {
 /// applied (or the first only, for an unblocked set), ER/EP/ED kept as
 /// serate keeps them, stopping early on `bounds`.
 pub fn run(set: &RuleSet, state: State, limits: Limits, bounds: Bounds, stats: bool) -> SeRun {
-    let start = Instant::now();
-    let deadline = limits.max_time.and_then(|t| start.checked_add(t));
-    let mut cx = SearchCx::new(deadline);
-    let initial = state;
-    let mut state = state;
-    let mut steps: Vec<Step> = Vec::new();
-    let mut hardest: Option<usize> = None;
-    let mut stats = stats.then(|| vec![RuleStats::default(); set.rules.len()]);
     let mut r = SeRating {
         er: None,
         ep: None,
@@ -151,89 +143,67 @@ pub fn run(set: &RuleSet, state: State, limits: Limits, bounds: Bounds, stats: b
         complete: true,
     };
     let mut early = None;
-    let stop = loop {
-        if state.is_solved() {
-            break StopReason::Solved;
-        }
-        if state.has_empty_var() {
-            break StopReason::Contradiction;
-        }
-        if limits.max_steps.is_some_and(|m| steps.len() >= m) {
-            break StopReason::StepLimit;
-        }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break StopReason::TimeLimit;
-        }
-        let Some((ri, mut step)) = first_step(set, &state, &mut cx, stats.as_deref_mut()) else {
-            if cx.interrupted() {
-                break StopReason::TimeLimit;
-            }
-            break StopReason::Stuck;
-        };
-        if !set.blocked {
-            step.conclusions.truncate(1);
-        }
-        apply(&mut state, &step);
-        step.cands_after = state.cand_count();
-        step.values_after = state.value_count();
-        if let Some(st) = stats.as_deref_mut() {
-            st[ri].steps += 1;
-            st[ri].conclusions += step.conclusions.len() as u64;
-        }
-        let level = step.grade.level;
-        if hardest.is_none_or(|h| steps[h].grade.level < level) {
-            hardest = Some(steps.len());
-        }
-        let er = r.er.map_or(level, |e| e.max(level));
-        r.er = Some(er);
-        let places = step.kind == ConclusionKind::Assert;
-        steps.push(step);
-        // serate: the diamond is ER after the first step, the pearl ER
-        // after the first placement; with a filter, a harder step after
-        // them ends the run.
-        match r.ep {
-            None => {
-                let ed = *r.ed.get_or_insert(er);
-                if places {
-                    if bounds.filter == Some(Filter::Diamond) && er > ed {
-                        early = Some(Early::NotDiamond);
+    let mut run = Runner::new(set)
+        .limits(limits)
+        .with_stats(stats)
+        .run_observed(state, |step, _| {
+            let level = step.grade.level;
+            let er = r.er.map_or(level, |e| e.max(level));
+            r.er = Some(er);
+            let places = step.kind == ConclusionKind::Assert;
+            // serate: the diamond is ER after the first step, the pearl ER
+            // after the first placement; with a filter, a harder step after
+            // them ends the run.
+            match r.ep {
+                None => {
+                    let ed = *r.ed.get_or_insert(er);
+                    if places {
+                        if bounds.filter == Some(Filter::Diamond) && er > ed {
+                            early = Some(Early::NotDiamond);
+                        }
+                        r.ep = Some(er);
                     }
-                    r.ep = Some(er);
+                }
+                Some(ep) => {
+                    if bounds.filter.is_some() && er > ep {
+                        early = Some(Early::NotPearl);
+                    }
                 }
             }
-            Some(ep) => {
-                if bounds.filter.is_some() && er > ep {
-                    early = Some(Early::NotPearl);
+            if early.is_none() {
+                if bounds.above.is_some_and(|a| er > a) {
+                    early = Some(Early::Above);
+                } else if bounds.below.is_some_and(|b| er >= b) {
+                    early = Some(Early::NotBelow);
                 }
             }
-        }
-        if early.is_none() {
-            if bounds.above.is_some_and(|a| er > a) {
-                early = Some(Early::Above);
-            } else if bounds.below.is_some_and(|b| er >= b) {
-                early = Some(Early::NotBelow);
+            if early.is_some() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
-        }
-        if early.is_some() && !state.is_solved() {
-            break StopReason::StepLimit;
-        }
+        });
+    // A bound reached by the step that solved the puzzle stops nothing.
+    if run.stop == StopReason::Solved {
         early = None;
-    };
-    match stop {
+    }
+    match run.stop {
         StopReason::Solved => {}
         StopReason::Stuck | StopReason::Contradiction => r.er = Some(UNSOLVED),
         StopReason::StepLimit | StopReason::TimeLimit => r.complete = false,
     }
+    // SE's hardest step is the one of the highest rating (the first of them).
+    run.hardest = None;
+    for (i, s) in run.steps.iter().enumerate() {
+        if run
+            .hardest
+            .is_none_or(|h| run.steps[h].grade.level < s.grade.level)
+        {
+            run.hardest = Some(i);
+        }
+    }
     SeRun {
-        run: Run {
-            initial,
-            state,
-            steps,
-            stop,
-            hardest,
-            elapsed: start.elapsed(),
-            stats,
-        },
+        run,
         rating: r,
         early,
     }
