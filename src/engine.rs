@@ -75,6 +75,20 @@ pub struct Step {
 }
 
 impl Step {
+    /// The step of match `f` of `rule` in `before`, not yet applied.
+    pub fn found(rule: &Arc<Rule>, f: crate::search::Found, before: &State) -> Step {
+        Step {
+            rule: rule.clone(),
+            kind: f.kind,
+            conclusions: Step::ordered(&f.conclusions),
+            grade: rule.grade_of(&f),
+            evidence: f.evidence,
+            before: *before,
+            cands_after: 0,
+            values_after: 0,
+        }
+    }
+
     /// The conclusions in print order (SudoRules prints them by decreasing
     /// candidate number).
     pub fn ordered(set: &Bits) -> Vec<usize> {
@@ -294,19 +308,7 @@ pub fn first_step(
             s.time += t0.map_or(Duration::ZERO, |t| t.elapsed());
         }
         if let Some(f) = found {
-            return Some((
-                ri,
-                Step {
-                    rule: rule.clone(),
-                    kind: f.kind,
-                    conclusions: Step::ordered(&f.conclusions),
-                    grade: rule.grade_of(&f),
-                    evidence: f.evidence,
-                    before: *state,
-                    cands_after: 0,
-                    values_after: 0,
-                },
-            ));
+            return Some((ri, Step::found(rule, f, state)));
         }
         if cx.interrupted() {
             return None;

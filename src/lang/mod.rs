@@ -84,19 +84,22 @@ pub fn compile_file(
         // warning threshold, and how many are beyond it.
         let mut huge: Option<(f64, Span, String)> = None;
         let mut n_huge = 0;
+        // The head of one instance: the family's docs and place, the
+        // instance's name and grade.
+        let head = |name, complexity, level, label| RuleHead {
+            name,
+            docs: ast.docs.clone(),
+            file: file.to_string(),
+            line,
+            complexity,
+            level,
+            label,
+        };
         for params in instances {
             let result = match &ast.body {
                 RuleBody::Pattern(clauses) => {
                     check::check_pattern(ast, clauses, &params).map(|c| {
-                        let head = RuleHead {
-                            name: c.name.clone(),
-                            docs: ast.docs.clone(),
-                            file: file.to_string(),
-                            line,
-                            complexity: c.complexity,
-                            level: c.level,
-                            label: c.label.clone(),
-                        };
+                        let head = head(c.name.clone(), c.complexity, c.level, c.label.clone());
                         let plan = lower::lower_pattern(c);
                         let space = lower::search_space(&plan);
                         if let Some((sp, m)) = lower::huge_search_warning(ast, &head.name, &space) {
@@ -113,29 +116,13 @@ pub fn compile_file(
                 }
                 RuleBody::Chain(clauses) => {
                     check::check_chain(ast, clauses, &params).map(|c| Rule {
-                        head: RuleHead {
-                            name: c.name,
-                            docs: ast.docs.clone(),
-                            file: file.to_string(),
-                            line,
-                            complexity: c.complexity,
-                            level: c.level,
-                            label: c.label,
-                        },
+                        head: head(c.name, c.complexity, c.level, c.label),
                         searcher: Arc::new(lower::lower_chain(c.spec)),
                     })
                 }
                 RuleBody::Trial(clauses) => {
                     check::check_trial(ast, clauses, &params).map(|c| Rule {
-                        head: RuleHead {
-                            name: c.name,
-                            docs: ast.docs.clone(),
-                            file: file.to_string(),
-                            line,
-                            complexity: c.complexity,
-                            level: c.level,
-                            label: c.label,
-                        },
+                        head: head(c.name, c.complexity, c.level, c.label),
                         searcher: Arc::new(lower::lower_trial(c.spec)),
                     })
                 }

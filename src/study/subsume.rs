@@ -259,17 +259,7 @@ impl Study<'_> {
                 }
             });
             if let Some(f) = hit {
-                let step = Step {
-                    rule: r.clone(),
-                    kind: f.kind,
-                    conclusions: Step::ordered(&f.conclusions),
-                    grade: r.grade_of(&f),
-                    evidence: f.evidence,
-                    before: *state,
-                    cands_after: 0,
-                    values_after: 0,
-                };
-                return step.text();
+                return Step::found(r, f, state).text();
             }
         }
         String::new()
