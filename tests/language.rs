@@ -5,6 +5,9 @@
 //! (tests/data/rules/) run over cbg-000 with the referee judging every
 //! step.
 
+mod common;
+
+use common::errors;
 use ruledoku::engine::{self, Limits, StopReason};
 use ruledoku::grid::geometry::cand;
 use ruledoku::grid::state::State;
@@ -23,17 +26,6 @@ fn data(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name)
-}
-
-/// The messages of a rule text that does not compile, with line and column.
-fn errors(src: &str) -> Vec<(usize, usize, String)> {
-    match compile_source("t.rules", src) {
-        Ok(r) => panic!("compiled {} rule(s), expected errors", r.len()),
-        Err(es) => es
-            .into_iter()
-            .map(|d| (d.line, d.column, d.message))
-            .collect(),
-    }
 }
 
 /// The one error of a rule text.

@@ -2,6 +2,9 @@
 //! line and column), SE's length increment, the text of trial steps
 //! (insta snapshots), and a trial rule written by a user.
 
+mod common;
+
+use common::errors;
 use ruledoku::engine::{self, Limits};
 use ruledoku::grid::state::State;
 use ruledoku::lang::compile_source;
@@ -9,17 +12,6 @@ use ruledoku::search::implication::{self, Cause, Graph};
 use ruledoku::search::trial::Increment;
 use ruledoku::search::{Evidence, SearchCx};
 use ruledoku::{input, ruleset};
-
-/// The messages of a rule text that does not compile, with line and column.
-fn errors(src: &str) -> Vec<(usize, usize, String)> {
-    match compile_source("t.rules", src) {
-        Ok(r) => panic!("compiled {} rule(s), expected errors", r.len()),
-        Err(es) => es
-            .into_iter()
-            .map(|d| (d.line, d.column, d.message))
-            .collect(),
-    }
-}
 
 /// A trial rule with a complexity and the given body.
 fn trial(body: &str) -> String {

@@ -138,3 +138,14 @@ where
     writer.join().unwrap();
     finish(&shown, out)
 }
+
+/// The messages of a rule text that does not compile, with line and column.
+pub fn errors(src: &str) -> Vec<(usize, usize, String)> {
+    match ruledoku::lang::compile_source("t.rules", src) {
+        Ok(r) => panic!("compiled {} rule(s), expected errors", r.len()),
+        Err(es) => es
+            .into_iter()
+            .map(|d| (d.line, d.column, d.message))
+            .collect(),
+    }
+}
