@@ -33,6 +33,9 @@ pub struct PuzzleReader<R: BufRead> {
     pub(super) buf: Vec<u8>,
     line_no: usize,
     skip_lf: bool,
+    /// The line last returned was cut at `MAX_LINE_BYTES + 1` bytes: its rest is
+    /// skipped before the next line is read.
+    skip_rest: bool,
     done: bool,
 }
 
@@ -45,6 +48,7 @@ impl<R: BufRead> PuzzleReader<R> {
             buf: Vec::new(),
             line_no: 0,
             skip_lf: false,
+            skip_rest: false,
             done: false,
         }
     }
@@ -60,9 +64,17 @@ impl<R: BufRead> PuzzleReader<R> {
     }
 
     /// Reads the next line (without terminator) into `self.buf`, keeping at most
-    /// `MAX_LINE_BYTES + 1` bytes of it; `false` at the end.
+    /// `MAX_LINE_BYTES + 1` bytes of it; `false` at the end. A longer line is returned
+    /// as soon as that many bytes are read (so that its error is reported at once, even
+    /// on endless input), and its rest is skipped by the next call.
     fn read_line(&mut self) -> io::Result<bool> {
         self.buf.clear();
+        if self.skip_rest {
+            self.skip_rest = false;
+            if !self.skip_to_line_end()? {
+                return Ok(false);
+            }
+        }
         let mut got_any = false;
         loop {
             let avail = match self.reader.fill_buf() {
@@ -91,6 +103,36 @@ impl<R: BufRead> PuzzleReader<R> {
                 None => {
                     got_any |= !rest.is_empty();
                     keep(&mut self.buf, rest);
+                    let n = avail.len();
+                    self.reader.consume(n);
+                    if self.buf.len() > MAX_LINE_BYTES {
+                        self.skip_rest = true;
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Consumes the rest of the current line and its terminator; `false` when the
+    /// input ended first.
+    fn skip_to_line_end(&mut self) -> io::Result<bool> {
+        loop {
+            let avail = match self.reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if avail.is_empty() {
+                return Ok(false);
+            }
+            match avail.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) => {
+                    self.skip_lf = avail[i] == b'\r';
+                    self.reader.consume(i + 1);
+                    return Ok(true);
+                }
+                None => {
                     let n = avail.len();
                     self.reader.consume(n);
                 }

@@ -365,6 +365,28 @@ fn reader_memory_is_bounded_on_an_endless_line() {
     );
 }
 
+/// A too-long line is reported as soon as the limit is passed, not when the
+/// line ends: on endless input (`ruledoku check /dev/zero`) the user sees the
+/// error at once instead of a silent run. The rest of a cut line is skipped,
+/// whatever its terminator.
+#[test]
+fn a_too_long_line_is_reported_before_its_end() {
+    let mut endless = PuzzleReader::new("zeros", BufReader::new(io::repeat(0)));
+    let first = endless.next().expect("a record");
+    assert_eq!(first.unwrap_err().kind.code(), "line-too-long");
+    for eol in ["\n", "\r\n", "\r"] {
+        let long = "1".repeat(3 * MAX_LINE_BYTES);
+        let text = format!("{long}{eol}{P}{eol}");
+        let recs: Vec<_> =
+            PuzzleReader::new("t.txt", BufReader::with_capacity(4096, text.as_bytes())).collect();
+        assert_eq!(
+            summary(&recs),
+            vec![(1, "line-too-long"), (2, "ok")],
+            "{eol:?}"
+        );
+    }
+}
+
 #[test]
 fn solved_candidate_grid_reads_as_givens() {
     let sol = "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
