@@ -324,6 +324,9 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
             p.display()
         )));
     }
+    if let Some(p) = &args.plot {
+        plot::check_target(p)?;
+    }
     let mut lib = Library::new();
     let ladders = args
         .ladder

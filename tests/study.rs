@@ -340,8 +340,50 @@ fn classify_refuses_bad_input() {
         r.stderr,
         "error: --plot out.txt: a plot is a .png or a .svg file\n"
     );
-    let r = ruledoku_stdin(["classify", "--rating", "W", "--rules", "w", "-"], &input);
+    // A plot that cannot be written fails before any puzzle is classified,
+    // with the file's name and the reason, and leaves no file behind.
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("a.png");
+    std::fs::create_dir(&folder).unwrap();
+    let missing = dir.path().join("no/such/folder/x.svg");
+    for (path, why) in [
+        (&folder, "is a directory"),
+        (
+            &missing,
+            "cannot write the plot: No such file or directory (os error 2)",
+        ),
+    ] {
+        let r = ruledoku_stdin(
+            [
+                "classify",
+                "--ladder",
+                "w",
+                "--plot",
+                path.to_str().unwrap(),
+                "-",
+            ],
+            &input,
+        );
+        assert_eq!(r.code, Some(2));
+        assert_eq!(r.stdout, "");
+        assert_eq!(r.stderr, format!("error: {}: {why}\n", path.display()));
+    }
+    let fresh = dir.path().join("fresh.png");
+    let r = ruledoku_stdin(
+        [
+            "classify",
+            "--rating",
+            "W",
+            "--rules",
+            "w",
+            "--plot",
+            fresh.to_str().unwrap(),
+            "-",
+        ],
+        &input,
+    );
     assert_eq!(r.code, Some(2));
+    assert!(!fresh.exists(), "the check of the plot's path left a file");
     // A bad record is reported, the others are classified.
     let r = ruledoku_stdin(["classify", "--rating", "W", "-"], &format!("12x\n{input}"));
     assert_eq!(r.code, Some(0));

@@ -83,6 +83,26 @@ fn register_fonts() {
     });
 }
 
+/// Checks, before any work, that a plot can be written at `path`: it is not a
+/// folder and the file can be opened for writing (a file this check creates is
+/// removed again). `classify` calls it first, so that a bad `--plot` fails at once
+/// rather than after a whole collection was classified.
+pub fn check_target(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("{}: is a directory", path.display()));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| format!("{}: cannot write the plot: {e}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// Draws `chart` to `path`: PNG for `.png`, SVG for `.svg`.
 pub fn draw(path: &Path, chart: &Chart) -> Result<(), String> {
     let ext = path
