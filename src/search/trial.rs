@@ -42,6 +42,7 @@
 //! Architecture Invariant: no technique is named here. A technique is a
 //! combination of these fields, chosen by a rule file.
 
+use super::branch::{Lanes, Prepared};
 use super::implication::{self, Cause, Chain, Graph, Implications, lit, lit_cand, lit_on};
 use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
 use crate::grid::bits::Bits;
@@ -205,12 +206,19 @@ pub struct TrialSearch {
     pub spec: TrialSpec,
     /// Per pass: the rule set its `propagate with` names, once linked.
     linked: Vec<OnceLock<Linked>>,
+    /// Per pass: the linked set prepared for the branch runner.
+    prepared: Vec<OnceLock<Prepared>>,
 }
 
 impl TrialSearch {
     pub fn new(spec: TrialSpec) -> TrialSearch {
         let linked = spec.passes.iter().map(|_| OnceLock::new()).collect();
-        TrialSearch { spec, linked }
+        let prepared = spec.passes.iter().map(|_| OnceLock::new()).collect();
+        TrialSearch {
+            spec,
+            linked,
+            prepared,
+        }
     }
 
     /// The rule sets to link: (pass index, set name as written).
@@ -226,29 +234,32 @@ impl TrialSearch {
     /// Gives pass `pass` its linked set (the loader calls this once, see
     /// `ruleset::Library`). A pass whose set is not linked finds nothing.
     pub fn set_link(&self, pass: usize, searchers: Linked) {
-        if let Some(l) = self.linked.get(pass) {
+        if let (Some(l), Some(p)) = (self.linked.get(pass), self.prepared.get(pass)) {
+            let _ = p.set(Prepared::new(&searchers));
             let _ = l.set(searchers);
         }
     }
 
     /// A pass that propagates with a linked rule set: each candidate of the
-    /// chosen cells assumed on (off), the set run in the branch; a branch
-    /// where some CSP variable has no candidate left refutes its assumption.
-    #[allow(clippy::too_many_arguments)]
+    /// chosen cells assumed on (off), the set run in the branch by the
+    /// branch runner ([`super::branch`]); a branch where some CSP variable
+    /// has no candidate left refutes its assumption. The match's
+    /// complexity is the assumption and the literals the set concluded.
     fn run_set_pass(
         &self,
         cx: &mut SearchCx,
         pi: usize,
         pass: &Pass,
-        set: &Linked,
+        set: &Prepared,
         rounds: Option<usize>,
         col: &mut Collector,
-        g: &mut Graph,
     ) {
         let state = col.state;
         let Some(cc) = pass.wants(Mode::Contradiction) else {
             return;
         };
+        let base = Lanes::new(state);
+        let mut found = Vec::new();
         for c in 0..N_CELLS {
             let live = state.cands.and(&TABLES.cell[c]);
             let n = live.len();
@@ -263,17 +274,15 @@ impl TrialSearch {
                     if cx.interrupted() {
                         return;
                     }
-                    let mut branch = *state;
-                    g.clear();
-                    let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
+                    let mut branch = base;
                     if on {
                         branch.assert(z);
                     } else {
                         branch.eliminate(z);
                     }
-                    if run_branch(cx, set, rounds, &mut branch, g, &mut last) {
+                    if let Some(n) = set.run(cx, rounds, &mut branch, &mut found) {
                         let recipe = Recipe::Set { pass: pi, z, on };
-                        col.add(cc, lit(z, !on), g.ancestor_count(last), recipe);
+                        col.add(cc, lit(z, !on), 1 + n, recipe);
                     }
                 }
             }
@@ -1163,8 +1172,8 @@ impl Searcher for TrialSearch {
         let mut seen: Vec<Bits> = Vec::new();
         for (i, pass) in passes.iter().enumerate() {
             if let Some((_, rounds)) = &pass.propagate {
-                if let Some(set) = self.linked[i].get() {
-                    self.run_set_pass(cx, i, pass, set, *rounds, &mut col, &mut pool.off);
+                if let Some(set) = self.prepared[i].get() {
+                    self.run_set_pass(cx, i, pass, set, *rounds, &mut col);
                 }
             } else {
                 self.run_pass(cx, i, pass, &mut col, &mut pool);
