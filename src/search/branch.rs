@@ -28,6 +28,7 @@
 //! set's rules keep their order, so a branch concludes exactly what the
 //! generic runner concludes.
 
+use super::implication::lit;
 use super::pattern::{CmpOp, Elem, Instr, Op, Plan};
 use super::{ConclusionKind, Found, SearchCx, Searcher};
 use crate::grid::bits::{Bits, VarSet};
@@ -97,6 +98,12 @@ impl CountPlan {
     /// (variables in index order), until it breaks.
     fn each(&self, l: &Lanes, mut f: impl FnMut(Bits) -> ControlFlow<()>) -> ControlFlow<()> {
         let base = var(self.space, 0);
+        if self.count == 1 {
+            for v in l.ones.and(&SPACE_VARS[self.space as usize]).iter() {
+                f(l.state.var_cands(v))?;
+            }
+            return ControlFlow::Continue(());
+        }
         for v in base..base + 81 {
             if usize::from(l.count[v]) == self.count && !l.decided.contains(v) {
                 f(l.state.var_cands(v))?;
@@ -105,6 +112,11 @@ impl CountPlan {
         ControlFlow::Continue(())
     }
 }
+
+/// The variables of each space.
+static SPACE_VARS: std::sync::LazyLock<[VarSet; 4]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|s| VarSet::from_indices(s * 81..(s + 1) * 81))
+});
 
 /// Is `op` the number of live candidates of the variable bound in `slot`?
 fn counts_slot(op: &Op, slot: usize) -> bool {
@@ -124,6 +136,8 @@ pub struct Lanes {
     count: [u8; N_VARS],
     /// Variables holding a value.
     decided: VarSet,
+    /// Undecided variables with exactly one live candidate.
+    ones: VarSet,
     /// Undecided variables without a live candidate.
     empty: u32,
 }
@@ -134,6 +148,7 @@ impl Lanes {
             state: *state,
             count: [0; N_VARS],
             decided: VarSet::EMPTY,
+            ones: VarSet::EMPTY,
             empty: 0,
         };
         for z in state.cands.iter() {
@@ -144,6 +159,11 @@ impl Lanes {
         for z in state.values.iter() {
             for v in cand_vars(z) {
                 l.decided.insert(v);
+            }
+        }
+        for v in 0..N_VARS {
+            if l.count[v] == 1 && !l.decided.contains(v) {
+                l.ones.insert(v);
             }
         }
         l.empty = (0..N_VARS)
@@ -163,8 +183,13 @@ impl Lanes {
         self.state.cands.remove(y);
         for v in cand_vars(y) {
             self.count[v] -= 1;
-            if self.count[v] == 0 && !self.decided.contains(v) {
-                self.empty += 1;
+            match self.count[v] {
+                1 if !self.decided.contains(v) => self.ones.insert(v),
+                0 if !self.decided.contains(v) => {
+                    self.ones.remove(v);
+                    self.empty += 1;
+                }
+                _ => {}
             }
         }
     }
@@ -187,6 +212,7 @@ impl Lanes {
                 self.empty -= 1;
             }
             self.decided.insert(v);
+            self.ones.remove(v);
         }
         self.state.values.insert(z);
         self.drop_cand(z);
@@ -228,20 +254,36 @@ impl Prepared {
     /// in order). Returns `Some(n)` when the branch ends with a CSP
     /// variable without a candidate, `n` being the number of literals the
     /// set concluded (candidates placed or eliminated); `None` otherwise.
+    ///
+    /// With a `limit`, only a contradiction reached with at most `limit`
+    /// literals is wanted: the branch gives up (`None`) as soon as it has
+    /// concluded more, or must conclude more to change (a round that
+    /// concludes nothing ends the branch, so a contradiction not yet there
+    /// costs one more literal at least).
+    ///
+    /// With a `trace`, each concluded literal is pushed on it, in order
+    /// (the match's chain, when it is reported).
     pub fn run(
         &self,
         cx: &mut SearchCx,
         rounds: Option<usize>,
         l: &mut Lanes,
         found: &mut Vec<(ConclusionKind, Bits)>,
+        limit: Option<usize>,
+        mut trace: Option<&mut Vec<u16>>,
     ) -> Option<usize> {
+        let over = |n: usize| limit.is_some_and(|m| n > m);
         let mut round = 0;
         let mut applied = 0;
         loop {
             if l.has_empty_var() {
                 return Some(applied);
             }
-            if l.state.is_solved() || cx.interrupted() || rounds.is_some_and(|r| round >= r) {
+            if l.state.is_solved()
+                || cx.interrupted()
+                || rounds.is_some_and(|r| round >= r)
+                || over(applied + 1)
+            {
                 return None;
             }
             round += 1;
@@ -289,7 +331,15 @@ impl Prepared {
                             live
                         }
                     };
-                    applied += usize::from(done);
+                    if done {
+                        applied += 1;
+                        if let Some(t) = trace.as_deref_mut() {
+                            t.push(lit(z, *kind == ConclusionKind::Assert));
+                        }
+                    }
+                }
+                if over(applied) {
+                    return None;
                 }
             }
         }
@@ -330,6 +380,144 @@ mod tests {
         assert_eq!(n, 4);
     }
 
+    /// The generic runner the branch runner must equal: the set's
+    /// searchers on a [`State`], every match as a [`Found`].
+    fn generic(
+        set: &[Arc<dyn Searcher>],
+        rounds: Option<usize>,
+        branch: &mut State,
+        trace: &mut Vec<u16>,
+    ) -> bool {
+        let mut cx = SearchCx::new(None);
+        let mut round = 0;
+        loop {
+            if branch.has_empty_var() {
+                return true;
+            }
+            if branch.is_solved() || rounds.is_some_and(|r| round >= r) {
+                return false;
+            }
+            round += 1;
+            let mut found: Vec<Found> = Vec::new();
+            for s in set {
+                let _ = s.search(&mut cx, branch, &mut |f| {
+                    found.push(f);
+                    if rounds.is_some() {
+                        ControlFlow::Continue(())
+                    } else {
+                        ControlFlow::Break(())
+                    }
+                });
+                if rounds.is_none() && !found.is_empty() {
+                    break;
+                }
+            }
+            if found.is_empty() {
+                return false;
+            }
+            for f in &found {
+                for z in f.conclusions.iter() {
+                    let (done, on) = match f.kind {
+                        ConclusionKind::Eliminate => (branch.eliminate(z), false),
+                        ConclusionKind::Assert => {
+                            let live = branch.cands.contains(z);
+                            if live {
+                                branch.assert(z);
+                            }
+                            (live, true)
+                        }
+                    };
+                    if done {
+                        trace.push(lit(z, on));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every branch (each candidate on and off) of states along the paths
+    /// of a few cbg-000 puzzles: the branch runner concludes the same
+    /// literals, in the same order, and ends in the same state as the
+    /// generic runner, with singles for one round and to the fixpoint, and
+    /// with the basic rules (count plans mixed with other plans).
+    #[test]
+    fn branches_equal_the_generic_runner() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/cbg-000-first1000.txt"),
+        )
+        .unwrap();
+        let singles = ruleset::load("singles").unwrap();
+        let basic = ruleset::load("basic").unwrap();
+        let filter = ruleset::load("filter-fast").unwrap();
+        let searchers = |s: &crate::ruleset::RuleSet| -> Vec<Arc<dyn Searcher>> {
+            s.rules.iter().map(|r| r.searcher.clone()).collect()
+        };
+        let (singles, basic) = (searchers(&singles), searchers(&basic));
+        // (set, rounds, puzzles, candidates: every n-th)
+        let cases: [(&[Arc<dyn Searcher>], Option<usize>, usize, usize); 3] = [
+            (&singles, Some(1), 8, 1),
+            (&singles, None, 8, 1),
+            (&basic, None, 1, 6),
+        ];
+        let (mut branches, mut contradictions) = (0, 0);
+        for (set, rounds, puzzles, every) in cases {
+            let prepared = Prepared::new(set);
+            for line in text.lines().skip(1).take(puzzles) {
+                let p = crate::input::parse_puzzle(&line[..81]).unwrap();
+                let run = crate::engine::run(
+                    &filter,
+                    State::from_masks(&p.masks, &p.givens),
+                    crate::engine::Limits::default(),
+                );
+                for step in run
+                    .steps
+                    .iter()
+                    .filter(|s| s.grade.complexity >= 1000)
+                    .take(3)
+                {
+                    let state = step.before;
+                    let base = Lanes::new(&state);
+                    for z in state.cands.iter().step_by(every) {
+                        for on in [true, false] {
+                            let (mut a, mut b) = (state, base);
+                            if on {
+                                a.assert(z);
+                                b.assert(z);
+                            } else {
+                                a.eliminate(z);
+                                b.eliminate(z);
+                            }
+                            let (mut ta, mut tb) = (Vec::new(), Vec::new());
+                            let ca = generic(set, rounds, &mut a, &mut ta);
+                            let mut cx = SearchCx::new(None);
+                            let cb = prepared.run(
+                                &mut cx,
+                                rounds,
+                                &mut b,
+                                &mut Vec::new(),
+                                None,
+                                Some(&mut tb),
+                            );
+                            assert_eq!(ca, cb.is_some(), "{z} {on}");
+                            assert_eq!(ta, tb, "{z} {on}");
+                            assert_eq!(a, b.state);
+                            if let Some(n) = cb {
+                                assert_eq!(n, tb.len());
+                                contradictions += 1;
+                            }
+                            branches += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            branches > 5000 && contradictions > 500,
+            "{branches} {contradictions}"
+        );
+    }
+
     #[test]
     fn lanes_follow_the_state() {
         let mut s = State::empty_grid();
@@ -347,6 +535,7 @@ mod tests {
         let fresh = Lanes::new(&s);
         assert_eq!(l.count, fresh.count);
         assert_eq!(l.decided, fresh.decided);
+        assert_eq!(l.ones, fresh.ones);
         assert!(!l.has_empty_var());
         for d in 0..9 {
             l.eliminate(cand(70, d));

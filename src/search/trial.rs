@@ -245,6 +245,11 @@ impl TrialSearch {
     /// branch runner ([`super::branch`]); a branch where some CSP variable
     /// has no candidate left refutes its assumption. The match's
     /// complexity is the assumption and the literals the set concluded.
+    ///
+    /// `best_only`: collect only the pass's first match in report order
+    /// (least complexity, then the first found), pruning every branch that
+    /// cannot beat the best so far (see [`TrialSearch::first_match_pass`]).
+    #[allow(clippy::too_many_arguments)]
     fn run_set_pass(
         &self,
         cx: &mut SearchCx,
@@ -253,6 +258,7 @@ impl TrialSearch {
         set: &Prepared,
         rounds: Option<usize>,
         col: &mut Collector,
+        best_only: bool,
     ) {
         let state = col.state;
         let Some(cc) = pass.wants(Mode::Contradiction) else {
@@ -260,7 +266,9 @@ impl TrialSearch {
         };
         let base = Lanes::new(state);
         let mut found = Vec::new();
-        for c in 0..N_CELLS {
+        // The best match so far (complexity, candidate, assumed on).
+        let mut best: Option<(usize, usize, bool)> = None;
+        'cells: for c in 0..N_CELLS {
             let live = state.cands.and(&TABLES.cell[c]);
             let n = live.len();
             if n < pass.min_cell.max(1) || n > pass.max_cell || n < cc.min_cell {
@@ -274,19 +282,51 @@ impl TrialSearch {
                     if cx.interrupted() {
                         return;
                     }
+                    // Complexity 1 + n beats the best b when n <= b - 2.
+                    let limit = match best {
+                        Some((1, ..)) => break 'cells,
+                        Some((b, ..)) => Some(b - 2),
+                        None => None,
+                    };
                     let mut branch = base;
                     if on {
                         branch.assert(z);
                     } else {
                         branch.eliminate(z);
                     }
-                    if let Some(n) = set.run(cx, rounds, &mut branch, &mut found) {
-                        let recipe = Recipe::Set { pass: pi, z, on };
-                        col.add(cc, lit(z, !on), 1 + n, recipe);
+                    if let Some(n) = set.run(cx, rounds, &mut branch, &mut found, limit, None) {
+                        if best_only {
+                            best = Some((1 + n, z, on));
+                        } else {
+                            let recipe = Recipe::Set { pass: pi, z, on };
+                            col.add(cc, lit(z, !on), 1 + n, recipe);
+                        }
                     }
                 }
             }
         }
+        if let Some((k, z, on)) = best {
+            col.add(cc, lit(z, !on), k, Recipe::Set { pass: pi, z, on });
+        }
+    }
+
+    /// The pass whose first match in report order can be found alone, by
+    /// a pruned sweep: the rule's only pass, propagating with a set and
+    /// concluding on contradictions only. Its matches are sorted by
+    /// rating, then complexity (the key is one), and the rating grows
+    /// with the complexity, so the first is the least complex, the first
+    /// found among equals.
+    fn first_match_pass(&self) -> Option<&Prepared> {
+        let [pass] = self.spec.passes.as_slice() else {
+            return None;
+        };
+        let [c] = pass.concludes.as_slice() else {
+            return None;
+        };
+        if c.mode != Mode::Contradiction || pass.propagate.is_none() {
+            return None;
+        }
+        self.prepared[0].get()
     }
 }
 
@@ -343,20 +383,33 @@ impl TrialSearch {
         let chains = match recipe {
             Recipe::Set { pass, z, on } => {
                 let (Some(set), Some((_, rounds))) =
-                    (self.linked[pass].get(), &pass_of(pass).propagate)
+                    (self.prepared[pass].get(), &pass_of(pass).propagate)
                 else {
                     return (Vec::new(), Vec::new());
                 };
-                let mut g = Graph::new();
-                let mut branch = *state;
-                let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
+                let mut branch = Lanes::new(state);
                 if on {
                     branch.assert(z);
                 } else {
                     branch.eliminate(z);
                 }
-                run_branch(cx, set, *rounds, &mut branch, &mut g, &mut last);
-                return (vec![g.extract(last)], branch.empty_vars());
+                let mut trace = Vec::new();
+                set.run(
+                    cx,
+                    *rounds,
+                    &mut branch,
+                    &mut Vec::new(),
+                    None,
+                    Some(&mut trace),
+                );
+                // One chain: the assumption, then each literal the set
+                // concluded, each after the one before.
+                let mut g = Graph::new();
+                let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
+                for l in trace {
+                    last = g.add(l, Cause::Rule, &[last]);
+                }
+                return (vec![g.extract(last)], branch.state.empty_vars());
             }
             Recipe::Cycle { pass, z, nth } => {
                 let mut g = Graph::new();
@@ -404,64 +457,6 @@ impl TrialSearch {
             }
         };
         (chains, Vec::new())
-    }
-}
-
-/// Runs a linked set in a branch, recording each conclusion as a node
-/// (its parent the literal concluded before it). `true` when the branch
-/// ends with a CSP variable that has no candidate.
-fn run_branch(
-    cx: &mut SearchCx,
-    set: &Linked,
-    rounds: Option<usize>,
-    branch: &mut State,
-    g: &mut Graph,
-    last: &mut u32,
-) -> bool {
-    let mut round = 0;
-    let mut found: Vec<Found> = Vec::new();
-    loop {
-        if branch.has_empty_var() {
-            return true;
-        }
-        if branch.is_solved() || cx.interrupted() || rounds.is_some_and(|r| round >= r) {
-            return false;
-        }
-        round += 1;
-        found.clear();
-        for s in set {
-            let _ = s.search(cx, branch, &mut |f| {
-                found.push(f);
-                if rounds.is_some() {
-                    ControlFlow::Continue(())
-                } else {
-                    ControlFlow::Break(())
-                }
-            });
-            if rounds.is_none() && !found.is_empty() {
-                break;
-            }
-        }
-        if found.is_empty() {
-            return false;
-        }
-        for f in &found {
-            for z in f.conclusions.iter() {
-                let (done, on) = match f.kind {
-                    ConclusionKind::Eliminate => (branch.eliminate(z), false),
-                    ConclusionKind::Assert => {
-                        let live = branch.cands.contains(z);
-                        if live {
-                            branch.assert(z);
-                        }
-                        (live, true)
-                    }
-                };
-                if done {
-                    *last = g.add(lit(z, on), Cause::Rule, &[*last]);
-                }
-            }
-        }
     }
 }
 
@@ -1153,11 +1148,8 @@ impl Searcher for TrialSearch {
             state,
             hints: Vec::new(),
         };
-        let mut pool = Pool {
-            on: (0..9).map(|_| Graph::new()).collect(),
-            off: Graph::new(),
-            region: (0..9).map(|_| Graph::new()).collect(),
-        };
+        // Graphs for implication passes (not needed by set passes).
+        let mut pool: Option<Pool> = None;
         // Matches are reported in sorted order as soon as no later pass can
         // precede them: a later pass's matches rate at least its lowest
         // conclusion level. So a search that is stopped at its first match
@@ -1170,13 +1162,31 @@ impl Searcher for TrialSearch {
         };
         let passes = &self.spec.passes;
         let mut seen: Vec<Bits> = Vec::new();
+        // The first match alone, by a pruned sweep (an engine stops there);
+        // a caller that wants more gets them from the whole sweep below,
+        // where this one is a repeat and is dropped.
+        if let Some(set) = self.first_match_pass() {
+            let rounds = passes[0].propagate.as_ref().and_then(|p| p.1);
+            self.run_set_pass(cx, 0, &passes[0], set, rounds, &mut col, true);
+            if cx.interrupted() {
+                return ControlFlow::Break(());
+            }
+            for h in std::mem::take(&mut col.hints) {
+                self.report(state, h, &mut seen, f)?;
+            }
+        }
         for (i, pass) in passes.iter().enumerate() {
             if let Some((_, rounds)) = &pass.propagate {
                 if let Some(set) = self.prepared[i].get() {
-                    self.run_set_pass(cx, i, pass, set, *rounds, &mut col);
+                    self.run_set_pass(cx, i, pass, set, *rounds, &mut col, false);
                 }
             } else {
-                self.run_pass(cx, i, pass, &mut col, &mut pool);
+                let pool = pool.get_or_insert_with(|| Pool {
+                    on: (0..9).map(|_| Graph::new()).collect(),
+                    off: Graph::new(),
+                    region: (0..9).map(|_| Graph::new()).collect(),
+                });
+                self.run_pass(cx, i, pass, &mut col, pool);
             }
             if cx.interrupted() {
                 return ControlFlow::Break(());
