@@ -455,7 +455,8 @@ mod tests {
         };
         let (singles, basic) = (searchers(&singles), searchers(&basic));
         // (set, rounds, puzzles, candidates: every n-th)
-        let cases: [(&[Arc<dyn Searcher>], Option<usize>, usize, usize); 3] = [
+        type Case<'a> = (&'a [Arc<dyn Searcher>], Option<usize>, usize, usize);
+        let cases: [Case; 3] = [
             (&singles, Some(1), 8, 1),
             (&singles, None, 8, 1),
             (&basic, None, 1, 6),
