@@ -264,11 +264,9 @@ impl TrialSearch {
         let Some(cc) = pass.wants(Mode::Contradiction) else {
             return;
         };
-        let base = Lanes::new(state);
-        let mut found = Vec::new();
-        // The best match so far (complexity, candidate, assumed on).
-        let mut best: Option<(usize, usize, bool)> = None;
-        'cells: for c in 0..N_CELLS {
+        // The assumptions, in order: cell by cell, candidate by candidate.
+        let mut assumptions = Vec::new();
+        for c in 0..N_CELLS {
             let live = state.cands.and(&TABLES.cell[c]);
             let n = live.len();
             if n < pass.min_cell.max(1) || n > pass.max_cell || n < cc.min_cell {
@@ -276,37 +274,65 @@ impl TrialSearch {
             }
             for z in live.iter() {
                 for (on, wanted) in [(true, pass.assume_on), (false, pass.assume_off)] {
-                    if !wanted {
-                        continue;
-                    }
-                    if cx.interrupted() {
-                        return;
-                    }
-                    // Complexity 1 + n beats the best b when n <= b - 2.
-                    let limit = match best {
-                        Some((1, ..)) => break 'cells,
-                        Some((b, ..)) => Some(b - 2),
-                        None => None,
-                    };
-                    let mut branch = base;
-                    if on {
-                        branch.assert(z);
-                    } else {
-                        branch.eliminate(z);
-                    }
-                    if let Some(n) = set.run(cx, rounds, &mut branch, &mut found, limit, None) {
-                        if best_only {
-                            best = Some((1 + n, z, on));
-                        } else {
-                            let recipe = Recipe::Set { pass: pi, z, on };
-                            col.add(cc, lit(z, !on), 1 + n, recipe);
-                        }
+                    if wanted {
+                        assumptions.push((z, on));
                     }
                 }
             }
         }
-        if let Some((k, z, on)) = best {
-            col.add(cc, lit(z, !on), k, Recipe::Set { pass: pi, z, on });
+        let base = Lanes::new(state);
+        let mut found = Vec::new();
+        let mut branch = |cx: &mut SearchCx, (z, on): (usize, bool), limit: Option<usize>| {
+            let mut branch = base;
+            if on {
+                branch.assert(z);
+            } else {
+                branch.eliminate(z);
+            }
+            set.run(cx, rounds, &mut branch, &mut found, limit, None)
+        };
+        let add = |col: &mut Collector, (z, on): (usize, bool), complexity: usize| {
+            col.add(cc, lit(z, !on), complexity, Recipe::Set { pass: pi, z, on });
+        };
+        if !best_only {
+            for &a in &assumptions {
+                if cx.interrupted() {
+                    return;
+                }
+                if let Some(n) = branch(cx, a, None) {
+                    add(col, a, 1 + n);
+                }
+            }
+            return;
+        }
+        // The least complexity there is, 1, is an assumption contradicted
+        // by itself: when there is one, the first is the match.
+        for &a in &assumptions {
+            if cx.interrupted() {
+                return;
+            }
+            if branch(cx, a, Some(0)).is_some() {
+                return add(col, a, 1);
+            }
+        }
+        // Then every branch concludes a literal at least; one of complexity
+        // 1 + n beats the best so far, b, when n <= b - 2.
+        let mut best: Option<(usize, (usize, bool))> = None;
+        for &a in &assumptions {
+            if cx.interrupted() {
+                return;
+            }
+            let limit = match best {
+                Some((b, _)) if b <= 2 => break,
+                Some((b, _)) => Some(b - 2),
+                None => None,
+            };
+            if let Some(n) = branch(cx, a, limit) {
+                best = Some((1 + n, a));
+            }
+        }
+        if let Some((k, a)) = best {
+            add(col, a, k);
         }
     }
 
