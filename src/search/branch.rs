@@ -105,7 +105,7 @@ impl CountPlan {
             return ControlFlow::Continue(());
         }
         for v in base..base + 81 {
-            if usize::from(l.count[v]) == self.count && !l.decided.contains(v) {
+            if usize::from(l.count[v]) == self.count {
                 f(l.state.var_cands(v))?;
             }
         }
@@ -128,11 +128,33 @@ fn is_cands_of_slot(op: &Op, slot: usize) -> bool {
     matches!(op, Op::Cands(Elem::Var(_), x) if matches!(**x, Op::Slot(s) if s == slot))
 }
 
+/// Added to the count of a decided variable.
+const DECIDED: u8 = 100;
+
+/// The four variables of each candidate (as [`cand_vars`]), as a table.
+static CAND_VARS: [[u16; 4]; N_CANDS] = {
+    let mut t = [[0u16; 4]; N_CANDS];
+    let mut z = 0;
+    while z < N_CANDS {
+        let (c, d) = (z / 9, z % 9);
+        let (r, k, b) = (c / 9, c % 9, (c / 27) * 3 + (c % 9) / 3);
+        t[z] = [
+            c as u16,
+            (81 + r * 9 + d) as u16,
+            (162 + k * 9 + d) as u16,
+            (243 + b * 9 + d) as u16,
+        ];
+        z += 1;
+    }
+    t
+};
+
 /// A branch's state with per-variable counts of live candidates.
 #[derive(Clone, Copy, Debug)]
 pub struct Lanes {
     pub state: State,
-    /// Live candidates of each CSP variable.
+    /// Live candidates of each CSP variable, plus [`DECIDED`] for a
+    /// decided one (so that a decided variable never counts 0 or 1).
     count: [u8; N_VARS],
     /// Variables holding a value.
     decided: VarSet,
@@ -158,17 +180,18 @@ impl Lanes {
         }
         for z in state.values.iter() {
             for v in cand_vars(z) {
-                l.decided.insert(v);
+                if !l.decided.contains(v) {
+                    l.decided.insert(v);
+                    l.count[v] += DECIDED;
+                }
             }
         }
         for v in 0..N_VARS {
-            if l.count[v] == 1 && !l.decided.contains(v) {
+            if l.count[v] == 1 {
                 l.ones.insert(v);
             }
         }
-        l.empty = (0..N_VARS)
-            .filter(|&v| l.count[v] == 0 && !l.decided.contains(v))
-            .count() as u32;
+        l.empty = l.count.iter().filter(|&&n| n == 0).count() as u32;
         l
     }
 
@@ -181,11 +204,12 @@ impl Lanes {
     #[inline]
     fn drop_cand(&mut self, y: usize) {
         self.state.cands.remove(y);
-        for v in cand_vars(y) {
+        for v in CAND_VARS[y] {
+            let v = usize::from(v);
             self.count[v] -= 1;
             match self.count[v] {
-                1 if !self.decided.contains(v) => self.ones.insert(v),
-                0 if !self.decided.contains(v) => {
+                1 => self.ones.insert(v),
+                0 => {
                     self.ones.remove(v);
                     self.empty += 1;
                 }
@@ -208,11 +232,10 @@ impl Lanes {
     /// [`State::assert`]).
     pub fn assert(&mut self, z: usize) {
         for v in cand_vars(z) {
-            if self.count[v] == 0 && !self.decided.contains(v) {
-                self.empty -= 1;
-            }
+            // `z` is live: its variables are neither decided nor empty.
             self.decided.insert(v);
             self.ones.remove(v);
+            self.count[v] += DECIDED;
         }
         self.state.values.insert(z);
         self.drop_cand(z);
@@ -534,6 +557,9 @@ mod tests {
         assert!(!l.eliminate(cand(40, 0)));
         assert_eq!(l.state, s);
         let fresh = Lanes::new(&s);
+        for z in 0..N_CANDS {
+            assert_eq!(CAND_VARS[z].map(usize::from), cand_vars(z));
+        }
         assert_eq!(l.count, fresh.count);
         assert_eq!(l.decided, fresh.decided);
         assert_eq!(l.ones, fresh.ones);
