@@ -67,7 +67,11 @@ impl Bands {
             .map_err(|e| Fail::Error(format!("{}: {e}", path.display())))?;
         let ratings = text
             .lines()
-            .map(|l| l.split_whitespace().next().and_then(|w| w.parse::<f64>().ok()))
+            .map(|l| {
+                l.split_whitespace()
+                    .next()
+                    .and_then(|w| w.parse::<f64>().ok())
+            })
             .collect();
         Ok(Bands {
             ratings,
@@ -81,7 +85,10 @@ impl Bands {
         let Some(Some(r)) = self.ratings.get(line.wrapping_sub(1)) else {
             return false;
         };
-        let row = self.rows.entry((r * 2.0 + 1e-9).floor() as i64).or_default();
+        let row = self
+            .rows
+            .entry((r * 2.0 + 1e-9).floor() as i64)
+            .or_default();
         row.0 += 1;
         row.1 += usize::from(solved);
         true
@@ -280,7 +287,10 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
         if unrated > 0 {
             eprintln!(
                 "{unrated} puzzles without a rating in {}",
-                args.bands.as_deref().unwrap_or(std::path::Path::new("")).display()
+                args.bands
+                    .as_deref()
+                    .unwrap_or(std::path::Path::new(""))
+                    .display()
             );
         }
     }
