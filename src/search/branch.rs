@@ -557,8 +557,8 @@ mod tests {
         assert!(!l.eliminate(cand(40, 0)));
         assert_eq!(l.state, s);
         let fresh = Lanes::new(&s);
-        for z in 0..N_CANDS {
-            assert_eq!(CAND_VARS[z].map(usize::from), cand_vars(z));
+        for (z, vars) in CAND_VARS.iter().enumerate() {
+            assert_eq!(vars.map(usize::from), cand_vars(z));
         }
         assert_eq!(l.count, fresh.count);
         assert_eq!(l.decided, fresh.decided);

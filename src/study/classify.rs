@@ -420,6 +420,7 @@ mod tests {
             new: vec![0; solved.len()],
             solved,
             puzzles: 10000,
+            stopped: 0,
         };
         let s = levels_table(&[t("L", vec![8271, 8959]), t("M", vec![9638, 9893, 9964])]);
         assert_eq!(
