@@ -379,8 +379,7 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
                     let mut line = format!("{} {}", p.line, p.text);
                     for ((t, c), l) in tables.iter_mut().zip(&climbs).zip(&ladders) {
                         t.add(c);
-                        let rung = c.first.map_or("-", |f| l.rungs[f].name.as_str());
-                        line += &format!(" {rung}");
+                        line += &format!(" {}", c.word(l));
                     }
                     if let (Some(d), Some(r)) = (dist.as_mut(), r) {
                         d.add(r);

@@ -106,3 +106,39 @@ fn filter_output_forms_and_bad_input() {
     assert_eq!(none.code, Some(2));
     assert_eq!(none.stderr, "error: /dev/null: no puzzle found\n");
 }
+
+/// `--bands FILE`: the share solved per half-point rating band, after the
+/// summary; a puzzle without a rating in the file is counted apart.
+#[test]
+fn shares_solved_by_rating_band() {
+    let dir = tempfile::tempdir().unwrap();
+    let ratings = dir.path().join("ratings.txt");
+    // Lines 1 and 4 solved (no elimination), 2 stuck, 3 solved; 4 unrated.
+    std::fs::write(&ratings, "1.2\n7.1\n7.3\nn/a\n").unwrap();
+    let r = ruledoku_stdin(
+        ["filter", "-q", "--bands", ratings.to_str().unwrap(), "-"],
+        &sample(4),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let after: Vec<&str> = r.stderr.lines().skip(1).collect();
+    assert_eq!(
+        after,
+        [
+            "filter-fast by rating band:",
+            "band          puzzles   solved    share",
+            "1.0-1.4             1        1  100.00%",
+            "7.0-7.4             2        1   50.00%",
+            &format!("1 puzzles without a rating in {}", ratings.display()),
+        ]
+    );
+    let missing = ruledoku_stdin(
+        ["filter", "--bands", "/nonexistent/ser.txt", "-"],
+        &sample(1),
+    );
+    assert_eq!(missing.code, Some(2), "{}", missing.stderr);
+    assert!(
+        missing.stderr.starts_with("error: /nonexistent/ser.txt: "),
+        "{}",
+        missing.stderr
+    );
+}

@@ -453,3 +453,77 @@ fn the_te_ladder_gives_the_te_depth() {
     assert_eq!(lines[3], "TE1        13       20  100.00%");
     assert_eq!(lines[5], "20 puzzles, 0 solved by no rung");
 }
+
+/// The first puzzle of hard-972 (SE 11.9).
+fn hard_972_first() -> String {
+    let text = std::fs::read_to_string(root().join("../shared/data/se-hard/hard-972.txt"))
+        .unwrap_or_else(|_| {
+            // The reference data may sit elsewhere; the puzzle itself:
+            "........1.....2.34.35.......62......7.3.25..885...67...7853....32..68...5.62.7.8. x\n"
+                .into()
+        });
+    format!("{}\n", &text[..81])
+}
+
+/// A rung that the time limit stops has no answer: the climb stops there
+/// and says so (`limit@RUNG`), and the summary counts the puzzle apart,
+/// never as solved by no rung (which would say it is beyond the ladder).
+#[test]
+fn a_time_limit_is_no_answer_on_the_te_ladder() {
+    let r = ruledoku_stdin(
+        [
+            "classify",
+            "--ladder",
+            "te",
+            "--each",
+            "--max-seconds",
+            "0.05",
+            "-",
+        ],
+        &hard_972_first(),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let word = lines[0].rsplit(' ').next().unwrap();
+    assert!(["limit@TE1", "limit@TE2"].contains(&word), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "\n1 puzzles, 0 solved by no rung, 1 stopped by the time limit before an answer\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    // Every rung is shown when an answer is missing.
+    assert!(r.stdout.contains("\nTE2 "), "{}", r.stdout);
+}
+
+/// The first puzzle of hard-972 is beyond T&E(singles, 2): the climb ends
+/// with an answer (no rung), in seconds. (A reference implementation of
+/// T&E(singles, 2) written apart, singles and recursion only, stops with
+/// the same 31 values.)
+#[test]
+#[ignore = "about 6 s of CPU: cargo test --release -- --ignored"]
+fn a_hard_puzzle_is_beyond_te2() {
+    let r = ruledoku_stdin(
+        ["classify", "--ladder", "te", "--each", "-"],
+        &hard_972_first(),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(lines[0].ends_with(" -"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("\n1 puzzles, 1 solved by no rung\n"),
+        "{}",
+        r.stdout
+    );
+    let s = ruledoku_stdin(
+        ["solve", "--rules", "te2", "--no-time", "-"],
+        &hard_972_first(),
+    );
+    assert!(
+        s.stdout
+            .contains("PUZZLE NOT SOLVED (no rule applies). 50 VALUES MISSING."),
+        "{}",
+        s.stdout
+    );
+}

@@ -13,6 +13,23 @@ use crate::grid::geometry::*;
 use crate::grid::links::links;
 use std::fmt;
 
+/// The cells of each house.
+static TABLES_HOUSE_CELLS: std::sync::LazyLock<[[usize; 9]; N_HOUSES]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(house_cells));
+
+/// The digits of each cell in a candidate set, as 9-bit masks.
+fn cell_masks(s: &Bits) -> [u16; N_CELLS] {
+    std::array::from_fn(|c| {
+        let i = c * 9;
+        let (w, off) = (i >> 6, i & 63);
+        let mut v = s.0[w] >> off;
+        if off > 55 {
+            v |= s.0[w + 1] << (64 - off);
+        }
+        (v & 0x1FF) as u16
+    })
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct State {
     /// Live candidates of undecided cells.
@@ -95,8 +112,16 @@ impl State {
     }
 
     /// Is some undecided variable without a live candidate (a contradiction)?
+    /// Read through per-cell digit masks of candidates and values: a cell
+    /// with neither, or a house where some digit is neither a value nor a
+    /// candidate.
     pub fn has_empty_var(&self) -> bool {
-        (0..N_VARS).any(|v| !self.is_decided(v) && self.var_cands(v).is_empty())
+        let (c, v) = (cell_masks(&self.cands), cell_masks(&self.values));
+        let held: [u16; N_CELLS] = std::array::from_fn(|i| c[i] | v[i]);
+        held.contains(&0)
+            || TABLES_HOUSE_CELLS
+                .iter()
+                .any(|cells| cells.iter().fold(0, |a, &x| a | held[x]) != 0x1FF)
     }
 
     /// Undecided variables with no live candidate: a contradiction.
@@ -275,5 +300,23 @@ mod tests {
             s.eliminate(cand(cell(4, 4), d));
         }
         assert_eq!(s.empty_vars(), vec![var(Space::Rc, cell(4, 4))]);
+        assert!(s.has_empty_var());
+    }
+
+    #[test]
+    fn an_empty_variable_of_each_space_is_seen() {
+        for v in 0..N_VARS {
+            let mut s = State::empty_grid();
+            for z in TABLES.var[v].iter() {
+                s.eliminate(z);
+            }
+            assert!(s.has_empty_var(), "{v}");
+            assert_eq!(s.empty_vars(), vec![v]);
+            // A decided variable is not empty.
+            let mut d = State::empty_grid();
+            let z = TABLES.var[v].min().unwrap();
+            d.assert(z);
+            assert!(!d.has_empty_var(), "{v}");
+        }
     }
 }

@@ -22,6 +22,7 @@
 //! only the engine changes states. A searcher knows no technique by name:
 //! what it looks for comes from the rule text it was compiled from.
 
+pub mod branch;
 pub mod chain;
 pub mod implication;
 pub mod pattern;

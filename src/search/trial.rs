@@ -42,6 +42,7 @@
 //! Architecture Invariant: no technique is named here. A technique is a
 //! combination of these fields, chosen by a rule file.
 
+use super::branch::{Lanes, Prepared};
 use super::implication::{self, Cause, Chain, Graph, Implications, lit, lit_cand, lit_on};
 use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
 use crate::grid::bits::Bits;
@@ -205,12 +206,19 @@ pub struct TrialSearch {
     pub spec: TrialSpec,
     /// Per pass: the rule set its `propagate with` names, once linked.
     linked: Vec<OnceLock<Linked>>,
+    /// Per pass: the linked set prepared for the branch runner.
+    prepared: Vec<OnceLock<Prepared>>,
 }
 
 impl TrialSearch {
     pub fn new(spec: TrialSpec) -> TrialSearch {
         let linked = spec.passes.iter().map(|_| OnceLock::new()).collect();
-        TrialSearch { spec, linked }
+        let prepared = spec.passes.iter().map(|_| OnceLock::new()).collect();
+        TrialSearch {
+            spec,
+            linked,
+            prepared,
+        }
     }
 
     /// The rule sets to link: (pass index, set name as written).
@@ -226,29 +234,38 @@ impl TrialSearch {
     /// Gives pass `pass` its linked set (the loader calls this once, see
     /// `ruleset::Library`). A pass whose set is not linked finds nothing.
     pub fn set_link(&self, pass: usize, searchers: Linked) {
-        if let Some(l) = self.linked.get(pass) {
+        if let (Some(l), Some(p)) = (self.linked.get(pass), self.prepared.get(pass)) {
+            let _ = p.set(Prepared::new(&searchers));
             let _ = l.set(searchers);
         }
     }
 
     /// A pass that propagates with a linked rule set: each candidate of the
-    /// chosen cells assumed on (off), the set run in the branch; a branch
-    /// where some CSP variable has no candidate left refutes its assumption.
+    /// chosen cells assumed on (off), the set run in the branch by the
+    /// branch runner ([`super::branch`]); a branch where some CSP variable
+    /// has no candidate left refutes its assumption. The match's
+    /// complexity is the assumption and the literals the set concluded.
+    ///
+    /// `best_only`: collect only the pass's first match in report order
+    /// (least complexity, then the first found), pruning every branch that
+    /// cannot beat the best so far (see [`TrialSearch::first_match_pass`]).
     #[allow(clippy::too_many_arguments)]
     fn run_set_pass(
         &self,
         cx: &mut SearchCx,
         pi: usize,
         pass: &Pass,
-        set: &Linked,
+        set: &Prepared,
         rounds: Option<usize>,
         col: &mut Collector,
-        g: &mut Graph,
+        best_only: bool,
     ) {
         let state = col.state;
         let Some(cc) = pass.wants(Mode::Contradiction) else {
             return;
         };
+        // The assumptions, in order: cell by cell, candidate by candidate.
+        let mut assumptions = Vec::new();
         for c in 0..N_CELLS {
             let live = state.cands.and(&TABLES.cell[c]);
             let n = live.len();
@@ -257,27 +274,85 @@ impl TrialSearch {
             }
             for z in live.iter() {
                 for (on, wanted) in [(true, pass.assume_on), (false, pass.assume_off)] {
-                    if !wanted {
-                        continue;
-                    }
-                    if cx.interrupted() {
-                        return;
-                    }
-                    let mut branch = *state;
-                    g.clear();
-                    let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
-                    if on {
-                        branch.assert(z);
-                    } else {
-                        branch.eliminate(z);
-                    }
-                    if run_branch(cx, set, rounds, &mut branch, g, &mut last) {
-                        let recipe = Recipe::Set { pass: pi, z, on };
-                        col.add(cc, lit(z, !on), g.ancestor_count(last), recipe);
+                    if wanted {
+                        assumptions.push((z, on));
                     }
                 }
             }
         }
+        let base = Lanes::new(state);
+        let mut found = Vec::new();
+        let mut branch = |cx: &mut SearchCx, (z, on): (usize, bool), limit: Option<usize>| {
+            let mut branch = base;
+            if on {
+                branch.assert(z);
+            } else {
+                branch.eliminate(z);
+            }
+            set.run(cx, rounds, &mut branch, &mut found, limit, None)
+        };
+        let add = |col: &mut Collector, (z, on): (usize, bool), complexity: usize| {
+            col.add(cc, lit(z, !on), complexity, Recipe::Set { pass: pi, z, on });
+        };
+        if !best_only {
+            for &a in &assumptions {
+                if cx.interrupted() {
+                    return;
+                }
+                if let Some(n) = branch(cx, a, None) {
+                    add(col, a, 1 + n);
+                }
+            }
+            return;
+        }
+        // The least complexity there is, 1, is an assumption contradicted
+        // by itself: when there is one, the first is the match.
+        for &a in &assumptions {
+            if cx.interrupted() {
+                return;
+            }
+            if branch(cx, a, Some(0)).is_some() {
+                return add(col, a, 1);
+            }
+        }
+        // Then every branch concludes a literal at least; one of complexity
+        // 1 + n beats the best so far, b, when n <= b - 2.
+        let mut best: Option<(usize, (usize, bool))> = None;
+        for &a in &assumptions {
+            if cx.interrupted() {
+                return;
+            }
+            let limit = match best {
+                Some((b, _)) if b <= 2 => break,
+                Some((b, _)) => Some(b - 2),
+                None => None,
+            };
+            if let Some(n) = branch(cx, a, limit) {
+                best = Some((1 + n, a));
+            }
+        }
+        if let Some((k, a)) = best {
+            add(col, a, k);
+        }
+    }
+
+    /// The pass whose first match in report order can be found alone, by
+    /// a pruned sweep: the rule's only pass, propagating with a set and
+    /// concluding on contradictions only. Its matches are sorted by
+    /// rating, then complexity (the key is one), and the rating grows
+    /// with the complexity, so the first is the least complex, the first
+    /// found among equals.
+    fn first_match_pass(&self) -> Option<&Prepared> {
+        let [pass] = self.spec.passes.as_slice() else {
+            return None;
+        };
+        let [c] = pass.concludes.as_slice() else {
+            return None;
+        };
+        if c.mode != Mode::Contradiction || pass.propagate.is_none() {
+            return None;
+        }
+        self.prepared[0].get()
     }
 }
 
@@ -334,20 +409,33 @@ impl TrialSearch {
         let chains = match recipe {
             Recipe::Set { pass, z, on } => {
                 let (Some(set), Some((_, rounds))) =
-                    (self.linked[pass].get(), &pass_of(pass).propagate)
+                    (self.prepared[pass].get(), &pass_of(pass).propagate)
                 else {
                     return (Vec::new(), Vec::new());
                 };
-                let mut g = Graph::new();
-                let mut branch = *state;
-                let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
+                let mut branch = Lanes::new(state);
                 if on {
                     branch.assert(z);
                 } else {
                     branch.eliminate(z);
                 }
-                run_branch(cx, set, *rounds, &mut branch, &mut g, &mut last);
-                return (vec![g.extract(last)], branch.empty_vars());
+                let mut trace = Vec::new();
+                set.run(
+                    cx,
+                    *rounds,
+                    &mut branch,
+                    &mut Vec::new(),
+                    None,
+                    Some(&mut trace),
+                );
+                // One chain: the assumption, then each literal the set
+                // concluded, each after the one before.
+                let mut g = Graph::new();
+                let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
+                for l in trace {
+                    last = g.add(l, Cause::Rule, &[last]);
+                }
+                return (vec![g.extract(last)], branch.state.empty_vars());
             }
             Recipe::Cycle { pass, z, nth } => {
                 let mut g = Graph::new();
@@ -395,64 +483,6 @@ impl TrialSearch {
             }
         };
         (chains, Vec::new())
-    }
-}
-
-/// Runs a linked set in a branch, recording each conclusion as a node
-/// (its parent the literal concluded before it). `true` when the branch
-/// ends with a CSP variable that has no candidate.
-fn run_branch(
-    cx: &mut SearchCx,
-    set: &Linked,
-    rounds: Option<usize>,
-    branch: &mut State,
-    g: &mut Graph,
-    last: &mut u32,
-) -> bool {
-    let mut round = 0;
-    let mut found: Vec<Found> = Vec::new();
-    loop {
-        if branch.has_empty_var() {
-            return true;
-        }
-        if branch.is_solved() || cx.interrupted() || rounds.is_some_and(|r| round >= r) {
-            return false;
-        }
-        round += 1;
-        found.clear();
-        for s in set {
-            let _ = s.search(cx, branch, &mut |f| {
-                found.push(f);
-                if rounds.is_some() {
-                    ControlFlow::Continue(())
-                } else {
-                    ControlFlow::Break(())
-                }
-            });
-            if rounds.is_none() && !found.is_empty() {
-                break;
-            }
-        }
-        if found.is_empty() {
-            return false;
-        }
-        for f in &found {
-            for z in f.conclusions.iter() {
-                let (done, on) = match f.kind {
-                    ConclusionKind::Eliminate => (branch.eliminate(z), false),
-                    ConclusionKind::Assert => {
-                        let live = branch.cands.contains(z);
-                        if live {
-                            branch.assert(z);
-                        }
-                        (live, true)
-                    }
-                };
-                if done {
-                    *last = g.add(lit(z, on), Cause::Rule, &[*last]);
-                }
-            }
-        }
     }
 }
 
@@ -1144,11 +1174,8 @@ impl Searcher for TrialSearch {
             state,
             hints: Vec::new(),
         };
-        let mut pool = Pool {
-            on: (0..9).map(|_| Graph::new()).collect(),
-            off: Graph::new(),
-            region: (0..9).map(|_| Graph::new()).collect(),
-        };
+        // Graphs for implication passes (not needed by set passes).
+        let mut pool: Option<Pool> = None;
         // Matches are reported in sorted order as soon as no later pass can
         // precede them: a later pass's matches rate at least its lowest
         // conclusion level. So a search that is stopped at its first match
@@ -1161,13 +1188,31 @@ impl Searcher for TrialSearch {
         };
         let passes = &self.spec.passes;
         let mut seen: Vec<Bits> = Vec::new();
+        // The first match alone, by a pruned sweep (an engine stops there);
+        // a caller that wants more gets them from the whole sweep below,
+        // where this one is a repeat and is dropped.
+        if let Some(set) = self.first_match_pass() {
+            let rounds = passes[0].propagate.as_ref().and_then(|p| p.1);
+            self.run_set_pass(cx, 0, &passes[0], set, rounds, &mut col, true);
+            if cx.interrupted() {
+                return ControlFlow::Break(());
+            }
+            for h in std::mem::take(&mut col.hints) {
+                self.report(state, h, &mut seen, f)?;
+            }
+        }
         for (i, pass) in passes.iter().enumerate() {
             if let Some((_, rounds)) = &pass.propagate {
-                if let Some(set) = self.linked[i].get() {
-                    self.run_set_pass(cx, i, pass, set, *rounds, &mut col, &mut pool.off);
+                if let Some(set) = self.prepared[i].get() {
+                    self.run_set_pass(cx, i, pass, set, *rounds, &mut col, false);
                 }
             } else {
-                self.run_pass(cx, i, pass, &mut col, &mut pool);
+                let pool = pool.get_or_insert_with(|| Pool {
+                    on: (0..9).map(|_| Graph::new()).collect(),
+                    off: Graph::new(),
+                    region: (0..9).map(|_| Graph::new()).collect(),
+                });
+                self.run_pass(cx, i, pass, &mut col, pool);
             }
             if cx.interrupted() {
                 return ControlFlow::Break(());

@@ -9,6 +9,10 @@
 //! of them solves does not depend on the order of the steps) and costs a
 //! fraction. With `--all` every rung starts from the puzzle itself and the
 //! table says how many each solves, for ladders whose rungs do not grow.
+//!
+//! A rung whose run a limit stops (`--max-seconds`) has no answer: the
+//! climb stops there and the puzzle counts as stopped, never as solved by
+//! no rung (which says the puzzle is beyond the ladder).
 
 use crate::engine::{Limits, Runner, StopReason};
 use crate::grid::state::State;
@@ -25,22 +29,31 @@ pub struct Climb {
     pub first: Option<usize>,
     /// Whether each rung solves it.
     pub solved: Vec<bool>,
+    /// The first rung whose run a limit stopped before an answer (the
+    /// climb stops there).
+    pub limited: Option<usize>,
 }
 
 /// Climbs `ladder` from `start` (see the module docs for `all`).
 pub fn climb(ladder: &Ladder, start: State, all: bool, limits: Limits) -> Climb {
     let n = ladder.rungs.len();
     if all {
-        let solved: Vec<bool> = ladder
+        let stops: Vec<StopReason> = ladder
             .rungs
             .iter()
-            .map(|r| Runner::new(&r.set).limits(limits).run(start).stop == StopReason::Solved)
+            .map(|r| Runner::new(&r.set).limits(limits).run(start).stop)
             .collect();
+        let solved: Vec<bool> = stops.iter().map(|&s| s == StopReason::Solved).collect();
         let first = solved.iter().position(|&s| s);
-        return Climb { first, solved };
+        let limited = stops.iter().position(|&s| limit_stop(s));
+        return Climb {
+            first,
+            solved,
+            limited,
+        };
     }
     let mut state = start;
-    let mut first = None;
+    let (mut first, mut limited) = (None, None);
     for (i, r) in ladder.rungs.iter().enumerate() {
         let run = Runner::new(&r.set).limits(limits).run(state);
         match run.stop {
@@ -49,12 +62,43 @@ pub fn climb(ladder: &Ladder, start: State, all: bool, limits: Limits) -> Climb 
                 break;
             }
             StopReason::Contradiction => break,
+            s if limit_stop(s) => {
+                limited = Some(i);
+                break;
+            }
             _ => state = run.state,
         }
     }
     Climb {
         first,
         solved: (0..n).map(|i| first.is_some_and(|f| i >= f)).collect(),
+        limited,
+    }
+}
+
+/// Did a limit (time, steps) stop the run, rather than an answer?
+fn limit_stop(s: StopReason) -> bool {
+    matches!(s, StopReason::TimeLimit | StopReason::StepLimit)
+}
+
+impl Climb {
+    /// The climb's answer in one word: the first rung that solves the
+    /// puzzle, `-` when no rung does, `limit@RUNG` when a limit stopped
+    /// the run of that rung first.
+    pub fn word(&self, ladder: &Ladder) -> String {
+        match (self.first, self.limited) {
+            (Some(f), None) => ladder.rungs[f].name.clone(),
+            (Some(f), Some(l)) if f < l => ladder.rungs[f].name.clone(),
+            (_, Some(l)) => format!("limit@{}", ladder.rungs[l].name),
+            (None, None) => "-".into(),
+        }
+    }
+
+    /// Is the answer unknown (a limit stopped a rung below the first that
+    /// solves the puzzle, or no rung solved it)?
+    pub fn stopped(&self) -> bool {
+        self.limited
+            .is_some_and(|l| self.first.is_none_or(|f| l < f))
     }
 }
 
@@ -70,6 +114,8 @@ pub struct LadderTable {
     /// Puzzles this rung solves (cumulative when the rungs grow).
     pub solved: Vec<u64>,
     pub puzzles: u64,
+    /// Puzzles whose climb a limit stopped before an answer.
+    pub stopped: u64,
 }
 
 /// `part` of `whole` as a percentage with two decimals.
@@ -90,12 +136,15 @@ impl LadderTable {
             new: vec![0; n],
             solved: vec![0; n],
             puzzles: 0,
+            stopped: 0,
         }
     }
 
     pub fn add(&mut self, c: &Climb) {
         self.puzzles += 1;
-        if let Some(f) = c.first {
+        if c.stopped() {
+            self.stopped += 1;
+        } else if let Some(f) = c.first {
             self.new[f] += 1;
         }
         for (s, &ok) in self.solved.iter_mut().zip(&c.solved) {
@@ -107,15 +156,15 @@ impl LadderTable {
     /// solved a puzzle first when every puzzle was solved (the rungs above
     /// add nothing), every rung otherwise.
     pub fn shown(&self) -> usize {
-        if self.unsolved() > 0 {
+        if self.unsolved() > 0 || self.stopped > 0 {
             return self.rungs.len();
         }
         self.new.iter().rposition(|&n| n > 0).map_or(1, |i| i + 1)
     }
 
-    /// Puzzles no rung solves.
+    /// Puzzles no rung solves (those a limit stopped are not counted).
     pub fn unsolved(&self) -> u64 {
-        self.puzzles - self.new.iter().sum::<u64>()
+        self.puzzles - self.stopped - self.new.iter().sum::<u64>()
     }
 
     pub fn text(&self) -> String {
@@ -150,12 +199,20 @@ impl LadderTable {
                 self.rungs[self.rungs.len() - 1].0
             );
         }
-        let _ = writeln!(
+        let _ = write!(
             t,
             "{} puzzles, {} solved by no rung",
             self.puzzles,
             self.unsolved()
         );
+        if self.stopped > 0 {
+            let _ = write!(
+                t,
+                ", {} stopped by the time limit before an answer",
+                self.stopped
+            );
+        }
+        t.push('\n');
         t
     }
 
@@ -363,6 +420,7 @@ mod tests {
             new: vec![0; solved.len()],
             solved,
             puzzles: 10000,
+            stopped: 0,
         };
         let s = levels_table(&[t("L", vec![8271, 8959]), t("M", vec![9638, 9893, 9964])]);
         assert_eq!(

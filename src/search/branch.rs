@@ -1,0 +1,573 @@
+//! The branch runner of trial rules that `propagate with SET`: the linked
+//! set run in a copy of the state after an assumption, to its fixpoint or
+//! for N rounds, until a CSP variable has no candidate left.
+//!
+//! A branch needs only two answers: is it contradicted, and how many
+//! literals did the set conclude on the way (the match's complexity). So
+//! a branch builds no [`super::Found`], no evidence and no implication
+//! graph; the reported match's chain is found again later by replaying
+//! its branch through the generic runner (`trial::run_branch`), which
+//! gives the same literals in the same order.
+//!
+//! Speed comes from two generic devices, neither of which knows a
+//! technique:
+//!
+//! - [`Lanes`]: the branch's state with, beside its candidates, the number
+//!   of live candidates of each of the 324 CSP variables and the set of
+//!   decided variables, kept up to date as candidates go. "Is some
+//!   variable empty" is then a counter, and "the variables of a space with
+//!   exactly K candidates" one look at 81 counters.
+//! - [`CountPlan`]: a pattern plan of the shape "one variable generator
+//!   over a space's live variables, a filter `|V| == K`, conclude on `V`"
+//!   (`let V: rn; where |V| == 1; assert V` is one) is recognised from its
+//!   compiled instructions and run on the counters. The plan's other
+//!   forms (any rule of any other shape) run through
+//!   [`Searcher::search`] on the branch's [`State`], so a set may mix both.
+//!
+//! The order of matches is the plan's (variables in index order), and the
+//! set's rules keep their order, so a branch concludes exactly what the
+//! generic runner concludes.
+
+use super::implication::lit;
+use super::pattern::{CmpOp, Elem, Instr, Op, Plan};
+use super::{ConclusionKind, Found, SearchCx, Searcher};
+use crate::grid::bits::{Bits, VarSet};
+use crate::grid::geometry::*;
+use crate::grid::links::links;
+use crate::grid::state::State;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+/// A pattern plan that is one generator over the live variables of a
+/// space, filtered by the variable's number of live candidates, concluding
+/// on the variable's candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountPlan {
+    pub space: Space,
+    /// The number of live candidates the filter asks for (1 or more).
+    pub count: usize,
+    pub kind: ConclusionKind,
+}
+
+impl CountPlan {
+    /// The count form of a searcher, when it is a plan of that shape.
+    pub fn of(s: &dyn Searcher) -> Option<CountPlan> {
+        let plan = s.as_any().downcast_ref::<Plan>()?;
+        let [
+            Instr::Gen {
+                slot,
+                elem: Elem::Var(Some(space)),
+                size: None,
+                domain: None,
+            },
+            Instr::Filter(filter),
+        ] = plan.instrs.as_slice()
+        else {
+            return None;
+        };
+        // `|V| == K` either way round: the count of V's live candidates.
+        let Op::Cmp(CmpOp::Eq, a, b) = filter else {
+            return None;
+        };
+        let count = match (&**a, &**b) {
+            (x, Op::Int(k)) | (Op::Int(k), x) if counts_slot(x, *slot) => *k,
+            _ => return None,
+        };
+        // The conclusion: V's live candidates.
+        if !is_cands_of_slot(&plan.target, *slot) || count < 1 {
+            return None;
+        }
+        if plan.conclusion == ConclusionKind::Assert && count != 1 {
+            return None;
+        }
+        // A show template can only fail to be defined through `first` or
+        // `last`; such a plan keeps the generic path.
+        let plain = plan.show.iter().all(|p| match p {
+            super::pattern::ShowPart::Lit(_) => true,
+            super::pattern::ShowPart::Value(_, op) => !op.may_fail(),
+            super::pattern::ShowPart::Within { ctx, x, .. } => !ctx.may_fail() && !x.may_fail(),
+        });
+        plain.then_some(CountPlan {
+            space: *space,
+            count: count as usize,
+            kind: plan.conclusion,
+        })
+    }
+
+    /// Calls `f` with each match's conclusions on `l`, in the plan's order
+    /// (variables in index order), until it breaks.
+    fn each(&self, l: &Lanes, mut f: impl FnMut(Bits) -> ControlFlow<()>) -> ControlFlow<()> {
+        let base = var(self.space, 0);
+        if self.count == 1 {
+            for v in l.ones.and(&SPACE_VARS[self.space as usize]).iter() {
+                f(l.state.var_cands(v))?;
+            }
+            return ControlFlow::Continue(());
+        }
+        for v in base..base + 81 {
+            if usize::from(l.count[v]) == self.count {
+                f(l.state.var_cands(v))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The variables of each space.
+static SPACE_VARS: std::sync::LazyLock<[VarSet; 4]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|s| VarSet::from_indices(s * 81..(s + 1) * 81))
+});
+
+/// Is `op` the number of live candidates of the variable bound in `slot`?
+fn counts_slot(op: &Op, slot: usize) -> bool {
+    matches!(op, Op::Len(x) if is_cands_of_slot(x, slot))
+}
+
+/// Is `op` the live candidates of the variable bound in `slot`?
+fn is_cands_of_slot(op: &Op, slot: usize) -> bool {
+    matches!(op, Op::Cands(Elem::Var(_), x) if matches!(**x, Op::Slot(s) if s == slot))
+}
+
+/// Added to the count of a decided variable.
+const DECIDED: u8 = 100;
+
+/// The four variables of each candidate (as [`cand_vars`]), as a table.
+static CAND_VARS: [[u16; 4]; N_CANDS] = {
+    let mut t = [[0u16; 4]; N_CANDS];
+    let mut z = 0;
+    while z < N_CANDS {
+        let (c, d) = (z / 9, z % 9);
+        let (r, k, b) = (c / 9, c % 9, (c / 27) * 3 + (c % 9) / 3);
+        t[z] = [
+            c as u16,
+            (81 + r * 9 + d) as u16,
+            (162 + k * 9 + d) as u16,
+            (243 + b * 9 + d) as u16,
+        ];
+        z += 1;
+    }
+    t
+};
+
+/// A branch's state with per-variable counts of live candidates.
+#[derive(Clone, Copy, Debug)]
+pub struct Lanes {
+    pub state: State,
+    /// Live candidates of each CSP variable, plus [`DECIDED`] for a
+    /// decided one (so that a decided variable never counts 0 or 1).
+    count: [u8; N_VARS],
+    /// Variables holding a value.
+    decided: VarSet,
+    /// Undecided variables with exactly one live candidate.
+    ones: VarSet,
+    /// Undecided variables without a live candidate.
+    empty: u32,
+}
+
+impl Lanes {
+    pub fn new(state: &State) -> Lanes {
+        let mut l = Lanes {
+            state: *state,
+            count: [0; N_VARS],
+            decided: VarSet::EMPTY,
+            ones: VarSet::EMPTY,
+            empty: 0,
+        };
+        for z in state.cands.iter() {
+            for v in cand_vars(z) {
+                l.count[v] += 1;
+            }
+        }
+        for z in state.values.iter() {
+            for v in cand_vars(z) {
+                if !l.decided.contains(v) {
+                    l.decided.insert(v);
+                    l.count[v] += DECIDED;
+                }
+            }
+        }
+        for v in 0..N_VARS {
+            if l.count[v] == 1 {
+                l.ones.insert(v);
+            }
+        }
+        l.empty = l.count.iter().filter(|&&n| n == 0).count() as u32;
+        l
+    }
+
+    /// Is some undecided variable without a candidate?
+    #[inline]
+    pub fn has_empty_var(&self) -> bool {
+        self.empty > 0
+    }
+
+    #[inline]
+    fn drop_cand(&mut self, y: usize) {
+        self.state.cands.remove(y);
+        for v in CAND_VARS[y] {
+            let v = usize::from(v);
+            self.count[v] -= 1;
+            match self.count[v] {
+                1 => self.ones.insert(v),
+                0 => {
+                    self.ones.remove(v);
+                    self.empty += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Removes a live candidate; whether it was live.
+    #[inline]
+    pub fn eliminate(&mut self, z: usize) -> bool {
+        let live = self.state.cands.contains(z);
+        if live {
+            self.drop_cand(z);
+        }
+        live
+    }
+
+    /// Decides live candidate `z`: its linked candidates go (as
+    /// [`State::assert`]).
+    pub fn assert(&mut self, z: usize) {
+        for v in cand_vars(z) {
+            // `z` is live: its variables are neither decided nor empty.
+            self.decided.insert(v);
+            self.ones.remove(v);
+            self.count[v] += DECIDED;
+        }
+        self.state.values.insert(z);
+        self.drop_cand(z);
+        for y in self.state.cands.and(links(z)).iter() {
+            self.drop_cand(y);
+        }
+    }
+}
+
+/// One rule of a linked set, prepared for branches.
+#[derive(Debug)]
+enum Member {
+    Count(CountPlan),
+    Other(Arc<dyn Searcher>),
+}
+
+/// A linked rule set prepared for branches: each rule in its count form
+/// when it has one.
+#[derive(Debug)]
+pub struct Prepared {
+    members: Vec<Member>,
+}
+
+impl Prepared {
+    pub fn new(set: &[Arc<dyn Searcher>]) -> Prepared {
+        let members = set
+            .iter()
+            .map(|s| match CountPlan::of(&**s) {
+                Some(c) => Member::Count(c),
+                None => Member::Other(s.clone()),
+            })
+            .collect();
+        Prepared { members }
+    }
+
+    /// Runs the set in branch `l` to its fixpoint (`rounds: None`: the first
+    /// match of the first rule that has one, applied, again and again) or
+    /// for N rounds (each applying every match found on the round's state,
+    /// in order). Returns `Some(n)` when the branch ends with a CSP
+    /// variable without a candidate, `n` being the number of literals the
+    /// set concluded (candidates placed or eliminated); `None` otherwise.
+    ///
+    /// With a `limit`, only a contradiction reached with at most `limit`
+    /// literals is wanted: the branch gives up (`None`) as soon as it has
+    /// concluded more, or must conclude more to change (a round that
+    /// concludes nothing ends the branch, so a contradiction not yet there
+    /// costs one more literal at least).
+    ///
+    /// With a `trace`, each concluded literal is pushed on it, in order
+    /// (the match's chain, when it is reported).
+    pub fn run(
+        &self,
+        cx: &mut SearchCx,
+        rounds: Option<usize>,
+        l: &mut Lanes,
+        found: &mut Vec<(ConclusionKind, Bits)>,
+        limit: Option<usize>,
+        mut trace: Option<&mut Vec<u16>>,
+    ) -> Option<usize> {
+        let over = |n: usize| limit.is_some_and(|m| n > m);
+        let mut round = 0;
+        let mut applied = 0;
+        loop {
+            if l.has_empty_var() {
+                return Some(applied);
+            }
+            if l.state.is_solved()
+                || cx.interrupted()
+                || rounds.is_some_and(|r| round >= r)
+                || over(applied + 1)
+            {
+                return None;
+            }
+            round += 1;
+            found.clear();
+            let all = rounds.is_some();
+            for m in &self.members {
+                match m {
+                    Member::Count(c) => {
+                        let _ = c.each(l, |b| {
+                            found.push((c.kind, b));
+                            if all {
+                                ControlFlow::Continue(())
+                            } else {
+                                ControlFlow::Break(())
+                            }
+                        });
+                    }
+                    Member::Other(s) => {
+                        let _ = s.search(cx, &l.state, &mut |f: Found| {
+                            found.push((f.kind, f.conclusions));
+                            if all {
+                                ControlFlow::Continue(())
+                            } else {
+                                ControlFlow::Break(())
+                            }
+                        });
+                    }
+                }
+                if !all && !found.is_empty() {
+                    break;
+                }
+            }
+            if found.is_empty() {
+                return None;
+            }
+            for (kind, zs) in found.iter() {
+                for z in zs.iter() {
+                    let done = match kind {
+                        ConclusionKind::Eliminate => l.eliminate(z),
+                        ConclusionKind::Assert => {
+                            let live = l.state.cands.contains(z);
+                            if live {
+                                l.assert(z);
+                            }
+                            live
+                        }
+                    };
+                    if done {
+                        applied += 1;
+                        if let Some(t) = trace.as_deref_mut() {
+                            t.push(lit(z, *kind == ConclusionKind::Assert));
+                        }
+                    }
+                }
+                if over(applied) {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset;
+
+    #[test]
+    fn the_singles_are_count_plans_and_subsets_are_not() {
+        let set = ruleset::load("singles").unwrap();
+        let forms: Vec<_> = set
+            .rules
+            .iter()
+            .map(|r| CountPlan::of(&*r.searcher))
+            .collect();
+        let spaces = [Space::Rc, Space::Rn, Space::Cn, Space::Bn];
+        assert_eq!(forms.len(), 4);
+        for (f, sp) in forms.iter().zip(spaces) {
+            assert_eq!(
+                *f,
+                Some(CountPlan {
+                    space: sp,
+                    count: 1,
+                    kind: ConclusionKind::Assert
+                })
+            );
+        }
+        let basic = ruleset::load("basic").unwrap();
+        let n = basic
+            .rules
+            .iter()
+            .filter(|r| CountPlan::of(&*r.searcher).is_some())
+            .count();
+        assert_eq!(n, 4);
+    }
+
+    /// The generic runner the branch runner must equal: the set's
+    /// searchers on a [`State`], every match as a [`Found`].
+    fn generic(
+        set: &[Arc<dyn Searcher>],
+        rounds: Option<usize>,
+        branch: &mut State,
+        trace: &mut Vec<u16>,
+    ) -> bool {
+        let mut cx = SearchCx::new(None);
+        let mut round = 0;
+        loop {
+            if branch.has_empty_var() {
+                return true;
+            }
+            if branch.is_solved() || rounds.is_some_and(|r| round >= r) {
+                return false;
+            }
+            round += 1;
+            let mut found: Vec<Found> = Vec::new();
+            for s in set {
+                let _ = s.search(&mut cx, branch, &mut |f| {
+                    found.push(f);
+                    if rounds.is_some() {
+                        ControlFlow::Continue(())
+                    } else {
+                        ControlFlow::Break(())
+                    }
+                });
+                if rounds.is_none() && !found.is_empty() {
+                    break;
+                }
+            }
+            if found.is_empty() {
+                return false;
+            }
+            for f in &found {
+                for z in f.conclusions.iter() {
+                    let (done, on) = match f.kind {
+                        ConclusionKind::Eliminate => (branch.eliminate(z), false),
+                        ConclusionKind::Assert => {
+                            let live = branch.cands.contains(z);
+                            if live {
+                                branch.assert(z);
+                            }
+                            (live, true)
+                        }
+                    };
+                    if done {
+                        trace.push(lit(z, on));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every branch (each candidate on and off) of states along the paths
+    /// of a few cbg-000 puzzles: the branch runner concludes the same
+    /// literals, in the same order, and ends in the same state as the
+    /// generic runner, with singles for one round and to the fixpoint, and
+    /// with the basic rules (count plans mixed with other plans).
+    #[test]
+    fn branches_equal_the_generic_runner() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/cbg-000-first1000.txt"),
+        )
+        .unwrap();
+        let singles = ruleset::load("singles").unwrap();
+        let basic = ruleset::load("basic").unwrap();
+        let filter = ruleset::load("filter-fast").unwrap();
+        let searchers = |s: &crate::ruleset::RuleSet| -> Vec<Arc<dyn Searcher>> {
+            s.rules.iter().map(|r| r.searcher.clone()).collect()
+        };
+        let (singles, basic) = (searchers(&singles), searchers(&basic));
+        // (set, rounds, puzzles, candidates: every n-th)
+        type Case<'a> = (&'a [Arc<dyn Searcher>], Option<usize>, usize, usize);
+        let cases: [Case; 3] = [
+            (&singles, Some(1), 8, 1),
+            (&singles, None, 8, 1),
+            (&basic, None, 1, 6),
+        ];
+        let (mut branches, mut contradictions) = (0, 0);
+        for (set, rounds, puzzles, every) in cases {
+            let prepared = Prepared::new(set);
+            for line in text.lines().skip(1).take(puzzles) {
+                let p = crate::input::parse_puzzle(&line[..81]).unwrap();
+                let run = crate::engine::run(
+                    &filter,
+                    State::from_masks(&p.masks, &p.givens),
+                    crate::engine::Limits::default(),
+                );
+                for step in run
+                    .steps
+                    .iter()
+                    .filter(|s| s.grade.complexity >= 1000)
+                    .take(3)
+                {
+                    let state = step.before;
+                    let base = Lanes::new(&state);
+                    for z in state.cands.iter().step_by(every) {
+                        for on in [true, false] {
+                            let (mut a, mut b) = (state, base);
+                            if on {
+                                a.assert(z);
+                                b.assert(z);
+                            } else {
+                                a.eliminate(z);
+                                b.eliminate(z);
+                            }
+                            let (mut ta, mut tb) = (Vec::new(), Vec::new());
+                            let ca = generic(set, rounds, &mut a, &mut ta);
+                            let mut cx = SearchCx::new(None);
+                            let cb = prepared.run(
+                                &mut cx,
+                                rounds,
+                                &mut b,
+                                &mut Vec::new(),
+                                None,
+                                Some(&mut tb),
+                            );
+                            assert_eq!(ca, cb.is_some(), "{z} {on}");
+                            assert_eq!(ta, tb, "{z} {on}");
+                            assert_eq!(a, b.state);
+                            if let Some(n) = cb {
+                                assert_eq!(n, tb.len());
+                                contradictions += 1;
+                            }
+                            branches += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            branches > 5000 && contradictions > 500,
+            "{branches} {contradictions}"
+        );
+    }
+
+    #[test]
+    fn lanes_follow_the_state() {
+        let mut s = State::empty_grid();
+        let mut l = Lanes::new(&s);
+        for z in [cand(0, 0), cand(1, 1), cand(12, 2)] {
+            s.assert(z);
+            l.assert(z);
+        }
+        for z in [cand(80, 3), cand(80, 4), cand(40, 0)] {
+            s.eliminate(z);
+            assert!(l.eliminate(z));
+        }
+        assert!(!l.eliminate(cand(40, 0)));
+        assert_eq!(l.state, s);
+        let fresh = Lanes::new(&s);
+        for (z, vars) in CAND_VARS.iter().enumerate() {
+            assert_eq!(vars.map(usize::from), cand_vars(z));
+        }
+        assert_eq!(l.count, fresh.count);
+        assert_eq!(l.decided, fresh.decided);
+        assert_eq!(l.ones, fresh.ones);
+        assert!(!l.has_empty_var());
+        for d in 0..9 {
+            l.eliminate(cand(70, d));
+        }
+        assert!(l.has_empty_var());
+        assert_eq!(Lanes::new(&l.state).empty, 1);
+    }
+}
