@@ -17,12 +17,6 @@ use ruledoku::ruleset::{self, RuleSet};
 use ruledoku::serate::{self, Bounds};
 use std::path::Path;
 
-/// The cbg-000 puzzles rated 6.2 or less whose ER the `se` set does not
-/// reach, by line, with the ER it gives: each needs SE's BUG type 3 (5.8,
-/// 5.9), which the set lacks, so the run goes on to the next producers,
-/// SE's forcing chains (never a wrong step). All three are in the sample.
-const KNOWN_DIFFER: &[(usize, &str)] = &[(2201, "6.7"), (5935, "6.8"), (9875, "6.6")];
-
 /// One puzzle of a reference file: cbg-000 line, puzzle, ER and, when the
 /// file has them, EP and ED.
 struct Ref {
@@ -92,19 +86,58 @@ fn se_er_of_a_cbg_sample_equals_se_1_2_1() {
     let refs = read_refs(&sample());
     let (n, er_ok, eped_ok, differ) = rate_refs(&set, &refs);
     assert_eq!(n, 1000);
-    let known: Vec<(usize, String)> = KNOWN_DIFFER.iter().map(|&(l, e)| (l, e.into())).collect();
-    assert_eq!(differ, known, "ER differs on these cbg-000 lines");
-    assert_eq!(er_ok, 1000 - KNOWN_DIFFER.len());
-    // EP and ED are decided before the BUG step: equal on all.
+    assert_eq!(differ, [], "ER differs on these cbg-000 lines");
+    assert_eq!(er_ok, 1000);
     assert_eq!(eped_ok, 1000);
 }
 
-/// Every cbg-000 puzzle: ER against `SER.txt`, every step of every puzzle
-/// checked against the solution. The puzzles whose ER differs are exactly
-/// those listed, with the ER the set gives, in
-/// `tests/data/se-cbg-000-er-differ.txt` (line, ours, SE's): BUG type 3,
-/// aligned triplet exclusion, dynamic forcing chains+ and nested chains are
-/// not written yet.
+/// The 33 cbg-000 puzzles (`tests/data/se-cbg-000-ate-bug3.txt`: line,
+/// puzzle, SE's ER, the rule SE needs) that needed SE's BUG type 3 (5.8,
+/// 5.9) or aligned triplet exclusion (7.5) before those were written: the
+/// rule is used on each path, ER is SE's and every step is checked against
+/// the solution.
+#[test]
+fn bug_type_3_and_aligned_triplet_exclusion_give_se_s_er() {
+    let set = ruleset::load("se").unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-cbg-000-ate-bug3.txt");
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut used = std::collections::BTreeMap::new();
+    for l in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let (line, puzzle, er, rule) = (f[0], f[1], f[2], f[3]);
+        let p = input::parse_puzzle(puzzle).unwrap();
+        let referee = Referee::new(&p.masks).unwrap();
+        let se = serate::run(
+            &set,
+            State::from_masks(&p.masks, &p.givens),
+            Limits::default(),
+            Bounds::default(),
+            false,
+        );
+        if let Err(e) = referee.check_run(&se.run) {
+            panic!("line {line} {puzzle}: {e}");
+        }
+        assert_eq!(se.run.stop, StopReason::Solved, "line {line}");
+        assert_eq!(se.rating.er_text(), er, "line {line}");
+        let steps = se
+            .run
+            .steps
+            .iter()
+            .filter(|s| s.rule.head.name.starts_with(rule));
+        *used.entry(rule.to_string()).or_insert(0) += usize::from(steps.count() > 0);
+    }
+    let used: Vec<(String, usize)> = used.into_iter().collect();
+    assert_eq!(
+        used,
+        [
+            ("se-aligned-triplet-exclusion".to_string(), 30),
+            ("se-bug-type-3".to_string(), 3)
+        ]
+    );
+}
+
+/// Every cbg-000 puzzle: ER equal to `SER.txt` on all 21,375 lines, every
+/// step of every puzzle checked against the solution.
 #[test]
 #[ignore = "whole cbg-000 (21,375 puzzles): run with --ignored"]
 fn se_er_of_cbg_000() {
@@ -125,20 +158,8 @@ fn se_er_of_cbg_000() {
     let set = ruleset::load("se").unwrap();
     let (n, er_ok, _, differ) = rate_refs(&set, &refs);
     assert_eq!(n, 21_375);
-    eprintln!("ER equal on {er_ok} of {n}");
-    let expected: Vec<(usize, String)> = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-cbg-000-er-differ.txt"),
-    )
-    .unwrap()
-    .lines()
-    .filter(|l| !l.starts_with('#'))
-    .map(|l| {
-        let f: Vec<&str> = l.split_whitespace().collect();
-        (f[0].parse().unwrap(), f[1].to_string())
-    })
-    .collect();
-    assert_eq!(differ, expected);
-    assert_eq!(er_ok, n - expected.len());
+    assert_eq!(differ, [], "ER differs on these cbg-000 lines");
+    assert_eq!(er_ok, 21_375);
 }
 
 /// The two language features the SE rules brought: `select(X in S: C)`
