@@ -9,12 +9,21 @@
 //! difficulty, complexity, hint name, placement, removed candidates and the
 //! state as a 729-character pencil-mark line. Our rule alone, on the same
 //! state, must give the same difficulty, placement and eliminations.
+//! `tests/data/se-nested-hints.tsv` does the same for the nested levels
+//! 9.5 and 10.0, on the states of SE's path for hard-972 line 1 where it
+//! took a nested step (its first columns name our rule file and rule).
 
-use ruledoku::engine;
+mod common;
+
+use common::errors;
+use ruledoku::engine::{self, Limits};
 use ruledoku::grid::geometry::*;
 use ruledoku::grid::state::State;
+use ruledoku::input;
+use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset;
 use ruledoku::search::{ConclusionKind, SearchCx};
+use ruledoku::serate::{self, Bounds};
 
 /// A state from a pencil-mark line in which SE's solved cells are the
 /// cells with one candidate.
@@ -169,4 +178,168 @@ fn dynamic_plus_needs_its_branch_rules() {
         "dynamic-forcing-chains-plus",
     );
     assert_eq!((n, bad.len()), (40, 28), "{}", bad.join("\n"));
+}
+
+/// The nested levels (+ forcing chains, 9.5; + multiple forcing chains,
+/// 10.0) on SE's own path: each of our rules alone gives SE's step.
+#[test]
+fn nested_first_hints_are_ses() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-nested-hints.tsv");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut n = 0;
+    let mut bad = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        if l.starts_with('#') || l.is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = l.split('\t').collect();
+        let (file, rule) = (f[0], f[1]);
+        let want = (f[2].to_string(), f[5].to_string(), f[6].to_string());
+        let set = only(file, rule);
+        n += 1;
+        match ours(&set, &state_of(f[7])) {
+            Some((d, p, r, _)) if (d.clone(), p.clone(), r.clone()) == want => {}
+            other => bad.push(format!(
+                "line {}: SE {} {want:?}; ours {other:?}",
+                i + 1,
+                f[4]
+            )),
+        }
+    }
+    assert_eq!(n, 7);
+    assert!(
+        bad.is_empty(),
+        "{} of {n} differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+/// ER/EP/ED of `rate --se` on `../shared/data/se-hard/hard-972.txt` (SE
+/// 1.2.1's published ratings, 10.4 to 11.9), every step checked against the
+/// solution: a 200-puzzle sample (lines 1 + ⌊k·972/200⌋), or every line with
+/// `RULEDOKU_HARD972=all`, or the lines listed in it (`1,200,400`). At least
+/// 99% must agree. Minutes per puzzle: run with `--ignored --nocapture` in
+/// release; it prints each puzzle's result as it goes.
+#[test]
+#[ignore = "SE's hardest puzzles: about a minute each; run with --ignored in release"]
+fn hard_972_ratings_are_ses() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/se-hard/hard-972.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let all: Vec<&str> = text.lines().collect();
+    let lines: Vec<usize> = match std::env::var("RULEDOKU_HARD972").ok().as_deref() {
+        Some("all") => (1..=all.len()).collect(),
+        Some(list) => list.split(',').map(|x| x.trim().parse().unwrap()).collect(),
+        None => (0..200).map(|k| 1 + k * all.len() / 200).collect(),
+    };
+    let set = ruleset::load("se").unwrap();
+    let mut differ = Vec::new();
+    for &n in &lines {
+        let f: Vec<&str> = all[n - 1].split_whitespace().collect();
+        let p = input::parse_puzzle(f[0]).unwrap();
+        let referee = Referee::new(&p.masks).unwrap();
+        let t0 = std::time::Instant::now();
+        let se = serate::run(
+            &set,
+            State::from_masks(&p.masks, &p.givens),
+            Limits::default(),
+            Bounds::default(),
+            false,
+        );
+        if let Err(e) = referee.check_run(&se.run) {
+            panic!("line {n} {}: {e}", f[0]);
+        }
+        let r = &se.rating;
+        let got = format!("{}/{}/{}", r.er_text(), r.ep_text(), r.ed_text());
+        println!(
+            "line {n}: {got} (SE {}) {:.1} s",
+            f[1],
+            t0.elapsed().as_secs_f64()
+        );
+        if got != f[1] {
+            differ.push(format!("line {n}: ours {got}, SE {}", f[1]));
+        }
+    }
+    let agree = lines.len() - differ.len();
+    println!("{agree} of {} agree", lines.len());
+    assert!(
+        agree * 100 >= lines.len() * 99,
+        "{agree} of {} agree:\n{}",
+        lines.len(),
+        differ.join("\n")
+    );
+}
+
+/// `apply` needs dynamic implication steps; `parents` is a set of
+/// candidates, given once.
+#[test]
+fn apply_and_parents_are_checked() {
+    let trial = |body: &str| {
+        format!(
+            "trial t {{\n    complexity 1\n    assume on\n{body}\n    conclude contradiction\n}}\n"
+        )
+    };
+    assert_eq!(
+        errors(&trial("    on-off cell\n    apply \"b.rules\"")),
+        vec![(
+            5,
+            5,
+            "`apply` reads the branch's state: it needs `reads branch`".to_string()
+        )]
+    );
+    assert_eq!(
+        errors(&trial(
+            "    propagate with singles\n    reads branch\n    apply \"b.rules\""
+        )),
+        vec![(
+            6,
+            5,
+            "`apply` runs between implication steps: it cannot go with `propagate with`"
+                .to_string()
+        )]
+    );
+    assert_eq!(
+        errors(&trial(
+            "    on-off cell\n    reads branch\n    apply x\n    apply y"
+        )),
+        vec![(7, 5, "`apply` given twice".to_string())]
+    );
+    let rule = |parents: &str| {
+        format!(
+            "rule r {{\n    complexity 1\n    let X: digit\n    let B: block\n    eliminate cands(B) & cands(X)\n{parents}\n}}\n"
+        )
+    };
+    assert_eq!(
+        errors(&rule("    parents |cands(X)|")),
+        vec![(6, 13, "expected candidates, found integer".to_string())]
+    );
+    assert_eq!(
+        errors(&rule("    parents cands(X)\n    parents cands(B)")),
+        vec![(7, 5, "`parents` given twice".to_string())]
+    );
+    // A rule with parents compiles; without `parents`, a rule has none.
+    assert!(
+        ruledoku::lang::compile_source("t.rules", &rule("    parents cands(B) - cands(X)")).is_ok()
+    );
+}
+
+/// A set that `apply` names must load: a missing file is an error that
+/// names the rule and the clause.
+#[test]
+fn apply_of_a_missing_set_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("ruledoku-apply-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.rules");
+    std::fs::write(
+        &file,
+        "trial t {\n    complexity 1\n    assume on\n    on-off cell\n    reads branch\n    apply \"missing.rules\"\n    conclude contradiction\n}\n",
+    )
+    .unwrap();
+    let err = ruleset::load(file.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(err.contains("rule `t`: `apply missing.rules`:"), "{err}");
 }

@@ -1026,6 +1026,10 @@ struct Pool {
     on: Vec<Graph>,
     off: Graph,
     region: Vec<Graph>,
+    /// Per candidate: its "on" propagation in the current pass, when a
+    /// region computed it before the candidate's own cell came (the same
+    /// propagation: it is deterministic), with its contradiction if any.
+    cached: Vec<Option<(Graph, Option<(u32, u32)>)>>,
 }
 
 impl TrialSearch {
@@ -1040,6 +1044,7 @@ impl TrialSearch {
         let state = col.state;
         let prop =
             Prop::new(state, pass.steps, pass.reads == Reads::Branch).applying(self.applied(pi));
+        pool.cached.iter_mut().for_each(|c| *c = None);
         let cyc = pass.wants(Mode::Cycle);
         let forc = pass.wants(Mode::Forcing);
         let contra = pass.wants(Mode::Contradiction);
@@ -1091,9 +1096,17 @@ impl TrialSearch {
             // Binary searches: each candidate on (and off), to a fixpoint.
             for (i, z) in live.iter().enumerate() {
                 let g_on = &mut pool.on[i];
-                g_on.clear();
-                g_on.add(lit(z, true), Cause::Assumption, &[]);
-                let absurd_on = prop.chain(cx, g_on);
+                let absurd_on = match pool.cached[z].take() {
+                    Some((g, absurd)) => {
+                        *g_on = g;
+                        absurd
+                    }
+                    None => {
+                        g_on.clear();
+                        g_on.add(lit(z, true), Cause::Assumption, &[]);
+                        prop.chain(cx, g_on)
+                    }
+                };
                 if let (Some(cc), Some((a, b))) = (contra, absurd_on)
                     && n >= cc.min_cell
                     && pass.assume_on
@@ -1199,10 +1212,19 @@ impl TrialSearch {
                 continue;
             }
             for (j, &o) in places.iter().enumerate().skip(1) {
+                // Every place after the first is a later cell: its own
+                // binary search takes this propagation from the cache.
+                let y = cand(o, d);
                 let g = &mut pool.region[j];
-                g.clear();
-                g.add(lit(cand(o, d), true), Cause::Assumption, &[]);
-                let _ = prop.chain(cx, g);
+                match &pool.cached[y] {
+                    Some((c, _)) => g.clone_from(c),
+                    None => {
+                        g.clear();
+                        g.add(lit(y, true), Cause::Assumption, &[]);
+                        let absurd = prop.chain(cx, g);
+                        pool.cached[y] = Some((g.clone(), absurd));
+                    }
+                }
             }
             let own = &pool.on[i];
             let others = &pool.region[1..places.len()];
@@ -1285,6 +1307,7 @@ impl Searcher for TrialSearch {
             on: (0..9).map(|_| Graph::new()).collect(),
             off: Graph::new(),
             region: (0..9).map(|_| Graph::new()).collect(),
+            cached: (0..N_CANDS).map(|_| None).collect(),
         };
         // Matches are reported in sorted order as soon as no later pass can
         // precede them: a later pass's matches rate at least its lowest
