@@ -1029,8 +1029,11 @@ struct Pool {
     /// Per candidate: its "on" propagation in the current pass, when a
     /// region computed it before the candidate's own cell came (the same
     /// propagation: it is deterministic), with its contradiction if any.
-    cached: Vec<Option<(Graph, Option<(u32, u32)>)>>,
+    cached: Vec<Option<Propagated>>,
 }
+
+/// A propagation's graph and its contradiction (the two nodes), if any.
+type Propagated = (Graph, Option<(u32, u32)>);
 
 impl TrialSearch {
     fn run_pass(
