@@ -366,3 +366,62 @@ fn apply_of_a_missing_set_is_an_error() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(err.contains("rule `t`: `apply missing.rules`:"), "{err}");
 }
+
+/// Every match (not only the first) of dynamic forcing chains (+) on ten
+/// states, and of the nested level 9.5 on one, agrees with the solution:
+/// no elimination of a true candidate, no placement of a false one.
+#[test]
+fn every_match_of_the_nested_levels_is_true() {
+    let check = |file: &str, rule: &str, pm: &str| -> usize {
+        let set = only(file, rule);
+        let state = state_of(pm);
+        let mut masks = [0u16; 81];
+        for (c, m) in masks.iter_mut().enumerate() {
+            for d in 0..9 {
+                if state.cands.contains(cand(c, d)) || state.values.contains(cand(c, d)) {
+                    *m |= 1 << d;
+                }
+            }
+        }
+        let referee = Referee::new(&masks).unwrap();
+        let mut n = 0;
+        let _ = set.rules[0]
+            .searcher
+            .search(&mut SearchCx::new(None), &state, &mut |f| {
+                n += 1;
+                for z in f.conclusions.iter() {
+                    match f.kind {
+                        ConclusionKind::Eliminate => assert!(!referee.is_true(z), "{rule}: {z}"),
+                        ConclusionKind::Assert => assert!(referee.is_true(z), "{rule}: {z}"),
+                    }
+                }
+                std::ops::ControlFlow::Continue(())
+            });
+        n
+    };
+    let dp = hints("se-dynamic-plus-hints.tsv");
+    let n: usize = dp[..10]
+        .iter()
+        .map(|h| {
+            check(
+                "rules/se/nested.rules",
+                "dynamic-forcing-chains-plus",
+                &h.pm,
+            )
+        })
+        .sum();
+    assert!(n >= 10, "{n}");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-nested-hints.tsv"),
+    )
+    .unwrap();
+    let first = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let pm = first.split('\t').nth(7).unwrap();
+    assert!(
+        check(
+            "rules/se/nested-fc.rules",
+            "dynamic-forcing-chains-plus-fc",
+            pm
+        ) >= 1
+    );
+}
