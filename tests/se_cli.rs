@@ -14,11 +14,14 @@ const BUG: &str =
 /// cbg-000 line 3: SE 7.1/1.2/1.2 (forcing chains).
 const CHAINS: &str =
     ".23..6.8......91...8.1..4..2.......7...8.....678.1......7.3.2...3...4.7....5.1.6.";
-/// se-hard/hard-972.txt line 1: SE 11.9/11.9/3.4 (nested forcing chains,
-/// which the `se` set lacks: it gets stuck and rates it 20.0 as serate does
-/// a puzzle its producers cannot solve).
+/// se-hard/hard-972.txt line 1: SE 11.9/11.9/3.4 (nested forcing chains:
+/// the `se` set rates it so, in a minute or two; without its nested levels,
+/// `NO_NESTED`, it gets stuck and rates it 20.0 as serate does a puzzle its
+/// producers cannot solve).
 const STUCK: &str =
     "........1.....2.34.35.......62......7.3.25..885...67...7853....32..68...5.62.7.8.";
+/// The `se` set without dynamic forcing chains (+) and the nested levels.
+const NO_NESTED: &str = "tests/data/rules/se-no-nested.yaml";
 
 #[test]
 fn rate_se_prints_serate_s_line() {
@@ -40,7 +43,9 @@ fn rate_se_streams_a_batch_in_input_order_on_both_cores() {
     let input = format!("{EASY}\n{BUG}\n{CHAINS}\n{STUCK}\n{EASY}\n");
     for jobs in ["1", "2"] {
         let r = ruledoku_stdin(
-            ["rate", "--se", "-", "-j", jobs, "--format", "%r/%p/%d"],
+            [
+                "rate", "--se", "-", "-j", jobs, "--format", "%r/%p/%d", "--rules", NO_NESTED,
+            ],
             &input,
         );
         assert_eq!(r.code, Some(0), "{}", r.stderr);
@@ -126,7 +131,15 @@ fn rate_se_csv_and_json() {
              1,{EASY},2.0,1.2,1.2,true,solved,,se-direct-hidden-pair-in-a-block,55,\n"
         )
     );
-    let r = ruledoku(["rate", "--se", STUCK, "--json", "--no-time"]);
+    let r = ruledoku([
+        "rate",
+        "--se",
+        STUCK,
+        "--json",
+        "--no-time",
+        "--rules",
+        NO_NESTED,
+    ]);
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(v["er"], 20.0);
     // No value was placed before the run got stuck.
@@ -183,9 +196,15 @@ fn rules_list_shows_the_se_strategy_and_uniqueness() {
         lines[2],
         "assumes a unique solution: some rules hold only for a puzzle with one solution"
     );
-    // SE's producer order: hidden singles first, dynamic forcing chains last.
+    // SE's producer order: hidden singles first, the nested forcing chains
+    // of level 5 (11.0) last.
     assert!(lines[4].starts_with("se-full-house-in-a-block "));
-    assert!(lines.last().unwrap().starts_with("dynamic-forcing-chains "));
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with("dynamic-forcing-chains-plus-dfc-fc ")
+    );
     // A SudoRules set says nothing of either.
     let r = ruledoku(["rules", "list", "--rules", "basic"]);
     assert!(r.lines()[1].starts_with("rule "));
@@ -236,11 +255,14 @@ fn solve_se_paths() {
             "12..5....4.6..9...78.............85...724...16............6.915..192..36...3....8",
         ),
         ("forcing-chains", CHAINS),
-        ("stuck-needs-nested-chains", STUCK),
     ];
     for (name, p) in cases {
         let r = ruledoku(["solve", "--se", p]);
         assert_eq!(r.code, Some(0), "{name}: {}", r.stderr);
         insta::assert_snapshot!(format!("se_{name}"), r.stdout);
     }
+    // Stuck without the nested levels: rated 20.0.
+    let r = ruledoku(["solve", "--se", "--rules", NO_NESTED, STUCK]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    insta::assert_snapshot!("se_stuck-needs-nested-chains", r.stdout);
 }

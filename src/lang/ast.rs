@@ -78,6 +78,9 @@ pub enum TrialKind {
         set: Ident,
         rounds: Option<(i64, Span)>,
     },
+    /// `apply SET`: a rule set applied to the branch whenever its
+    /// implication steps are exhausted.
+    Apply(Ident),
     /// `conclude WORD [level D] [key N] [rating "S"] [cells A..=B]`.
     Conclude {
         what: Ident,
@@ -205,6 +208,8 @@ pub enum ClauseKind {
     Where(Expr),
     Eliminate(Expr),
     Assert(Expr),
+    /// `parents EXPR`: the candidates whose absence the match relies on.
+    Parents(Expr),
     /// The display template and the span of its text (inside the quotes).
     Show(String, Span),
 }

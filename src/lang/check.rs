@@ -85,6 +85,8 @@ pub struct CheckedPattern {
     pub placed: Vec<(usize, Instr)>,
     pub conclusion: ConclusionKind,
     pub target: Op,
+    /// `parents EXPR`: the candidates whose absence a match relies on.
+    pub parents: Option<Op>,
     pub show: Vec<ShowPart>,
     /// What each slot holds when a match is reported (an element or a set
     /// of elements); `None` for integers, conditions and quantified names.
@@ -261,6 +263,7 @@ impl<'p> Checker<'p> {
         let mut conclusion: Option<(ConclusionKind, Op)> = None;
         let mut assert_target: Option<(&Expr, Ty, Op)> = None;
         let mut show = Vec::new();
+        let mut parents: Option<Op> = None;
         let mut gens: Vec<Instr> = Vec::new();
         let mut placed: Vec<(usize, Instr)> = Vec::new();
         for cl in clauses {
@@ -381,6 +384,13 @@ impl<'p> Checker<'p> {
                     let op = self.coerce_cands(t, e.span);
                     conclusion = Some((kind, op));
                 }
+                ClauseKind::Parents(e) => {
+                    if parents.is_some() {
+                        self.err(cl.span, "`parents` given twice");
+                    }
+                    let t = self.expr(e);
+                    parents = Some(self.coerce_cands(t, e.span));
+                }
                 ClauseKind::Show(text, sp) => show = self.template(text, *sp),
             }
         }
@@ -415,6 +425,7 @@ impl<'p> Checker<'p> {
             placed,
             conclusion: kind,
             target,
+            parents,
             show,
             slot_shapes: self.slot_shapes,
         })

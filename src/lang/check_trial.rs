@@ -112,6 +112,7 @@ impl Checker<'_> {
         let mut reads = None;
         let mut propagate: Option<(String, Option<usize>)> = None;
         let mut propagate_span = sp;
+        let mut apply: Option<(String, Span)> = None;
         let mut concludes: Vec<(Conclude, Span)> = Vec::new();
         // A `conclude` clause with an error is not also a missing one.
         let mut conclude_seen = false;
@@ -123,6 +124,7 @@ impl Checker<'_> {
                 TrialKind::OffOn(_) => "off-on",
                 TrialKind::Reads(_) => "reads",
                 TrialKind::Propagate { .. } => "propagate",
+                TrialKind::Apply(_) => "apply",
                 TrialKind::Conclude { .. } => "conclude",
                 TrialKind::Pass(_) => {
                     self.err(cl.span, "a `pass` cannot hold another `pass`");
@@ -207,6 +209,7 @@ impl Checker<'_> {
                     };
                     propagate = Some((self.param_word(set), rounds));
                 }
+                TrialKind::Apply(set) => apply = Some((self.param_word(set), cl.span)),
                 TrialKind::Conclude {
                     what,
                     level,
@@ -296,6 +299,19 @@ impl Checker<'_> {
             );
         }
         let reads = reads.unwrap_or(Reads::Original);
+        if let Some((_, asp)) = &apply {
+            if propagate.is_some() {
+                self.err(
+                    *asp,
+                    "`apply` runs between implication steps: it cannot go with `propagate with`",
+                );
+            } else if reads != Reads::Branch {
+                self.err(
+                    *asp,
+                    "`apply` reads the branch's state: it needs `reads branch`",
+                );
+            }
+        }
         for (k, ksp) in &concludes {
             let w = k.mode.word();
             match k.mode {
@@ -330,6 +346,7 @@ impl Checker<'_> {
             steps,
             reads,
             propagate,
+            apply: apply.map(|(n, _)| n),
             concludes: concludes.into_iter().map(|(k, _)| k).collect(),
         })
     }

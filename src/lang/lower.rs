@@ -47,6 +47,7 @@ pub fn lower_pattern(c: CheckedPattern) -> Plan {
         instrs,
         conclusion: c.conclusion,
         target: c.target,
+        parents: c.parents,
         show: c.show,
         slot_shapes: c.slot_shapes,
     }

@@ -121,6 +121,7 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::off_on_c => "`off-on`",
         Rule::reads_c => "`reads`",
         Rule::propagate_c => "`propagate`",
+        Rule::apply_c => "`apply`",
         Rule::conclude_c => "`conclude`",
         Rule::c_level => "`level`",
         Rule::c_key => "`key`",
@@ -136,6 +137,7 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::where_c => "`where`",
         Rule::eliminate => "`eliminate`",
         Rule::assert_c => "`assert`",
+        Rule::parents_c => "`parents`",
         Rule::show => "`show`",
         Rule::expr
         | Rule::primary
@@ -630,6 +632,19 @@ fn range(it: &mut pest::iterators::Pairs<Rule>) -> (i64, i64) {
     (a, b)
 }
 
+/// A rule set's name: a word, or a path in quotes.
+fn set_name(q: Pair<Rule>) -> Ident {
+    if q.as_rule() == Rule::string {
+        let inner = q.into_inner().next().unwrap();
+        Ident {
+            name: inner.as_str().to_string(),
+            span: span(&inner),
+        }
+    } else {
+        ident(q)
+    }
+}
+
 fn trial_clause(p: Pair<Rule>) -> TrialClause {
     let sp = span(&p);
     let which = p.as_rule();
@@ -645,6 +660,7 @@ fn trial_clause(p: Pair<Rule>) -> TrialClause {
         Rule::on_off_c => TrialKind::OnOff(it.map(ident).collect()),
         Rule::off_on_c => TrialKind::OffOn(it.map(ident).collect()),
         Rule::reads_c => TrialKind::Reads(ident(it.next().unwrap())),
+        Rule::apply_c => TrialKind::Apply(set_name(it.next().unwrap())),
         Rule::propagate_c => {
             let q = it.next().unwrap();
             let set = if q.as_rule() == Rule::string {
@@ -804,6 +820,7 @@ fn clause(p: Pair<Rule>) -> Clause {
         Rule::where_c => ClauseKind::Where(expr(it.next().unwrap())),
         Rule::eliminate => ClauseKind::Eliminate(expr(it.next().unwrap())),
         Rule::assert_c => ClauseKind::Assert(expr(it.next().unwrap())),
+        Rule::parents_c => ClauseKind::Parents(expr(it.next().unwrap())),
         Rule::show => {
             let s = it.next().unwrap();
             let inner = s.into_inner().next().unwrap();

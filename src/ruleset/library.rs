@@ -352,6 +352,21 @@ impl Library {
                 })?;
                 t.set_link(pass, set.rules.iter().map(|r| r.searcher.clone()).collect());
             }
+            for (pass, name) in t.apply_links() {
+                let set = self.link(&name, loc).map_err(|e| SetError::ApplyLink {
+                    file: loc.display(),
+                    rule: rule.head.name.clone(),
+                    name: name.clone(),
+                    error: Box::new(e),
+                })?;
+                let rules = set.rules.iter();
+                t.set_apply_link(
+                    pass,
+                    rules
+                        .map(|r| (r.head.complexity, r.searcher.clone()))
+                        .collect(),
+                );
+            }
         }
         Ok(())
     }

@@ -138,6 +138,15 @@ pub enum SetError {
         name: String,
         error: Box<SetError>,
     },
+    /// The set a trial rule applies between implication rounds (`apply
+    /// NAME`) cannot be linked.
+    #[error("{file}: rule `{rule}`: `apply {name}`: {error}")]
+    ApplyLink {
+        file: String,
+        rule: String,
+        name: String,
+        error: Box<SetError>,
+    },
     /// Sets included more than [`MAX_DEPTH`] deep.
     #[error("{path}: included more than {depth} sets deep")]
     TooDeep { path: String, depth: usize },

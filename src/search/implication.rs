@@ -69,6 +69,9 @@ pub struct Node {
     pub cause: Cause,
     first_parent: u32,
     n_parents: u32,
+    /// A literal concluded by a nested match (a trial rule applied in a
+    /// branch): its number among the graph's nests, from 1; 0 otherwise.
+    nest: u32,
 }
 
 /// An arena of inferred literals with their parents.
@@ -78,6 +81,9 @@ pub struct Graph {
     parents: Vec<u32>,
     /// Literals that have a node in `index`.
     present: LitSet,
+    /// The complexity of each nested match whose conclusions are nodes
+    /// (see [`Graph::nest`]).
+    nests: Vec<usize>,
     /// The latest node of each present literal.
     index: Vec<u32>,
     /// Scratch for [`Graph::ancestor_count`]: the pass that last visited
@@ -92,6 +98,7 @@ impl Graph {
             nodes: Vec::with_capacity(256),
             parents: Vec::with_capacity(512),
             present: LitSet::EMPTY,
+            nests: Vec::new(),
             index: vec![0; 2 * N_CANDS],
             visits: Default::default(),
         }
@@ -102,6 +109,21 @@ impl Graph {
         self.nodes.clear();
         self.parents.clear();
         self.present = LitSet::EMPTY;
+        self.nests.clear();
+    }
+
+    /// Registers a nested match of complexity `complexity` (a trial rule's
+    /// match applied in a branch); nodes it concludes are marked with the
+    /// returned number ([`Graph::mark_nest`]), and a chain whose ancestors
+    /// hold one of them adds its complexity once.
+    pub fn nest(&mut self, complexity: usize) -> u32 {
+        self.nests.push(complexity);
+        self.nests.len() as u32
+    }
+
+    /// Marks node `n` as concluded by nested match `nest`.
+    pub fn mark_nest(&mut self, n: u32, nest: u32) {
+        self.nodes[n as usize].nest = nest;
     }
 
     /// Adds a node without making it the literal's latest (a conclusion
@@ -114,6 +136,7 @@ impl Graph {
             cause,
             first_parent,
             n_parents: parents.len() as u32,
+            nest: 0,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -180,20 +203,52 @@ impl Graph {
     }
 
     /// The number of distinct literals among `n` and its ancestors (Sudoku
-    /// Explainer's complexity of the chain that ends at `n`).
+    /// Explainer's complexity of the chain that ends at `n`), plus the
+    /// complexity of each distinct nested match among them.
     pub fn ancestor_count(&self, n: u32) -> usize {
-        let mut v = self.visits.borrow_mut();
-        let (mark, pass, stack) = &mut *v;
-        if mark.len() < self.nodes.len() {
-            mark.resize(self.nodes.len(), 0);
+        self.complexity_of(&[n])
+    }
+
+    /// The complexity of the chains ending at `ns` (nodes of this graph):
+    /// the distinct literals among each one's ancestors, summed over the
+    /// chains, plus the complexity of each distinct nested match among all
+    /// of them, counted once (as Sudoku Explainer counts a hint's).
+    pub fn complexity_of(&self, ns: &[u32]) -> usize {
+        let mut total = 0;
+        let mut nests: Vec<u32> = Vec::new();
+        for &n in ns {
+            let mut v = self.visits.borrow_mut();
+            let (mark, pass, stack) = &mut *v;
+            if mark.len() < self.nodes.len() {
+                mark.resize(self.nodes.len(), 0);
+            }
+            *pass = pass.wrapping_add(1);
+            if *pass == 0 {
+                mark.fill(0);
+                *pass = 1;
+            }
+            let pass = *pass;
+            let mut seen = LitSet::EMPTY;
+            total += self.walk(n, mark, pass, stack, &mut seen, &mut nests);
         }
-        *pass = pass.wrapping_add(1);
-        if *pass == 0 {
-            mark.fill(0);
-            *pass = 1;
-        }
-        let pass = *pass;
-        let mut seen = LitSet::EMPTY;
+        total
+            + nests
+                .iter()
+                .map(|&k| self.nests[k as usize - 1])
+                .sum::<usize>()
+    }
+
+    /// Visits `n` and its ancestors (marking them with `pass`): the number
+    /// of distinct literals, the nests met added to `nests`.
+    fn walk(
+        &self,
+        n: u32,
+        mark: &mut [u32],
+        pass: u32,
+        stack: &mut Vec<u32>,
+        seen: &mut LitSet,
+        nests: &mut Vec<u32>,
+    ) -> usize {
         stack.clear();
         stack.push(n);
         let mut count = 0;
@@ -202,10 +257,14 @@ impl Graph {
                 continue;
             }
             mark[m as usize] = pass;
-            let l = usize::from(self.nodes[m as usize].lit);
+            let node = &self.nodes[m as usize];
+            let l = usize::from(node.lit);
             if !seen.contains(l) {
                 seen.insert(l);
                 count += 1;
+            }
+            if node.nest != 0 && !nests.contains(&node.nest) {
+                nests.push(node.nest);
             }
             stack.extend_from_slice(self.parents(m));
         }
@@ -347,6 +406,8 @@ pub struct Implications {
     /// A branch run with a rule set: the CSP variables it left without a
     /// candidate (its contradiction).
     pub empty: Vec<usize>,
+    /// A region conclusion: the house whose places of a digit were assumed.
+    pub region: Option<usize>,
 }
 
 #[cfg(test)]

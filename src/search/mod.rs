@@ -138,6 +138,15 @@ pub trait Searcher: Send + Sync + fmt::Debug + Any {
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()>;
 
+    /// What a match found on `branch` (a trial's branch of `original`)
+    /// relies on: the candidates of `original` gone from `branch` without
+    /// which it would not hold. Empty when the rule does not say (a pattern
+    /// rule without a `parents` clause): a trial that applies rules between
+    /// its implication rounds ignores such matches.
+    fn parents(&self, _original: &State, _branch: &State, _evidence: &Evidence) -> Bits {
+        Bits::EMPTY
+    }
+
     /// The match's pattern in SudoRules notation (empty when the rule has
     /// nothing to show, as singles), from the state the match was found in.
     fn render(&self, before: &State, evidence: &Evidence) -> String;

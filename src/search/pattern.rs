@@ -669,6 +669,10 @@ pub struct Plan {
     pub instrs: Vec<Instr>,
     pub conclusion: ConclusionKind,
     pub target: Op,
+    /// `parents EXPR`: the candidates whose absence a match relies on,
+    /// evaluated with the match's bound values on another state (see
+    /// [`Searcher::parents`]).
+    pub parents: Option<Op>,
     pub show: Vec<ShowPart>,
     /// What each slot of [`Evidence::Bindings`] holds (an element or a set
     /// of elements; `None` for integers, conditions and quantified names),
@@ -820,6 +824,20 @@ impl Searcher for Plan {
             f,
         };
         self.run(0, &mut fr)
+    }
+
+    /// The `parents` expression, evaluated on `original` with the match's
+    /// bound values: the candidates of `original` it names that are gone
+    /// from `branch`.
+    fn parents(&self, original: &State, branch: &State, evidence: &Evidence) -> Bits {
+        let (Some(op), Evidence::Bindings(env)) = (&self.parents, evidence) else {
+            return Bits::EMPTY;
+        };
+        let mut env = env.clone();
+        match op.value(original, &mut env) {
+            Some(v) => v.set().and(&original.cands).minus(&branch.cands),
+            None => Bits::EMPTY,
+        }
     }
 
     fn render(&self, before: &State, evidence: &Evidence) -> String {

@@ -177,6 +177,13 @@ pub struct Pass {
     /// fixpoint (one match at a time, as the engine runs a set) or for N
     /// rounds (each applying every match found on the round's state).
     pub propagate: Option<(String, Option<usize>)>,
+    /// `apply SET`: whenever the implication steps of a branch are
+    /// exhausted, the rules of the set linked under that name are searched
+    /// on the branch's state, a group of rules of equal complexity at a
+    /// time; the first group with a match that has parents
+    /// ([`Searcher::parents`]) wins, and each candidate its matches remove
+    /// becomes a literal off whose parents are the match's parents.
+    pub apply: Option<String>,
     pub concludes: Vec<Conclude>,
 }
 
@@ -200,6 +207,11 @@ pub struct TrialSpec {
 /// The searchers of a linked rule set, in the set's order.
 pub type Linked = Vec<Arc<dyn Searcher>>;
 
+/// The rules a pass applies between implication rounds (`apply SET`), in
+/// the set's order, each with its complexity (rules of equal complexity
+/// form one group).
+pub type Applied = Vec<(i64, Arc<dyn Searcher>)>;
+
 /// The search a trial rule compiles to.
 #[derive(Debug)]
 pub struct TrialSearch {
@@ -208,17 +220,45 @@ pub struct TrialSearch {
     linked: Vec<OnceLock<Linked>>,
     /// Per pass: the linked set prepared for the branch runner.
     prepared: Vec<OnceLock<Prepared>>,
+    /// Per pass: the rule set its `apply` names, once linked.
+    applied: Vec<OnceLock<Applied>>,
 }
 
 impl TrialSearch {
     pub fn new(spec: TrialSpec) -> TrialSearch {
         let linked = spec.passes.iter().map(|_| OnceLock::new()).collect();
         let prepared = spec.passes.iter().map(|_| OnceLock::new()).collect();
+        let applied = spec.passes.iter().map(|_| OnceLock::new()).collect();
         TrialSearch {
             spec,
             linked,
             prepared,
+            applied,
         }
+    }
+
+    /// The rule sets to apply between implication rounds: (pass index, set
+    /// name as written).
+    pub fn apply_links(&self) -> Vec<(usize, String)> {
+        self.spec
+            .passes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.apply.as_ref().map(|n| (i, n.clone())))
+            .collect()
+    }
+
+    /// Gives pass `pass` the rules its `apply` names (the loader calls this
+    /// once). A pass whose set is not linked applies nothing.
+    pub fn set_apply_link(&self, pass: usize, rules: Applied) {
+        if let Some(l) = self.applied.get(pass) {
+            let _ = l.set(rules);
+        }
+    }
+
+    /// The rules pass `pass` applies, once linked.
+    fn applied(&self, pass: usize) -> Option<&[(i64, Arc<dyn Searcher>)]> {
+        self.applied.get(pass)?.get().map(|v| v.as_slice())
     }
 
     /// The rule sets to link: (pass index, set name as written).
@@ -374,11 +414,16 @@ impl TrialSearch {
             None => (ConclusionKind::Eliminate, h.removable),
         };
         let (chains, empty) = self.replay(state, h.recipe);
+        let region = match h.recipe {
+            Recipe::Region { house, .. } => Some(house),
+            _ => None,
+        };
         let evidence = Implications {
             conclusion: h.mode.word(),
             chains,
             complexity: h.complexity,
             empty,
+            region,
         };
         f(Found {
             kind,
@@ -398,7 +443,10 @@ impl TrialSearch {
         let mut cx = SearchCx::new(None);
         let cx = &mut cx;
         let pass_of = |p: usize| &self.spec.passes[p];
-        let prop = |p: usize| Prop::new(state, pass_of(p).steps, pass_of(p).reads == Reads::Branch);
+        let prop = |p: usize| {
+            let pass = pass_of(p);
+            Prop::new(state, pass.steps, pass.reads == Reads::Branch).applying(self.applied(p))
+        };
         let from = |cx: &mut SearchCx, p: usize, l: u16| {
             let mut g = Graph::new();
             g.add(l, Cause::Assumption, &[]);
@@ -540,6 +588,8 @@ struct Prop<'a> {
     /// Static steps read only the original state: each literal's
     /// inferences, computed once (indexed by literal; empty when dynamic).
     cache: Vec<Vec<Inference>>,
+    /// The rules applied when the steps are exhausted (`apply SET`).
+    apply: Option<&'a [(i64, Arc<dyn Searcher>)]>,
 }
 
 /// An inferred literal before it becomes a node: its cause and the
@@ -567,6 +617,7 @@ impl<'a> Prop<'a> {
             steps,
             dynamic,
             cache: Vec::new(),
+            apply: None,
         };
         if !dynamic {
             let mut cache: Vec<Vec<Inference>> = (0..2 * N_CANDS).map(|_| Vec::new()).collect();
@@ -577,6 +628,88 @@ impl<'a> Prop<'a> {
             p.cache = cache;
         }
         p
+    }
+
+    /// The same propagation, applying `rules` whenever its steps are
+    /// exhausted.
+    fn applying(mut self, rules: Option<&'a [(i64, Arc<dyn Searcher>)]>) -> Prop<'a> {
+        self.apply = rules;
+        self
+    }
+
+    /// The applied rules' literals off in the branch `cur`, each a node
+    /// whose parents are its match's parents, queued on `pend_off`: the
+    /// first group of rules (equal complexity) with a match that has
+    /// parents gives them all. `false` when no group has one.
+    fn advanced(
+        &self,
+        cx: &mut SearchCx,
+        g: &mut Graph,
+        cur: &Bits,
+        pend_off: &mut VecDeque<u32>,
+    ) -> bool {
+        let Some(rules) = self.apply else {
+            return false;
+        };
+        let branch = State {
+            cands: *cur,
+            values: self.original.values,
+        };
+        let mut found: Vec<Found> = Vec::new();
+        let mut par: Vec<u32> = Vec::new();
+        let mut any = false;
+        let mut i = 0;
+        while i < rules.len() && !any {
+            let group = rules[i].0;
+            while i < rules.len() && rules[i].0 == group {
+                let rule = &rules[i].1;
+                i += 1;
+                found.clear();
+                let _ = rule.search(cx, &branch, &mut |f| {
+                    found.push(f);
+                    ControlFlow::Continue(())
+                });
+                if cx.interrupted() {
+                    return false;
+                }
+                for f in &found {
+                    let parents = rule.parents(self.original, &branch, &f.evidence);
+                    if parents.is_empty() {
+                        continue;
+                    }
+                    par.clear();
+                    par.extend(parents.iter().filter_map(|p| g.get(lit(p, false))));
+                    // A nested trial's match adds its own complexity.
+                    let nest = match &f.evidence {
+                        Evidence::Implications(imp) => Some(g.nest(imp.complexity)),
+                        _ => None,
+                    };
+                    let removed = match f.kind {
+                        ConclusionKind::Eliminate => f.conclusions,
+                        ConclusionKind::Assert => {
+                            let mut r = Bits::EMPTY;
+                            for z in f.conclusions.iter() {
+                                r = r.or(&cur.and(&TABLES.cell[cand_cell(z)]));
+                                r.remove(z);
+                            }
+                            r
+                        }
+                    };
+                    for z in removed.iter() {
+                        any = true;
+                        let l = lit(z, false);
+                        if !g.contains(l) {
+                            let n = g.add(l, Cause::Rule, &par);
+                            if let Some(k) = nest {
+                                g.mark_nest(n, k);
+                            }
+                            pend_off.push_back(n);
+                        }
+                    }
+                }
+            }
+        }
+        any
     }
 
     /// The inferences of literal `l` in `cur`: from the cache when static.
@@ -752,7 +885,7 @@ impl<'a> Prop<'a> {
                         pend_on.push_back(n);
                     }
                 }
-            } else {
+            } else if !self.advanced(cx, g, &cur, &mut pend_off) {
                 return None;
             }
         }
@@ -920,7 +1053,14 @@ struct Pool {
     on: Vec<Graph>,
     off: Graph,
     region: Vec<Graph>,
+    /// Per candidate: its "on" propagation in the current pass, when a
+    /// region computed it before the candidate's own cell came (the same
+    /// propagation: it is deterministic), with its contradiction if any.
+    cached: Vec<Option<Propagated>>,
 }
+
+/// A propagation's graph and its contradiction (the two nodes), if any.
+type Propagated = (Graph, Option<(u32, u32)>);
 
 impl TrialSearch {
     fn run_pass(
@@ -932,7 +1072,9 @@ impl TrialSearch {
         pool: &mut Pool,
     ) {
         let state = col.state;
-        let prop = Prop::new(state, pass.steps, pass.reads == Reads::Branch);
+        let prop =
+            Prop::new(state, pass.steps, pass.reads == Reads::Branch).applying(self.applied(pi));
+        pool.cached.iter_mut().for_each(|c| *c = None);
         let cyc = pass.wants(Mode::Cycle);
         let forc = pass.wants(Mode::Forcing);
         let contra = pass.wants(Mode::Contradiction);
@@ -984,14 +1126,22 @@ impl TrialSearch {
             // Binary searches: each candidate on (and off), to a fixpoint.
             for (i, z) in live.iter().enumerate() {
                 let g_on = &mut pool.on[i];
-                g_on.clear();
-                g_on.add(lit(z, true), Cause::Assumption, &[]);
-                let absurd_on = prop.chain(cx, g_on);
+                let absurd_on = match pool.cached[z].take() {
+                    Some((g, absurd)) => {
+                        *g_on = g;
+                        absurd
+                    }
+                    None => {
+                        g_on.clear();
+                        g_on.add(lit(z, true), Cause::Assumption, &[]);
+                        prop.chain(cx, g_on)
+                    }
+                };
                 if let (Some(cc), Some((a, b))) = (contra, absurd_on)
                     && n >= cc.min_cell
                     && pass.assume_on
                 {
-                    let n_ab = g_on.ancestor_count(a) + g_on.ancestor_count(b);
+                    let n_ab = g_on.complexity_of(&[a, b]);
                     let recipe = Recipe::Contra {
                         pass: pi,
                         source: lit(z, true),
@@ -1008,7 +1158,7 @@ impl TrialSearch {
                     if let (Some(cc), Some((a, b))) = (contra, absurd_off)
                         && n >= cc.min_cell
                     {
-                        let n_ab = g_off.ancestor_count(a) + g_off.ancestor_count(b);
+                        let n_ab = g_off.complexity_of(&[a, b]);
                         let recipe = Recipe::Contra {
                             pass: pi,
                             source: lit(z, false),
@@ -1092,10 +1242,19 @@ impl TrialSearch {
                 continue;
             }
             for (j, &o) in places.iter().enumerate().skip(1) {
+                // Every place after the first is a later cell: its own
+                // binary search takes this propagation from the cache.
+                let y = cand(o, d);
                 let g = &mut pool.region[j];
-                g.clear();
-                g.add(lit(cand(o, d), true), Cause::Assumption, &[]);
-                let _ = prop.chain(cx, g);
+                match &pool.cached[y] {
+                    Some((c, _)) => g.clone_from(c),
+                    None => {
+                        g.clear();
+                        g.add(lit(y, true), Cause::Assumption, &[]);
+                        let absurd = prop.chain(cx, g);
+                        pool.cached[y] = Some((g.clone(), absurd));
+                    }
+                }
             }
             let own = &pool.on[i];
             let others = &pool.region[1..places.len()];
@@ -1211,6 +1370,7 @@ impl Searcher for TrialSearch {
                     on: (0..9).map(|_| Graph::new()).collect(),
                     off: Graph::new(),
                     region: (0..9).map(|_| Graph::new()).collect(),
+                    cached: (0..N_CANDS).map(|_| None).collect(),
                 });
                 self.run_pass(cx, i, pass, &mut col, pool);
             }
@@ -1238,6 +1398,41 @@ impl Searcher for TrialSearch {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// What a match found on `branch` relies on (when a trial rule is
+    /// applied inside another's branch): every literal on among its chains'
+    /// ancestors that a cell (a cell conclusion's assumptions too) or a
+    /// house (a region conclusion's assumptions too) made on depends on the
+    /// candidates of that cell, or of that digit in that house, that were
+    /// live in `original` and are gone from `branch`.
+    fn parents(&self, original: &State, branch: &State, evidence: &Evidence) -> Bits {
+        let Evidence::Implications(imp) = evidence else {
+            return Bits::EMPTY;
+        };
+        let gone = original.cands.minus(&branch.cands);
+        let mut out = Bits::EMPTY;
+        for chain in &imp.chains {
+            for node in &chain.nodes {
+                if !lit_on(node.lit) {
+                    continue;
+                }
+                let z = lit_cand(node.lit);
+                let house = match node.cause {
+                    Cause::Cell => None,
+                    Cause::House(h) => Some(usize::from(h)),
+                    Cause::Assumption if imp.conclusion == Mode::Cell.word() => None,
+                    Cause::Assumption if imp.region.is_some() => imp.region,
+                    _ => continue,
+                };
+                let from = match house {
+                    None => TABLES.cell[cand_cell(z)],
+                    Some(h) => HOUSE_DIGIT[h * 9 + cand_digit(z)],
+                };
+                out = out.or(&gone.and(&from));
+            }
+        }
+        out
     }
 
     fn render(&self, _before: &State, evidence: &Evidence) -> String {
