@@ -49,6 +49,7 @@ pub fn lower_pattern(c: CheckedPattern) -> Plan {
         target: c.target,
         show: c.show,
         slot_shapes: c.slot_shapes,
+        prefixes: Vec::new(),
     }
 }
 

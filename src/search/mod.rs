@@ -25,6 +25,7 @@
 pub mod chain;
 pub mod implication;
 pub mod pattern;
+pub mod prefix;
 pub mod trial;
 
 use crate::grid::bits::Bits;

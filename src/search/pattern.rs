@@ -9,6 +9,7 @@
 //! Architecture Invariant: a plan only reads the state it is given; it never
 //! mutates it. Conclusions are returned to the engine, which applies them.
 
+use super::prefix::{self, MAX_RECORDED, Prefix, Recorded};
 use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
@@ -16,6 +17,7 @@ use crate::grid::links::common_links_in;
 use crate::grid::state::State;
 use std::any::Any;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 /// The element types of the language.
@@ -675,6 +677,11 @@ pub struct Plan {
     /// so that tools such as the pictures of `draw` can read a match's
     /// bound values without knowing the rule.
     pub slot_shapes: Vec<Option<Shape>>,
+    /// The first instructions this plan shares with other plans of its
+    /// file, whose bindings are computed once per state (see
+    /// [`super::prefix`]): shorter prefixes first, each shared with more
+    /// plans; empty when it shares none.
+    pub prefixes: Vec<Prefix>,
 }
 
 /// What one search of a plan works with.
@@ -685,10 +692,24 @@ struct Frame<'a, 'f> {
     live: Vec<Option<Bits>>,
     cx: &'a mut SearchCx,
     f: &'a mut (dyn FnMut(Found) -> ControlFlow<()> + 'f),
+    /// When recording a prefix: the instruction it ends before (else
+    /// `usize::MAX`), the bindings that reach it, and whether they were too
+    /// many to keep.
+    stop: usize,
+    sink: Vec<Val>,
+    overflow: bool,
 }
 
 impl Plan {
     fn run(&self, k: usize, fr: &mut Frame) -> ControlFlow<()> {
+        if k == fr.stop {
+            if fr.sink.len() >= MAX_RECORDED * self.slots {
+                fr.overflow = true;
+                return ControlFlow::Break(());
+            }
+            fr.sink.extend_from_slice(&fr.env);
+            return ControlFlow::Continue(());
+        }
         let Some(instr) = self.instrs.get(k) else {
             let Some(t) = self.target.value(fr.state, &mut fr.env) else {
                 return ControlFlow::Continue(());
@@ -757,6 +778,55 @@ impl Plan {
         }
     }
 
+    /// The bindings that reach the end of shared prefix `level`: recorded
+    /// for this state by any plan with the same prefix, or made now (from
+    /// those of the level below) and recorded. `Err` when the deadline
+    /// passed.
+    fn bindings(&self, level: usize, fr: &mut Frame) -> Result<Rc<Recorded>, ControlFlow<()>> {
+        let p = self.prefixes[level];
+        if let Some(rec) = prefix::recorded(p.key, &fr.state.cands) {
+            return Ok(rec);
+        }
+        let below = match level {
+            0 => None,
+            _ => Some(self.bindings(level - 1, fr)?).filter(|r| r.complete),
+        };
+        fr.stop = p.len;
+        let flow = match &below {
+            Some(rec) => self.replay(rec, self.prefixes[level - 1].len, fr),
+            None => self.run(0, fr),
+        };
+        fr.stop = usize::MAX;
+        let overflow = std::mem::take(&mut fr.overflow);
+        let vals = std::mem::take(&mut fr.sink);
+        if flow.is_break() && !overflow {
+            // The deadline passed: nothing complete to keep.
+            return Err(flow);
+        }
+        Ok(prefix::record(
+            p.key,
+            Recorded {
+                cands: fr.state.cands,
+                stride: self.slots,
+                complete: !overflow,
+                vals,
+            },
+        ))
+    }
+
+    /// Runs the plan from instruction `k` on each recorded binding.
+    fn replay(&self, rec: &Recorded, k: usize, fr: &mut Frame) -> ControlFlow<()> {
+        for env in rec.vals.chunks(rec.stride) {
+            if fr.cx.tick() {
+                return ControlFlow::Break(());
+            }
+            let n = env.len().min(fr.env.len());
+            fr.env[..n].copy_from_slice(&env[..n]);
+            self.run(k, fr)?;
+        }
+        ControlFlow::Continue(())
+    }
+
     /// Is every hole of the show template defined? A match is only found
     /// where it can be shown (`first` or `last` of an empty set in a hole
     /// makes it no match, as anywhere else in the rule).
@@ -818,7 +888,19 @@ impl Searcher for Plan {
             live: vec![None; self.instrs.len()],
             cx,
             f,
+            stop: usize::MAX,
+            sink: Vec::new(),
+            overflow: false,
         };
+        if let Some(p) = self.prefixes.last() {
+            let rec = match self.bindings(self.prefixes.len() - 1, &mut fr) {
+                Ok(rec) => rec,
+                Err(flow) => return flow,
+            };
+            if rec.complete {
+                return self.replay(&rec, p.len, &mut fr);
+            }
+        }
         self.run(0, &mut fr)
     }
 
