@@ -59,6 +59,11 @@ fn unique_loop_rules_share_their_loop_search() {
         plan(&rules, "se-unique-loop-2-type-4").prefixes[1].key,
         plan(&rules, row).prefixes[1].key
     );
+    // Type 1 finds its loops with them too.
+    assert_eq!(
+        plan(&rules, "se-unique-loop-2-type-1").prefixes[1].key,
+        plan(&rules, row).prefixes[1].key
+    );
     // Loops of another size share only the start cell and its digits.
     assert_ne!(
         plan(&rules, "se-unique-loop-3-type-4").prefixes[1].key,
