@@ -512,6 +512,33 @@ fn restricted_domains_and_products_are_estimated() {
     );
 }
 
+/// A `select` is measured by its domain: the cells it keeps are among
+/// those of one row. Without that, `Q` would count C(81, 4) and warn.
+#[test]
+fn a_selection_is_estimated_by_its_domain() {
+    let src = "rule s {\n  complexity 1\n  let A: cell\n  let B: cell\n  let P = select(x in cells(rows(A)): |x| == 2)\n  let Q: 4 cell in P\n  where B in Q\n  eliminate cands(Q)\n}\n";
+    let c = compile_source_with_warnings("s.rules", src).unwrap();
+    assert_eq!(c.warnings, []);
+    let plan = c.rules[0]
+        .searcher
+        .as_any()
+        .downcast_ref::<ruledoku::search::pattern::Plan>()
+        .unwrap();
+    let space = ruledoku::lang::lower::search_space(plan);
+    let domains: Vec<usize> = space.gens.iter().map(|g| g.domain).collect();
+    assert_eq!(domains, [81, 81, 9]);
+    assert_eq!(space.total, 81.0 * 81.0 * 126.0);
+    // A difference keeps its right side exact: cells of a row but `A`.
+    let minus = src.replace("cells(rows(A)):", "cells(rows(A)) - A:");
+    let c = compile_source_with_warnings("s.rules", &minus).unwrap();
+    let plan = c.rules[0]
+        .searcher
+        .as_any()
+        .downcast_ref::<ruledoku::search::pattern::Plan>()
+        .unwrap();
+    assert_eq!(ruledoku::lang::lower::search_space(plan).gens[2].domain, 8);
+}
+
 #[test]
 fn the_shipped_rules_have_no_warnings() {
     for f in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")).unwrap() {

@@ -14,7 +14,8 @@
 //! with `in …` is measured by evaluating it with each earlier generator
 //! bound to its first value (the empty grid is symmetric enough for this to
 //! be typical), or, when it uses a value that cannot be computed that way
-//! (`first`, `last`), bounded by its type's size. [`huge_search_warnings`]
+//! (`first`, `last`), bounded by its type's size. A `select` is measured by
+//! its domain (see `upper`): the values it keeps are among them. [`huge_search_warnings`]
 //! turns estimates beyond [`HUGE_SEARCH`] into warnings for `rules check`.
 
 use super::ast::{ClauseKind, RuleAst, RuleBody, Span};
@@ -22,7 +23,7 @@ use super::check::CheckedPattern;
 use crate::grid::bits::Bits;
 use crate::grid::state::State;
 use crate::search::chain::{ChainSearch, ChainSpec};
-use crate::search::pattern::{Env, Instr, Op, Plan, Val, live_domain};
+use crate::search::pattern::{Env, Instr, Op, Plan, Quant, SetOp, Val, live_domain};
 
 /// The plan of a checked pattern rule.
 pub fn lower_pattern(c: CheckedPattern) -> Plan {
@@ -50,6 +51,7 @@ pub fn lower_pattern(c: CheckedPattern) -> Plan {
         parents: c.parents,
         show: c.show,
         slot_shapes: c.slot_shapes,
+        prefixes: Vec::new(),
     }
 }
 
@@ -104,7 +106,8 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
             } => {
                 let all = live_domain(&state, *elem);
                 let k = size.unwrap_or(1);
-                let dom = match domain {
+                let bound = domain.as_ref().map(upper);
+                let dom = match &bound {
                     Some(d) if evaluable(d, &known) => {
                         let v = d.eval(&mut Env {
                             state: &state,
@@ -134,13 +137,16 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
                 };
                 known[*slot] = n >= k;
             }
-            Instr::Def { slot, op } if evaluable(op, &known) => {
-                env[*slot] = op.eval(&mut Env {
-                    state: &state,
-                    vals: &mut env,
-                    undefined: false,
-                });
-                known[*slot] = true;
+            Instr::Def { slot, op } => {
+                let op = upper(op);
+                if evaluable(&op, &known) {
+                    env[*slot] = op.eval(&mut Env {
+                        state: &state,
+                        vals: &mut env,
+                        undefined: false,
+                    });
+                    known[*slot] = true;
+                }
             }
             // Filters prune; an estimate of the space ignores them (and a
             // definition it cannot compute stays unknown).
@@ -156,6 +162,24 @@ fn as_set(v: Val) -> Bits {
         Val::Set(b) => b,
         Val::Idx(i) => Bits::single(i),
         _ => Bits::EMPTY,
+    }
+}
+
+/// A set that holds every value of `op`: `op` with each `select(x in D:
+/// C)` replaced by its domain `D` where a larger set can only make the
+/// value larger (operands of union, intersection, the left of a
+/// difference, candidates and projections). The estimate then sees the
+/// domain a selection filters (`let P = select(x in cells(R) & cells(K):
+/// …)` has at most the cells of rows R and columns K).
+fn upper(op: &Op) -> Op {
+    let up = |x: &Op| Box::new(upper(x));
+    match op {
+        Op::Quant(q) if q.q == Quant::Select => upper(&q.domain),
+        Op::SetBin(SetOp::Minus, a, b) => Op::SetBin(SetOp::Minus, up(a), b.clone()),
+        Op::SetBin(o, a, b) => Op::SetBin(*o, up(a), up(b)),
+        Op::Cands(e, x) => Op::Cands(*e, up(x)),
+        Op::Project(e, x) => Op::Project(*e, up(x)),
+        _ => op.clone(),
     }
 }
 

@@ -151,6 +151,7 @@ pub fn compile_file(
         }
     }
     if errs.is_empty() {
+        share_prefixes(&mut out);
         diag::sort(&mut warnings);
         return Ok(Compiled {
             rules: out,
@@ -172,4 +173,16 @@ pub fn compile_file(
         ));
     }
     Err(shown)
+}
+
+/// Marks the prefixes that the pattern rules of one file share (see
+/// [`crate::search::prefix`]). The rules were just made: each searcher is
+/// held once.
+fn share_prefixes(rules: &mut [Rule]) {
+    let mut plans: Vec<&mut crate::search::pattern::Plan> = rules
+        .iter_mut()
+        .filter_map(|r| Arc::get_mut(&mut r.searcher))
+        .filter_map(|s| (s as &mut dyn std::any::Any).downcast_mut())
+        .collect();
+    crate::search::prefix::share_prefixes(&mut plans);
 }

@@ -26,6 +26,7 @@ pub mod branch;
 pub mod chain;
 pub mod implication;
 pub mod pattern;
+pub mod prefix;
 pub mod trial;
 
 use crate::grid::bits::Bits;

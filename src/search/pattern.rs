@@ -9,6 +9,7 @@
 //! Architecture Invariant: a plan only reads the state it is given; it never
 //! mutates it. Conclusions are returned to the engine, which applies them.
 
+use super::prefix::{self, MAX_RECORDED, Prefix, Recorded};
 use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
@@ -16,6 +17,7 @@ use crate::grid::links::common_links_in;
 use crate::grid::state::State;
 use std::any::Any;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 /// The element types of the language.
@@ -266,13 +268,64 @@ const SMALL_SET: usize = 24;
 
 /// Projection of a candidate set onto an element type.
 pub fn project(e: Elem, s: &Bits) -> Bits {
-    if e == Elem::Cand {
-        return *s;
+    match e {
+        Elem::Cand => *s,
+        Elem::Cell => cells_in(s),
+        Elem::Row | Elem::Column | Elem::Block | Elem::House => {
+            let kinds: &[usize] = match e {
+                Elem::Row => &[0],
+                Elem::Column => &[1],
+                Elem::Block => &[2],
+                _ => &[0, 1, 2],
+            };
+            let mut out = Bits::EMPTY;
+            for c in cells_in(s).iter() {
+                let hs = cell_houses(c);
+                for &k in kinds {
+                    out.insert(hs[k]);
+                }
+            }
+            out
+        }
+        Elem::Digit if s.len() > SMALL_SET => {
+            let mut out = Bits::EMPTY;
+            for (d, all) in TABLES.digit.iter().enumerate() {
+                if s.intersects(all) {
+                    out.insert(d);
+                }
+            }
+            out
+        }
+        _ if s.len() <= SMALL_SET => project_members(e, s),
+        _ => project_masks(e, s),
     }
-    if s.len() <= SMALL_SET {
-        project_members(e, s)
-    } else {
-        project_masks(e, s)
+}
+
+/// The cells of a candidate set: each found member skips the rest of its
+/// cell, so the cost is one step per cell present.
+fn cells_in(s: &Bits) -> Bits {
+    let mut out = Bits::EMPTY;
+    let words = s.0.len();
+    let (mut w, mut word) = (0, s.0[0]);
+    loop {
+        while word == 0 {
+            w += 1;
+            if w == words {
+                return out;
+            }
+            word = s.0[w];
+        }
+        let c = (w * 64 + word.trailing_zeros() as usize) / 9;
+        out.insert(c);
+        let next = (c + 1) * 9;
+        if next >= N_CANDS {
+            return out;
+        }
+        if next / 64 != w {
+            w = next / 64;
+            word = s.0[w];
+        }
+        word &= !0u64 << (next % 64);
     }
 }
 
@@ -506,11 +559,20 @@ impl Op {
                     if *e == Elem::Cand {
                         return Val::Set(s.and(&cx.state.cands));
                     }
+                    // Every candidate of the elements, then the live ones.
+                    let t = &*TABLES;
+                    let all: &[Bits] = match e {
+                        Elem::Digit => &t.digit,
+                        Elem::Row | Elem::Column | Elem::Block | Elem::House => &t.house,
+                        Elem::Cell => &t.cell,
+                        Elem::Var(_) => &t.var,
+                        Elem::Cand => unreachable!("handled above"),
+                    };
                     let mut acc = Bits::EMPTY;
                     for i in s.iter() {
-                        acc = acc.or(&cands_of(cx.state, *e, i));
+                        acc = acc.or(&all[i]);
                     }
-                    Val::Set(acc)
+                    Val::Set(acc.and(&cx.state.cands))
                 }
                 _ => Val::Set(Bits::EMPTY),
             },
@@ -679,6 +741,11 @@ pub struct Plan {
     /// so that tools such as the pictures of `draw` can read a match's
     /// bound values without knowing the rule.
     pub slot_shapes: Vec<Option<Shape>>,
+    /// The first instructions this plan shares with other plans of its
+    /// file, whose bindings are computed once per state (see
+    /// [`super::prefix`]): shorter prefixes first, each shared with more
+    /// plans; empty when it shares none.
+    pub prefixes: Vec<Prefix>,
 }
 
 /// What one search of a plan works with.
@@ -689,10 +756,24 @@ struct Frame<'a, 'f> {
     live: Vec<Option<Bits>>,
     cx: &'a mut SearchCx,
     f: &'a mut (dyn FnMut(Found) -> ControlFlow<()> + 'f),
+    /// When recording a prefix: the instruction it ends before (else
+    /// `usize::MAX`), the bindings that reach it, and whether they were too
+    /// many to keep.
+    stop: usize,
+    sink: Vec<Val>,
+    overflow: bool,
 }
 
 impl Plan {
     fn run(&self, k: usize, fr: &mut Frame) -> ControlFlow<()> {
+        if k == fr.stop {
+            if fr.sink.len() >= MAX_RECORDED * self.slots {
+                fr.overflow = true;
+                return ControlFlow::Break(());
+            }
+            fr.sink.extend_from_slice(&fr.env);
+            return ControlFlow::Continue(());
+        }
         let Some(instr) = self.instrs.get(k) else {
             let Some(t) = self.target.value(fr.state, &mut fr.env) else {
                 return ControlFlow::Continue(());
@@ -761,6 +842,55 @@ impl Plan {
         }
     }
 
+    /// The bindings that reach the end of shared prefix `level`: recorded
+    /// for this state by any plan with the same prefix, or made now (from
+    /// those of the level below) and recorded. `Err` when the deadline
+    /// passed.
+    fn bindings(&self, level: usize, fr: &mut Frame) -> Result<Rc<Recorded>, ControlFlow<()>> {
+        let p = self.prefixes[level];
+        if let Some(rec) = prefix::recorded(p.key, &fr.state.cands) {
+            return Ok(rec);
+        }
+        let below = match level {
+            0 => None,
+            _ => Some(self.bindings(level - 1, fr)?).filter(|r| r.complete),
+        };
+        fr.stop = p.len;
+        let flow = match &below {
+            Some(rec) => self.replay(rec, self.prefixes[level - 1].len, fr),
+            None => self.run(0, fr),
+        };
+        fr.stop = usize::MAX;
+        let overflow = std::mem::take(&mut fr.overflow);
+        let vals = std::mem::take(&mut fr.sink);
+        if flow.is_break() && !overflow {
+            // The deadline passed: nothing complete to keep.
+            return Err(flow);
+        }
+        Ok(prefix::record(
+            p.key,
+            Recorded {
+                cands: fr.state.cands,
+                stride: self.slots,
+                complete: !overflow,
+                vals,
+            },
+        ))
+    }
+
+    /// Runs the plan from instruction `k` on each recorded binding.
+    fn replay(&self, rec: &Recorded, k: usize, fr: &mut Frame) -> ControlFlow<()> {
+        for env in rec.vals.chunks(rec.stride) {
+            if fr.cx.tick() {
+                return ControlFlow::Break(());
+            }
+            let n = env.len().min(fr.env.len());
+            fr.env[..n].copy_from_slice(&env[..n]);
+            self.run(k, fr)?;
+        }
+        ControlFlow::Continue(())
+    }
+
     /// Is every hole of the show template defined? A match is only found
     /// where it can be shown (`first` or `last` of an empty set in a hole
     /// makes it no match, as anywhere else in the rule).
@@ -822,7 +952,19 @@ impl Searcher for Plan {
             live: vec![None; self.instrs.len()],
             cx,
             f,
+            stop: usize::MAX,
+            sink: Vec::new(),
+            overflow: false,
         };
+        if let Some(p) = self.prefixes.last() {
+            let rec = match self.bindings(self.prefixes.len() - 1, &mut fr) {
+                Ok(rec) => rec,
+                Err(flow) => return flow,
+            };
+            if rec.complete {
+                return self.replay(&rec, p.len, &mut fr);
+            }
+        }
         self.run(0, &mut fr)
     }
 
@@ -877,5 +1019,51 @@ impl Searcher for Plan {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast projections agree with the per-cell masks on sets of every
+    /// size, member-wise ones included.
+    #[test]
+    fn projections_agree_with_cell_masks() {
+        let elems = [
+            Elem::Digit,
+            Elem::Row,
+            Elem::Column,
+            Elem::Block,
+            Elem::House,
+            Elem::Cell,
+            Elem::Cand,
+            Elem::Var(None),
+            Elem::Var(Some(Space::Bn)),
+        ];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for density in [1u64, 3, 8, 40, 128, 255] {
+            for _ in 0..50 {
+                let mut s = Bits::EMPTY;
+                for z in 0..N_CANDS {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    if (x >> 56) < density {
+                        s.insert(z);
+                    }
+                }
+                for e in elems {
+                    assert_eq!(project(e, &s), project_masks(e, &s), "{e:?} {s:?}");
+                }
+            }
+        }
+        for e in elems {
+            assert_eq!(project(e, &Bits::EMPTY), Bits::EMPTY);
+            assert_eq!(
+                project(e, &Bits::single(728)),
+                project_masks(e, &Bits::single(728))
+            );
+        }
     }
 }

@@ -1,0 +1,119 @@
+//! Shared prefixes of pattern plans: the bindings that the first
+//! instructions of several plans make, computed once per state.
+//!
+//! The rules of one file often start alike: Sudoku Explainer's unique
+//! loops are a dozen rules that all find the same loops before each
+//! checks its own type. When two plans of a file begin with the same
+//! instructions (the same generators, definitions and filters, on the same
+//! slots), [`share_prefixes`] marks such prefixes of each plan with a
+//! [`Prefix`] key (several, nested, when a plan shares a short prefix with
+//! many plans and a longer one with a few). The first plan searched on a state runs its
+//! prefix alone and records every binding that passes it (in the order the
+//! prefix makes them); any plan with the same key searched on the same
+//! live candidates replays those bindings and runs only the rest of its
+//! instructions. A plan reads nothing of a state but its live candidates,
+//! so the recorded bindings are exactly those the plan would make: the
+//! matches and their order do not change.
+//!
+//! The record is per thread (the last state seen for each key) and is
+//! dropped when it grows beyond [`MAX_RECORDED`] bindings; the plan then
+//! runs whole, as without sharing.
+
+use super::pattern::{Instr, Plan, Val};
+use crate::grid::bits::Bits;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::{LazyLock, Mutex};
+
+/// Bindings of one prefix beyond which they are not recorded (the plan
+/// then runs whole).
+pub const MAX_RECORDED: usize = 1 << 14;
+
+/// The shared prefix of a plan: its first `len` instructions, the same in
+/// every plan with the same `key`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prefix {
+    pub key: u64,
+    pub len: usize,
+}
+
+/// Keys of the prefixes met so far, by their instructions' text: equal
+/// instructions get equal keys in every file and thread.
+static KEYS: LazyLock<Mutex<HashMap<String, u64>>> = LazyLock::new(Default::default);
+
+fn key_of(instrs: &[Instr]) -> u64 {
+    let text = format!("{instrs:?}");
+    let mut keys = KEYS.lock().unwrap_or_else(|e| e.into_inner());
+    let next = keys.len() as u64;
+    *keys.entry(text).or_insert(next)
+}
+
+/// Marks, in each plan, the prefixes it shares with other plans of
+/// `plans`: for every other plan, the instructions both begin with, when
+/// they hold a generator. A plan sharing a short prefix with many plans and
+/// a longer one with a few gets both, shortest first: the longer prefix's
+/// bindings are made from the shorter one's.
+pub fn share_prefixes(plans: &mut [&mut Plan]) {
+    let texts: Vec<Vec<String>> = plans
+        .iter()
+        .map(|p| p.instrs.iter().map(|i| format!("{i:?}")).collect())
+        .collect();
+    for (i, plan) in plans.iter_mut().enumerate() {
+        let mut lens: Vec<usize> = (0..texts.len())
+            .filter(|&j| j != i)
+            .map(|j| {
+                texts[i]
+                    .iter()
+                    .zip(&texts[j])
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            })
+            .filter(|&len| {
+                plan.instrs[..len]
+                    .iter()
+                    .any(|x| matches!(x, Instr::Gen { .. }))
+            })
+            .collect();
+        lens.sort_unstable();
+        lens.dedup();
+        plan.prefixes = lens
+            .into_iter()
+            .map(|len| Prefix {
+                key: key_of(&plan.instrs[..len]),
+                len,
+            })
+            .collect();
+    }
+}
+
+/// The bindings recorded for one prefix: `stride` values each, for the
+/// live candidates `cands`; not `complete` when there were more than
+/// [`MAX_RECORDED`] (then the plans run whole on that state).
+pub struct Recorded {
+    pub cands: Bits,
+    pub stride: usize,
+    pub complete: bool,
+    pub vals: Vec<Val>,
+}
+
+thread_local! {
+    static RECORDS: RefCell<HashMap<u64, Rc<Recorded>>> = RefCell::new(HashMap::new());
+}
+
+/// The bindings recorded for `key` on the live candidates `cands`, if any.
+pub fn recorded(key: u64, cands: &Bits) -> Option<Rc<Recorded>> {
+    RECORDS.with(|r| {
+        r.borrow()
+            .get(&key)
+            .filter(|rec| rec.cands == *cands)
+            .cloned()
+    })
+}
+
+/// Keeps the bindings of `key` for the live candidates they were made on.
+pub fn record(key: u64, rec: Recorded) -> Rc<Recorded> {
+    let rec = Rc::new(rec);
+    RECORDS.with(|r| r.borrow_mut().insert(key, rec.clone()));
+    rec
+}
