@@ -17,7 +17,8 @@
 mod common;
 
 use common::errors;
-use ruledoku::engine::{self, Limits};
+use common::se_steps::{SeStep, ours, state_of, steps};
+use ruledoku::engine::Limits;
 use ruledoku::grid::geometry::*;
 use ruledoku::grid::state::State;
 use ruledoku::input;
@@ -26,101 +27,10 @@ use ruledoku::ruleset;
 use ruledoku::search::{ConclusionKind, SearchCx};
 use ruledoku::serate::{self, Bounds};
 
-/// A state from a pencil-mark line in which SE's solved cells are the
-/// cells with one candidate.
-fn state_of(pm: &str) -> State {
-    let b = pm.as_bytes();
-    assert_eq!(b.len(), 729, "{pm}");
-    let mut s = State::empty_grid();
-    s.cands = Default::default();
-    for (z, &ch) in b.iter().enumerate() {
-        if ch != b'.' {
-            s.cands.insert(z);
-        }
-    }
-    for c in 0..N_CELLS {
-        let live: Vec<usize> = (0..9)
-            .map(|d| cand(c, d))
-            .filter(|&z| s.cands.contains(z))
-            .collect();
-        if live.len() == 1 {
-            s.assert(live[0]);
-        }
-    }
-    s
-}
-
-/// One of SE's hints: (line, difficulty, name, placed, removed, state).
-struct Hint {
-    line: usize,
-    difficulty: String,
-    name: String,
-    placed: String,
-    removed: String,
-    pm: String,
-}
-
-fn hints(file: &str) -> Vec<Hint> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(file);
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.starts_with('#') && !l.is_empty())
-        .map(|(i, l)| {
-            let f: Vec<&str> = l.split('\t').collect();
-            Hint {
-                line: i + 1,
-                difficulty: f[0].to_string(),
-                name: f[2].to_string(),
-                placed: f[3].to_string(),
-                removed: f[4].to_string(),
-                pm: f[5].to_string(),
-            }
-        })
-        .collect()
-}
-
-fn cname(z: usize) -> String {
-    format!(
-        "r{}c{}",
-        cell_row(cand_cell(z)) + 1,
-        cell_col(cand_cell(z)) + 1
-    )
-}
-
-/// Our first step on a state, in SE's terms: (difficulty, placed, removed),
-/// and the step's text.
-fn ours(set: &ruleset::RuleSet, state: &State) -> Option<(String, String, String, String)> {
-    let mut cx = SearchCx::new(None);
-    let (_, step) = engine::first_step(set, state, &mut cx, None)?;
-    let (placed, mut removed): (String, Vec<String>) = match step.kind {
-        ConclusionKind::Assert => {
-            let z = step.conclusions[0];
-            let others = (0..9)
-                .map(|d| cand(cand_cell(z), d))
-                .filter(|&y| y != z && state.cands.contains(y))
-                .map(|y| format!("{}-{}", cname(y), cand_digit(y) + 1))
-                .collect();
-            (format!("{}={}", cname(z), cand_digit(z) + 1), others)
-        }
-        ConclusionKind::Eliminate => (
-            String::new(),
-            step.conclusions
-                .iter()
-                .map(|&y| format!("{}-{}", cname(y), cand_digit(y) + 1))
-                .collect(),
-        ),
-    };
-    removed.sort();
-    Some((
-        step.grade.level.to_string(),
-        placed,
-        removed.join(" "),
-        step.text(),
-    ))
+/// One of SE's first hints: (line, difficulty, name, placed, removed,
+/// state), after SE's complexity column.
+fn hints(file: &str) -> Vec<SeStep> {
+    steps(file, 1)
 }
 
 /// The set of one rule of a rule file (`rules/se/nested.rules`).

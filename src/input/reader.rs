@@ -77,11 +77,7 @@ impl<R: BufRead> PuzzleReader<R> {
         }
         let mut got_any = false;
         loop {
-            let avail = match self.reader.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let avail = fill(&mut self.reader)?;
             if avail.is_empty() {
                 return Ok(got_any);
             }
@@ -118,11 +114,7 @@ impl<R: BufRead> PuzzleReader<R> {
     /// input ended first.
     fn skip_to_line_end(&mut self) -> io::Result<bool> {
         loop {
-            let avail = match self.reader.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let avail = fill(&mut self.reader)?;
             if avail.is_empty() {
                 return Ok(false);
             }
@@ -139,6 +131,19 @@ impl<R: BufRead> PuzzleReader<R> {
             }
         }
     }
+}
+
+/// The reader's next buffered bytes (empty at the end), retrying a read
+/// that was interrupted.
+fn fill<R: BufRead>(reader: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match reader.fill_buf() {
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    reader.fill_buf()
 }
 
 /// Appends a piece of the current line to `buf`, up to one byte more than

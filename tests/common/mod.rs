@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test crate uses its own part of these helpers
 
+pub mod se_steps;
+
 use std::ffi::OsStr;
 use std::io::Write;
 use std::path::PathBuf;
