@@ -524,14 +524,21 @@ struct Results<'a> {
     out: io::BufWriter<io::StdoutLock<'static>>,
     pb: &'a ProgressBar,
     tty: bool,
+    /// When the results were last flushed: when piped, lines are flushed at
+    /// most every [`Results::STREAM_EVERY`], so that a slow batch streams
+    /// its lines while a fast one still writes in large blocks.
+    flushed: std::time::Instant,
 }
 
 impl<'a> Results<'a> {
+    const STREAM_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
     fn new(pb: &'a ProgressBar) -> Self {
         Results {
             out: io::BufWriter::new(io::stdout().lock()),
             pb,
             tty: io::stdout().is_terminal(),
+            flushed: std::time::Instant::now(),
         }
     }
 
@@ -543,7 +550,12 @@ impl<'a> Results<'a> {
                 out.flush()
             })
         } else {
-            self.out.write_all(s.as_bytes())
+            self.out.write_all(s.as_bytes())?;
+            if self.flushed.elapsed() >= Self::STREAM_EVERY {
+                self.out.flush()?;
+                self.flushed = std::time::Instant::now();
+            }
+            Ok(())
         }
     }
 
