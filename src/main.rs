@@ -865,8 +865,49 @@ impl Job<'_> {
     }
 }
 
-/// Records handed to the worker threads at a time; output keeps input order.
+/// Records handed to the worker threads at a time, at most; output keeps
+/// input order.
 const CHUNK: usize = 256;
+
+/// How many records go to the worker threads at a time. A chunk is a
+/// barrier (its lines are written when its slowest record is done), so the
+/// size adapts: it starts at one record per worker, doubles while chunks
+/// finish quickly (up to a maximum: fast batches write in large blocks) and
+/// falls back to one per worker when a chunk is slow, so that a batch of
+/// hard puzzles streams its lines instead of waiting for 256 of them.
+pub struct Chunking {
+    size: usize,
+    least: usize,
+    most: usize,
+}
+
+impl Chunking {
+    const QUICK: std::time::Duration = std::time::Duration::from_millis(200);
+    const SLOW: std::time::Duration = std::time::Duration::from_secs(1);
+
+    pub fn new(jobs: usize, most: usize) -> Chunking {
+        let least = jobs.clamp(1, most.max(1));
+        Chunking {
+            size: least,
+            least,
+            most: most.max(1),
+        }
+    }
+
+    /// The size of the next chunk.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Records how long the last chunk took.
+    pub fn took(&mut self, t: std::time::Duration) {
+        if t < Self::QUICK {
+            self.size = (self.size * 2).min(self.most);
+        } else if t > Self::SLOW {
+            self.size = self.least;
+        }
+    }
+}
 
 /// The `--html` page being written: the file and its name for messages.
 struct HtmlPage {
@@ -962,17 +1003,20 @@ fn solve(
         };
         out.write(&format!("{header}\n"))?;
     }
+    let mut chunking = Chunking::new(jobs, chunk_size);
     loop {
-        let chunk: Vec<_> = recs.by_ref().take(chunk_size).collect();
+        let chunk: Vec<_> = recs.by_ref().take(chunking.size()).collect();
         if chunk.is_empty() {
             break;
         }
+        let started = std::time::Instant::now();
         let outcomes: Vec<Outcome> = if jobs == 1 {
             chunk.into_iter().map(|r| job.run(r)).collect()
         } else {
             use rayon::prelude::*;
             pool.install(|| chunk.into_par_iter().map(|r| job.run(r)).collect())
         };
+        chunking.took(started.elapsed());
         for o in outcomes {
             pb.inc(1);
             if let Some(e) = o.fatal {
@@ -1182,4 +1226,29 @@ fn bench(
     }
     o.flush()?;
     Ok(bad == 0)
+}
+
+#[cfg(test)]
+mod chunking_tests {
+    use super::Chunking;
+    use std::time::Duration;
+
+    #[test]
+    fn chunks_grow_while_quick_and_shrink_when_slow() {
+        let mut c = Chunking::new(2, 256);
+        assert_eq!(c.size(), 2);
+        c.took(Duration::from_millis(10));
+        assert_eq!(c.size(), 4);
+        for _ in 0..20 {
+            c.took(Duration::from_millis(10));
+        }
+        assert_eq!(c.size(), 256);
+        c.took(Duration::from_millis(500));
+        assert_eq!(c.size(), 256, "neither quick nor slow: kept");
+        c.took(Duration::from_secs(3));
+        assert_eq!(c.size(), 2);
+        // One thread, and a maximum below the number of workers.
+        assert_eq!(Chunking::new(1, 256).size(), 1);
+        assert_eq!(Chunking::new(8, 4).size(), 4);
+    }
 }

@@ -71,7 +71,8 @@ pub fn usable(source: &str, rec: Result<Puzzle, InputError>) -> Result<Puzzle, S
     }
 }
 
-/// Runs `work` over the records on the pool, `CHUNK` at a time, and hands
+/// Runs `work` over the records on the pool, a chunk at a time (see
+/// [`super::Chunking`]), and hands
 /// each result to `take` in input order (a bad record as its message).
 pub fn each_record<T: Send>(
     pool: &rayon::ThreadPool,
@@ -81,11 +82,13 @@ pub fn each_record<T: Send>(
     mut take: impl FnMut(Result<(Puzzle, T), String>) -> Result<(), Fail>,
 ) -> Result<(), Fail> {
     use rayon::prelude::*;
+    let mut chunking = super::Chunking::new(pool.current_num_threads(), CHUNK);
     loop {
-        let chunk: Vec<_> = recs.by_ref().take(CHUNK).collect();
+        let chunk: Vec<_> = recs.by_ref().take(chunking.size()).collect();
         if chunk.is_empty() {
             return Ok(());
         }
+        let started = std::time::Instant::now();
         let done: Vec<Result<(Puzzle, T), String>> = pool.install(|| {
             chunk
                 .into_par_iter()
@@ -96,6 +99,7 @@ pub fn each_record<T: Send>(
                 })
                 .collect()
         });
+        chunking.took(started.elapsed());
         for d in done {
             take(d)?;
         }

@@ -1011,41 +1011,47 @@ fn json_and_csv_conflict() {
 }
 
 /// Piped batch output streams: a line that took a while is written at once,
-/// not held in a buffer until the batch ends. Here standard input stays
-/// open after one puzzle (as in `tail -f puzzles | ruledoku rate --se -`);
-/// the puzzle (hard-972 line 1) is stopped by `--max-seconds 0.5`, and its
-/// line must reach the pipe while the command still waits for more input.
+/// not held in a buffer (or a chunk of 256 records for the worker threads)
+/// until the batch ends. Here standard input stays open after two puzzles
+/// (as in `tail -f puzzles | ruledoku rate --se -`); each (hard-972 line 1)
+/// is stopped by `--max-seconds 0.5`, and the first line must reach the
+/// pipe while the command still waits for more input, on one thread and
+/// on two.
 #[test]
 fn a_slow_puzzles_line_reaches_the_pipe_at_once() {
     use std::io::{BufRead, BufReader, Write};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
-        .args(["rate", "--se", "--max-seconds", "0.5", "-j", "1", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(
-        stdin,
-        "........1.....2.34.35.......62......7.3.25..885...67...7853....32..68...5.62.7.8."
-    )
-    .unwrap();
-    stdin.flush().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let got = rx.recv_timeout(Duration::from_secs(60));
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
-    let line = got.expect("no line within 60 s while standard input was open");
-    assert!(
-        line.starts_with("........1.....2.34.35") && line.contains('+'),
-        "{line}"
-    );
+    for jobs in ["1", "2"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
+            .args(["rate", "--se", "--max-seconds", "0.5", "-j", jobs, "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        for _ in 0..2 {
+            writeln!(
+                stdin,
+                "........1.....2.34.35.......62......7.3.25..885...67...7853....32..68...5.62.7.8."
+            )
+            .unwrap();
+        }
+        stdin.flush().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let got = rx.recv_timeout(Duration::from_secs(60));
+        drop(stdin);
+        let _ = child.kill();
+        let _ = child.wait();
+        let line = got.unwrap_or_else(|_| panic!("-j {jobs}: no line within 60 s"));
+        assert!(
+            line.starts_with("........1.....2.34.35") && line.contains('+'),
+            "-j {jobs}: {line}"
+        );
+    }
 }
