@@ -17,15 +17,11 @@
 mod common;
 
 use common::errors;
-use common::se_steps::{SeStep, ours, state_of, steps};
-use ruledoku::engine::Limits;
+use common::se_steps::{SeStep, ours, rate_checked, state_of, steps};
 use ruledoku::grid::geometry::*;
-use ruledoku::grid::state::State;
-use ruledoku::input;
 use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset;
 use ruledoku::search::{ConclusionKind, SearchCx};
-use ruledoku::serate::{self, Bounds};
 
 /// One of SE's first hints: (line, difficulty, name, placed, removed,
 /// state), after SE's complexity column.
@@ -171,19 +167,8 @@ fn hard_972_ratings_are_ses() {
     let mut differ = Vec::new();
     for &n in &lines {
         let f: Vec<&str> = all[n - 1].split_whitespace().collect();
-        let p = input::parse_puzzle(f[0]).unwrap();
-        let referee = Referee::new(&p.masks).unwrap();
         let t0 = std::time::Instant::now();
-        let se = serate::run(
-            &set,
-            State::from_masks(&p.masks, &p.givens),
-            Limits::default(),
-            Bounds::default(),
-            false,
-        );
-        if let Err(e) = referee.check_run(&se.run) {
-            panic!("line {n} {}: {e}", f[0]);
-        }
+        let se = rate_checked(&set, f[0], &format!("line {n}"));
         let r = &se.rating;
         let got = format!("{}/{}/{}", r.er_text(), r.ep_text(), r.ed_text());
         println!(

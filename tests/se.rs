@@ -9,12 +9,13 @@
 //! `Solver.getDifficulty` gives them. The whole collection runs with
 //! `cargo test --release --test se -- --ignored`.
 
+mod common;
+
+use common::se_steps::rate_checked;
 use ruledoku::engine::{Limits, StopReason};
 use ruledoku::grid::state::State;
 use ruledoku::input;
-use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset::{self, RuleSet};
-use ruledoku::serate::{self, Bounds};
 use std::path::Path;
 
 /// One puzzle of a reference file: cbg-000 line, puzzle, ER and, when the
@@ -49,18 +50,7 @@ fn rate_refs(set: &RuleSet, refs: &[Ref]) -> (usize, usize, usize, Vec<(usize, S
     let (mut er_ok, mut eped_ok) = (0, 0);
     let mut differ = Vec::new();
     for r in refs {
-        let p = input::parse_puzzle(&r.puzzle).unwrap();
-        let referee = Referee::new(&p.masks).unwrap();
-        let se = serate::run(
-            set,
-            State::from_masks(&p.masks, &p.givens),
-            Limits::default(),
-            Bounds::default(),
-            false,
-        );
-        if let Err(e) = referee.check_run(&se.run) {
-            panic!("line {} {}: {e}", r.line, r.puzzle);
-        }
+        let se = rate_checked(set, &r.puzzle, &format!("line {}", r.line));
         if se.rating.er_text() == r.er {
             er_ok += 1;
             assert_eq!(se.run.stop, StopReason::Solved);
@@ -105,18 +95,7 @@ fn bug_type_3_and_aligned_triplet_exclusion_give_se_s_er() {
     for l in text.lines().filter(|l| !l.starts_with('#')) {
         let f: Vec<&str> = l.split_whitespace().collect();
         let (line, puzzle, er, rule) = (f[0], f[1], f[2], f[3]);
-        let p = input::parse_puzzle(puzzle).unwrap();
-        let referee = Referee::new(&p.masks).unwrap();
-        let se = serate::run(
-            &set,
-            State::from_masks(&p.masks, &p.givens),
-            Limits::default(),
-            Bounds::default(),
-            false,
-        );
-        if let Err(e) = referee.check_run(&se.run) {
-            panic!("line {line} {puzzle}: {e}");
-        }
+        let se = rate_checked(&set, puzzle, &format!("line {line}"));
         assert_eq!(se.run.stop, StopReason::Solved, "line {line}");
         assert_eq!(se.rating.er_text(), er, "line {line}");
         let steps = se

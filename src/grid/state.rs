@@ -17,8 +17,10 @@ use std::fmt;
 static TABLES_HOUSE_CELLS: std::sync::LazyLock<[[usize; 9]; N_HOUSES]> =
     std::sync::LazyLock::new(|| std::array::from_fn(house_cells));
 
-/// The digits of each cell in a candidate set, as 9-bit masks.
-fn cell_masks(s: &Bits) -> [u16; N_CELLS] {
+/// The digits of each cell in a candidate set, as 9-bit masks (cell `c`'s
+/// bits `9c..9c+9`; the matcher's projections read them too).
+#[inline]
+pub fn cell_masks(s: &Bits) -> [u16; N_CELLS] {
     std::array::from_fn(|c| {
         let i = c * 9;
         let (w, off) = (i >> 6, i & 63);

@@ -15,6 +15,7 @@ use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::links::common_links_in;
 use crate::grid::state::State;
+use crate::grid::state::cell_masks;
 use std::any::Any;
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -246,20 +247,6 @@ fn cands_of(state: &State, e: Elem, i: usize) -> Bits {
         }
     };
     state.cands.and(all)
-}
-
-/// The digits of each cell present in a candidate set, as 9-bit masks.
-#[inline]
-pub fn cell_masks(s: &Bits) -> [u16; 81] {
-    std::array::from_fn(|c| {
-        let i = c * 9;
-        let (w, off) = (i >> 6, i & 63);
-        let mut v = s.0[w] >> off;
-        if off > 55 {
-            v |= s.0[w + 1] << (64 - off);
-        }
-        (v & 0x1FF) as u16
-    })
 }
 
 /// Sets with at most this many members are projected member by member;

@@ -107,3 +107,23 @@ pub fn ours(set: &ruleset::RuleSet, state: &State) -> Option<(String, String, St
         step.text(),
     ))
 }
+
+/// The SE rating of a puzzle by `set` (no limits, no early exit), every
+/// step of its run checked against the solution; `what` names the puzzle
+/// in a failure.
+pub fn rate_checked(set: &ruleset::RuleSet, puzzle: &str, what: &str) -> ruledoku::serate::SeRun {
+    use ruledoku::oracle::referee::Referee;
+    let p = ruledoku::input::parse_puzzle(puzzle).unwrap();
+    let referee = Referee::new(&p.masks).unwrap();
+    let se = ruledoku::serate::run(
+        set,
+        State::from_masks(&p.masks, &p.givens),
+        engine::Limits::default(),
+        ruledoku::serate::Bounds::default(),
+        false,
+    );
+    if let Err(e) = referee.check_run(&se.run) {
+        panic!("{what} {puzzle}: {e}");
+    }
+    se
+}
