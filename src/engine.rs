@@ -183,6 +183,7 @@ pub struct Runner<'a> {
     set: &'a RuleSet,
     limits: Limits,
     stats: bool,
+    outcome_only: bool,
 }
 
 impl<'a> Runner<'a> {
@@ -191,7 +192,16 @@ impl<'a> Runner<'a> {
             set,
             limits: Limits::default(),
             stats: false,
+            outcome_only: false,
         }
+    }
+
+    /// Only the steps' conclusions and grades will be read (their counts,
+    /// the outcome): searchers may skip evidence that costs a search of its
+    /// own ([`SearchCx::outcome_only`]), so steps may show less.
+    pub fn outcome_only(mut self, on: bool) -> Self {
+        self.outcome_only = on;
+        self
     }
 
     pub fn limits(mut self, limits: Limits) -> Self {
@@ -223,6 +233,7 @@ impl<'a> Runner<'a> {
         let start = Instant::now();
         let deadline = self.limits.max_time.and_then(|t| start.checked_add(t));
         let mut cx = SearchCx::new(deadline);
+        cx.outcome_only = self.outcome_only;
         let initial = state;
         let mut steps: Vec<Step> = Vec::new();
         let mut hardest: Option<usize> = None;

@@ -186,6 +186,7 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
         |p| {
             let run = Runner::new(&set)
                 .limits(limits)
+                .outcome_only(true)
                 .run(State::from_masks(&p.masks, &p.givens));
             Filtered::of(&run)
         },

@@ -406,3 +406,88 @@ fn snapshot_multiple_forcing_chains_path() {
 fn snapshot_te_steps() {
     insta::assert_snapshot!(trial_steps("te", CBG2, 3));
 }
+
+/// `sweep` needs a rule set to propagate with, `assume on` alone, and to
+/// be the rule's only pass; errors at the clause.
+#[test]
+fn sweep_is_checked() {
+    let trial = |body: &str| format!("trial t {{\n    complexity 1\n{body}\n}}\n");
+    let sweep_err = |body: &str| errors(&trial(body));
+    assert_eq!(
+        sweep_err("    on-off cell\n    sweep\n    conclude contradiction"),
+        vec![(
+            4,
+            5,
+            "`sweep` runs a rule set in each branch: it needs `propagate with`".to_string()
+        )]
+    );
+    assert_eq!(
+        sweep_err(
+            "    assume on, off\n    propagate with singles\n    sweep\n    conclude contradiction"
+        ),
+        vec![(
+            5,
+            5,
+            "`sweep` eliminates the candidates it refutes: it needs `assume on` alone".to_string()
+        )]
+    );
+    assert_eq!(
+        sweep_err("    propagate with singles\n    sweep\n    sweep\n    conclude contradiction"),
+        vec![(5, 5, "`sweep` given twice".to_string())]
+    );
+    let two = "    pass {\n        propagate with singles\n        sweep\n        conclude contradiction\n    }\n    pass {\n        propagate with singles\n        conclude contradiction\n    }";
+    assert_eq!(
+        sweep_err(two),
+        vec![(
+            5,
+            9,
+            "a `sweep` is the rule's one match: the rule can have only one pass".to_string()
+        )]
+    );
+    // A word that begins with `sweep` is not the clause.
+    assert!(
+        !sweep_err("    propagate with singles\n    sweeps\n    conclude contradiction").is_empty()
+    );
+    assert!(
+        compile_source(
+            "t.rules",
+            &trial("    propagate with singles rounds 1\n    sweep\n    conclude contradiction")
+        )
+        .is_ok()
+    );
+}
+
+/// One step of a sweep rule: every refuted candidate, each with its chain
+/// and the variables its branch emptied, in the order they were found.
+#[test]
+fn a_sweep_step_lists_each_refutation() {
+    let set = ruleset::load("filter-fast").unwrap();
+    let p = input::parse_puzzle(
+        "..34......5...912.7...2.....1.5.7..86...9...7.......34..2.............9.9...61.75",
+    )
+    .unwrap();
+    let run = engine::run(
+        &set,
+        State::from_masks(&p.masks, &p.givens),
+        Limits::default(),
+    );
+    let step = run
+        .steps
+        .iter()
+        .find(|s| s.rule.head.name == "contradiction-filter-fast")
+        .unwrap();
+    assert_eq!(step.conclusions.len(), 8);
+    let Evidence::Implications(imp) = &step.evidence else {
+        panic!("{:?}", step.evidence);
+    };
+    assert_eq!((imp.chains.len(), imp.empty.len()), (8, 8));
+    assert!(imp.empty.iter().all(|e| !e.is_empty()));
+    let text = step.rule.searcher.render(&step.before, &step.evidence);
+    assert!(
+        text.starts_with(
+            "contradiction (r3c2=4): no candidate left for r2n4, b3n4; (r3c3=4): no candidate left for r2n4, b3n4; (r3c4=3 ⇒ r5c4=8 ⇒ r2c9=3 ⇒ r3c3=1 ⇒ r6c4=1 ⇒ r1c5=1): no candidate left for r6c5; "
+        ),
+        "{text}"
+    );
+    assert_eq!(text.matches("; (").count(), 7);
+}

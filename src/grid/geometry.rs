@@ -121,6 +121,10 @@ pub fn house_cells(h: usize) -> [usize; 9] {
     })
 }
 
+/// The nine cells of each house, as [`house_cells`].
+pub static HOUSE_CELLS: LazyLock<[[usize; 9]; N_HOUSES]> =
+    LazyLock::new(|| std::array::from_fn(house_cells));
+
 /// The three houses of a cell: row, column, block (as house indices).
 pub fn cell_houses(c: usize) -> [usize; 3] {
     [cell_row(c), 9 + cell_col(c), 18 + cell_block(c)]

@@ -13,23 +13,23 @@ use crate::grid::geometry::*;
 use crate::grid::links::links;
 use std::fmt;
 
-/// The cells of each house.
-static TABLES_HOUSE_CELLS: std::sync::LazyLock<[[usize; 9]; N_HOUSES]> =
-    std::sync::LazyLock::new(|| std::array::from_fn(house_cells));
-
 /// The digits of each cell in a candidate set, as 9-bit masks (cell `c`'s
 /// bits `9c..9c+9`; the matcher's projections read them too).
 #[inline]
 pub fn cell_masks(s: &Bits) -> [u16; N_CELLS] {
-    std::array::from_fn(|c| {
-        let i = c * 9;
-        let (w, off) = (i >> 6, i & 63);
-        let mut v = s.0[w] >> off;
-        if off > 55 {
-            v |= s.0[w + 1] << (64 - off);
-        }
-        (v & 0x1FF) as u16
-    })
+    std::array::from_fn(|c| cell_mask(s, c))
+}
+
+/// The digits of cell `c` in a candidate set, as a 9-bit mask.
+#[inline]
+pub fn cell_mask(s: &Bits, c: usize) -> u16 {
+    let i = c * 9;
+    let (w, off) = (i >> 6, i & 63);
+    let mut v = s.0[w] >> off;
+    if off > 55 {
+        v |= s.0[w + 1] << (64 - off);
+    }
+    (v & 0x1FF) as u16
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -118,12 +118,25 @@ impl State {
     /// with neither, or a house where some digit is neither a value nor a
     /// candidate.
     pub fn has_empty_var(&self) -> bool {
-        let (c, v) = (cell_masks(&self.cands), cell_masks(&self.values));
-        let held: [u16; N_CELLS] = std::array::from_fn(|i| c[i] | v[i]);
-        held.contains(&0)
-            || TABLES_HOUSE_CELLS
-                .iter()
-                .any(|cells| cells.iter().fold(0, |a, &x| a | held[x]) != 0x1FF)
+        let held = cell_masks(&self.cands.or(&self.values));
+        if held.contains(&0) {
+            return true;
+        }
+        // Each house's digits: a row's, then the columns' and blocks'
+        // accumulated row by row.
+        let (mut cols, mut blocks) = ([0u16; 9], [0u16; 9]);
+        for (r, row) in held.chunks_exact(9).enumerate() {
+            let mut all = 0;
+            for (j, &m) in row.iter().enumerate() {
+                all |= m;
+                cols[j] |= m;
+                blocks[(r / 3) * 3 + j / 3] |= m;
+            }
+            if all != 0x1FF {
+                return true;
+            }
+        }
+        cols.iter().any(|&m| m != 0x1FF) || blocks.iter().any(|&m| m != 0x1FF)
     }
 
     /// Undecided variables with no live candidate: a contradiction.

@@ -81,6 +81,9 @@ pub enum TrialKind {
     /// `apply SET`: a rule set applied to the branch whenever its
     /// implication steps are exhausted.
     Apply(Ident),
+    /// `sweep`: the pass's one match is every assumption refuted in one
+    /// pass over the candidates, each removed before the next is tried.
+    Sweep,
     /// `conclude WORD [level D] [key N] [rating "S"] [cells A..=B]`.
     Conclude {
         what: Ident,

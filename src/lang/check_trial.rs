@@ -27,7 +27,16 @@ pub fn check_trial(
     let mut passes = Vec::new();
     let mut loose: Vec<&TrialClause> = Vec::new();
     let mut first_pass_span = None;
+    let mut blocks = 0;
+    let mut sweep_span = None;
     for cl in clauses {
+        let inner = match &cl.kind {
+            TrialKind::Pass(inner) => inner.as_slice(),
+            _ => std::slice::from_ref(cl),
+        };
+        if let Some(s) = inner.iter().find(|k| matches!(k.kind, TrialKind::Sweep)) {
+            sweep_span.get_or_insert(s.span);
+        }
         match &cl.kind {
             TrialKind::Increment(w) => {
                 let v = match c.param_word(w).as_str() {
@@ -49,6 +58,7 @@ pub fn check_trial(
                 }
             }
             TrialKind::Pass(inner) => {
+                blocks += 1;
                 first_pass_span.get_or_insert(cl.span);
                 let refs: Vec<&TrialClause> = inner.iter().collect();
                 if let Some(p) = c.pass(&refs, cl.span, level) {
@@ -69,6 +79,12 @@ pub fn check_trial(
         }
     } else if first_pass_span.is_none() {
         c.err(ast.name_span, "missing `conclude` clause");
+    }
+    if let (Some(sp), true) = (sweep_span, blocks > 1) {
+        c.err(
+            sp,
+            "a `sweep` is the rule's one match: the rule can have only one pass",
+        );
     }
     if !c.errs.is_empty() {
         return Err(c.errs);
@@ -113,6 +129,7 @@ impl Checker<'_> {
         let mut propagate: Option<(String, Option<usize>)> = None;
         let mut propagate_span = sp;
         let mut apply: Option<(String, Span)> = None;
+        let mut sweep: Option<Span> = None;
         let mut concludes: Vec<(Conclude, Span)> = Vec::new();
         // A `conclude` clause with an error is not also a missing one.
         let mut conclude_seen = false;
@@ -125,6 +142,7 @@ impl Checker<'_> {
                 TrialKind::Reads(_) => "reads",
                 TrialKind::Propagate { .. } => "propagate",
                 TrialKind::Apply(_) => "apply",
+                TrialKind::Sweep => "sweep",
                 TrialKind::Conclude { .. } => "conclude",
                 TrialKind::Pass(_) => {
                     self.err(cl.span, "a `pass` cannot hold another `pass`");
@@ -210,6 +228,7 @@ impl Checker<'_> {
                     propagate = Some((self.param_word(set), rounds));
                 }
                 TrialKind::Apply(set) => apply = Some((self.param_word(set), cl.span)),
+                TrialKind::Sweep => sweep = Some(cl.span),
                 TrialKind::Conclude {
                     what,
                     level,
@@ -298,6 +317,19 @@ impl Checker<'_> {
                 "nothing propagates: give `on-off` or `off-on` implication steps (cell, house), or `propagate with` a rule set",
             );
         }
+        if let Some(ssp) = sweep {
+            if propagate.is_none() {
+                self.err(
+                    ssp,
+                    "`sweep` runs a rule set in each branch: it needs `propagate with`",
+                );
+            } else if !assume_on || assume_off {
+                self.err(
+                    ssp,
+                    "`sweep` eliminates the candidates it refutes: it needs `assume on` alone",
+                );
+            }
+        }
         let reads = reads.unwrap_or(Reads::Original);
         if let Some((_, asp)) = &apply {
             if propagate.is_some() {
@@ -347,6 +379,7 @@ impl Checker<'_> {
             reads,
             propagate,
             apply: apply.map(|(n, _)| n),
+            sweep: sweep.is_some(),
             concludes: concludes.into_iter().map(|(k, _)| k).collect(),
         })
     }

@@ -122,6 +122,7 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::reads_c => "`reads`",
         Rule::propagate_c => "`propagate`",
         Rule::apply_c => "`apply`",
+        Rule::sweep_c => "`sweep`",
         Rule::conclude_c => "`conclude`",
         Rule::c_level => "`level`",
         Rule::c_key => "`key`",
@@ -661,6 +662,7 @@ fn trial_clause(p: Pair<Rule>) -> TrialClause {
         Rule::off_on_c => TrialKind::OffOn(it.map(ident).collect()),
         Rule::reads_c => TrialKind::Reads(ident(it.next().unwrap())),
         Rule::apply_c => TrialKind::Apply(set_name(it.next().unwrap())),
+        Rule::sweep_c => TrialKind::Sweep,
         Rule::propagate_c => {
             let q = it.next().unwrap();
             let set = if q.as_rule() == Rule::string {

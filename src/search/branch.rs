@@ -29,7 +29,7 @@
 //! generic runner concludes.
 
 use super::implication::lit;
-use super::pattern::{CmpOp, Elem, Instr, Op, Plan};
+use super::pattern::{Elem, Op, Plan, count_head};
 use super::{ConclusionKind, Found, SearchCx, Searcher};
 use crate::grid::bits::{Bits, VarSet};
 use crate::grid::geometry::*;
@@ -53,28 +53,12 @@ impl CountPlan {
     /// The count form of a searcher, when it is a plan of that shape.
     pub fn of(s: &dyn Searcher) -> Option<CountPlan> {
         let plan = s.as_any().downcast_ref::<Plan>()?;
-        let [
-            Instr::Gen {
-                slot,
-                elem: Elem::Var(Some(space)),
-                size: None,
-                domain: None,
-            },
-            Instr::Filter(filter),
-        ] = plan.instrs.as_slice()
-        else {
+        if plan.instrs.len() != 2 {
             return None;
-        };
-        // `|V| == K` either way round: the count of V's live candidates.
-        let Op::Cmp(CmpOp::Eq, a, b) = filter else {
-            return None;
-        };
-        let count = match (&**a, &**b) {
-            (x, Op::Int(k)) | (Op::Int(k), x) if counts_slot(x, *slot) => *k,
-            _ => return None,
-        };
+        }
+        let (slot, space, count) = count_head(&plan.instrs)?;
         // The conclusion: V's live candidates.
-        if !is_cands_of_slot(&plan.target, *slot) || count < 1 {
+        if !is_cands_of_slot(&plan.target, slot) {
             return None;
         }
         if plan.conclusion == ConclusionKind::Assert && count != 1 {
@@ -88,25 +72,26 @@ impl CountPlan {
             super::pattern::ShowPart::Within { ctx, x, .. } => !ctx.may_fail() && !x.may_fail(),
         });
         plain.then_some(CountPlan {
-            space: *space,
-            count: count as usize,
+            space,
+            count,
             kind: plan.conclusion,
         })
     }
 
-    /// Calls `f` with each match's conclusions on `l`, in the plan's order
-    /// (variables in index order), until it breaks.
-    fn each(&self, l: &Lanes, mut f: impl FnMut(Bits) -> ControlFlow<()>) -> ControlFlow<()> {
+    /// Calls `f` with each match's variable (its live candidates are the
+    /// match's conclusions) on `l`, in the plan's order (variables in
+    /// index order), until it breaks.
+    fn each(&self, l: &Lanes, mut f: impl FnMut(usize) -> ControlFlow<()>) -> ControlFlow<()> {
         let base = var(self.space, 0);
         if self.count == 1 {
             for v in l.ones.and(&SPACE_VARS[self.space as usize]).iter() {
-                f(l.state.var_cands(v))?;
+                f(v)?;
             }
             return ControlFlow::Continue(());
         }
         for v in base..base + 81 {
             if usize::from(l.count[v]) == self.count {
-                f(l.state.var_cands(v))?;
+                f(v)?;
             }
         }
         ControlFlow::Continue(())
@@ -117,11 +102,6 @@ impl CountPlan {
 static SPACE_VARS: std::sync::LazyLock<[VarSet; 4]> = std::sync::LazyLock::new(|| {
     std::array::from_fn(|s| VarSet::from_indices(s * 81..(s + 1) * 81))
 });
-
-/// Is `op` the number of live candidates of the variable bound in `slot`?
-fn counts_slot(op: &Op, slot: usize) -> bool {
-    matches!(op, Op::Len(x) if is_cands_of_slot(x, slot))
-}
 
 /// Is `op` the live candidates of the variable bound in `slot`?
 fn is_cands_of_slot(op: &Op, slot: usize) -> bool {
@@ -148,6 +128,17 @@ static CAND_VARS: [[u16; 4]; N_CANDS] = {
     }
     t
 };
+
+/// The nine candidates of each variable (as [`var_cands`]), in order.
+static VAR_CANDS: std::sync::LazyLock<[[u16; 9]; N_VARS]> = std::sync::LazyLock::new(|| {
+    std::array::from_fn(|v| {
+        let mut t = [0u16; 9];
+        for (i, z) in var_cands(v).into_iter().enumerate() {
+            t[i] = z as u16;
+        }
+        t
+    })
+});
 
 /// A branch's state with per-variable counts of live candidates.
 #[derive(Clone, Copy, Debug)]
@@ -204,6 +195,12 @@ impl Lanes {
     #[inline]
     fn drop_cand(&mut self, y: usize) {
         self.state.cands.remove(y);
+        self.count_out(y);
+    }
+
+    /// Updates the counts for candidate `y`, just removed.
+    #[inline]
+    fn count_out(&mut self, y: usize) {
         for v in CAND_VARS[y] {
             let v = usize::from(v);
             self.count[v] -= 1;
@@ -216,6 +213,15 @@ impl Lanes {
                 _ => {}
             }
         }
+    }
+
+    /// The undecided variables without a live candidate, in index order
+    /// (as [`State::empty_vars`]).
+    pub fn empty_vars(&self) -> Vec<usize> {
+        if self.empty == 0 {
+            return Vec::new();
+        }
+        (0..N_VARS).filter(|&v| self.count[v] == 0).collect()
     }
 
     /// Removes a live candidate; whether it was live.
@@ -231,7 +237,8 @@ impl Lanes {
     /// Decides live candidate `z`: its linked candidates go (as
     /// [`State::assert`]).
     pub fn assert(&mut self, z: usize) {
-        for v in cand_vars(z) {
+        for v in CAND_VARS[z] {
+            let v = usize::from(v);
             // `z` is live: its variables are neither decided nor empty.
             self.decided.insert(v);
             self.ones.remove(v);
@@ -239,10 +246,22 @@ impl Lanes {
         }
         self.state.values.insert(z);
         self.drop_cand(z);
-        for y in self.state.cands.and(links(z)).iter() {
-            self.drop_cand(y);
+        let gone = self.state.cands.and(links(z));
+        self.state.cands = self.state.cands.minus(&gone);
+        for y in gone.iter() {
+            self.count_out(y);
         }
     }
+}
+
+/// What one match in a branch concludes on: a count plan's variable (its
+/// live candidates when the match is applied: a subset of those it had
+/// when found, so applying them is applying those still live), or any
+/// other match's candidates.
+#[derive(Clone, Copy, Debug)]
+pub enum Concluded {
+    Var(ConclusionKind, u16),
+    Cands(ConclusionKind, Bits),
 }
 
 /// One rule of a linked set, prepared for branches.
@@ -291,7 +310,7 @@ impl Prepared {
         cx: &mut SearchCx,
         rounds: Option<usize>,
         l: &mut Lanes,
-        found: &mut Vec<(ConclusionKind, Bits)>,
+        found: &mut Vec<Concluded>,
         limit: Option<usize>,
         mut trace: Option<&mut Vec<u16>>,
     ) -> Option<usize> {
@@ -315,8 +334,8 @@ impl Prepared {
             for m in &self.members {
                 match m {
                     Member::Count(c) => {
-                        let _ = c.each(l, |b| {
-                            found.push((c.kind, b));
+                        let _ = c.each(l, |v| {
+                            found.push(Concluded::Var(c.kind, v as u16));
                             if all {
                                 ControlFlow::Continue(())
                             } else {
@@ -326,7 +345,7 @@ impl Prepared {
                     }
                     Member::Other(s) => {
                         let _ = s.search(cx, &l.state, &mut |f: Found| {
-                            found.push((f.kind, f.conclusions));
+                            found.push(Concluded::Cands(f.kind, f.conclusions));
                             if all {
                                 ControlFlow::Continue(())
                             } else {
@@ -342,8 +361,10 @@ impl Prepared {
             if found.is_empty() {
                 return None;
             }
-            for (kind, zs) in found.iter() {
-                for z in zs.iter() {
+            for m in found.iter() {
+                let mut apply = |kind: ConclusionKind, z: usize| {
+                    // A candidate no longer live is neither eliminated nor
+                    // asserted.
                     let done = match kind {
                         ConclusionKind::Eliminate => l.eliminate(z),
                         ConclusionKind::Assert => {
@@ -357,7 +378,19 @@ impl Prepared {
                     if done {
                         applied += 1;
                         if let Some(t) = trace.as_deref_mut() {
-                            t.push(lit(z, *kind == ConclusionKind::Assert));
+                            t.push(lit(z, kind == ConclusionKind::Assert));
+                        }
+                    }
+                };
+                match *m {
+                    Concluded::Var(kind, v) => {
+                        for &z in &VAR_CANDS[usize::from(v)] {
+                            apply(kind, usize::from(z));
+                        }
+                    }
+                    Concluded::Cands(kind, zs) => {
+                        for z in zs.iter() {
+                            apply(kind, z);
                         }
                     }
                 }
@@ -480,9 +513,9 @@ mod tests {
         // (set, rounds, puzzles, candidates: every n-th)
         type Case<'a> = (&'a [Arc<dyn Searcher>], Option<usize>, usize, usize);
         let cases: [Case; 3] = [
-            (&singles, Some(1), 8, 1),
-            (&singles, None, 8, 1),
-            (&basic, None, 1, 6),
+            (&singles, Some(1), 20, 1),
+            (&singles, None, 20, 1),
+            (&basic, None, 3, 6),
         ];
         let (mut branches, mut contradictions) = (0, 0);
         for (set, rounds, puzzles, every) in cases {
@@ -542,6 +575,63 @@ mod tests {
         );
     }
 
+    /// Metcalf's loop written plainly with the generic runner: each live
+    /// candidate in order, assumed on in the current state, one round of
+    /// singles; a contradicted one is removed before the next is tried.
+    /// Each sweep step of the fast filter's runs concludes exactly those
+    /// candidates (in order), and every one agrees with the solution.
+    #[test]
+    fn a_sweep_step_is_metcalfs_loop() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/cbg-000-first1000.txt"),
+        )
+        .unwrap();
+        let singles = ruleset::load("singles").unwrap();
+        let singles: Vec<Arc<dyn Searcher>> =
+            singles.rules.iter().map(|r| r.searcher.clone()).collect();
+        let filter = ruleset::load("filter-fast").unwrap();
+        let (mut sweeps, mut refuted) = (0, 0);
+        for line in text.lines().skip(1).take(12) {
+            let p = crate::input::parse_puzzle(&line[..81]).unwrap();
+            let crate::oracle::solver::Solutions::Unique(solution) =
+                crate::oracle::solver::solve_candidates(&p.masks)
+            else {
+                panic!("{line}");
+            };
+            let run = crate::engine::run(
+                &filter,
+                State::from_masks(&p.masks, &p.givens),
+                crate::engine::Limits::default(),
+            );
+            for step in run.steps.iter().filter(|s| s.grade.complexity >= 1000) {
+                let mut current = step.before;
+                let mut expect = Vec::new();
+                for z in step.before.cands.iter() {
+                    if !current.cands.contains(z) {
+                        continue;
+                    }
+                    let mut branch = current;
+                    branch.assert(z);
+                    if generic(&singles, Some(1), &mut branch, &mut Vec::new()) {
+                        expect.push(z);
+                        current.eliminate(z);
+                    }
+                }
+                let mut got = step.conclusions.clone();
+                got.sort_unstable();
+                assert_eq!(got, expect);
+                assert_eq!(step.kind, ConclusionKind::Eliminate);
+                for &z in &got {
+                    assert_ne!(solution[cand_cell(z)], cand_digit(z) as u8 + 1);
+                }
+                sweeps += 1;
+                refuted += got.len();
+            }
+        }
+        assert!(sweeps >= 10 && refuted >= 200, "{sweeps} {refuted}");
+    }
+
     #[test]
     fn lanes_follow_the_state() {
         let mut s = State::empty_grid();
@@ -569,5 +659,7 @@ mod tests {
         }
         assert!(l.has_empty_var());
         assert_eq!(Lanes::new(&l.state).empty, 1);
+        assert_eq!(l.empty_vars(), l.state.empty_vars());
+        assert_eq!(l.empty_vars(), vec![var(Space::Rc, 70)]);
     }
 }

@@ -403,9 +403,10 @@ pub struct Implications {
     pub chains: Vec<Chain>,
     /// The complexity (distinct literals summed over the chains).
     pub complexity: usize,
-    /// A branch run with a rule set: the CSP variables it left without a
-    /// candidate (its contradiction).
-    pub empty: Vec<usize>,
+    /// Branches run with a rule set: for each chain, the CSP variables its
+    /// branch left without a candidate (its contradiction); empty for other
+    /// matches.
+    pub empty: Vec<Vec<usize>>,
     /// A region conclusion: the house whose places of a digit were assumed.
     pub region: Option<usize>,
 }

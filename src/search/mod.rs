@@ -91,6 +91,11 @@ pub struct SearchCx {
     interrupted: bool,
     /// Search nodes visited (bindings tried), for statistics.
     pub nodes: u64,
+    /// The caller reads only what matches conclude and how they are
+    /// graded (a filter that counts): a searcher whose evidence costs a
+    /// search of its own (a trial rule replaying its branches) may leave it
+    /// empty.
+    pub outcome_only: bool,
 }
 
 /// How many search nodes pass between two looks at the clock.
@@ -109,8 +114,15 @@ impl SearchCx {
     /// deadline has passed). Searchers call it in their inner loops.
     #[inline]
     pub fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        self.ticks += 1;
+        self.tick_n(1)
+    }
+
+    /// Counts `n` search nodes at once (a searcher that examines several
+    /// in one go), as [`SearchCx::tick`].
+    #[inline]
+    pub fn tick_n(&mut self, n: u32) -> bool {
+        self.nodes += u64::from(n);
+        self.ticks += n;
         if self.ticks >= TICKS_PER_CLOCK {
             self.ticks = 0;
             if self.deadline.is_some_and(|d| Instant::now() >= d) {

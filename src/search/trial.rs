@@ -47,7 +47,7 @@ use super::implication::{self, Cause, Chain, Graph, Implications, lit, lit_cand,
 use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
-use crate::grid::state::State;
+use crate::grid::state::{State, cell_mask};
 use crate::rating::Rating;
 use std::any::Any;
 use std::collections::VecDeque;
@@ -184,6 +184,12 @@ pub struct Pass {
     /// ([`Searcher::parents`]) wins, and each candidate its matches remove
     /// becomes a literal off whose parents are the match's parents.
     pub apply: Option<String>,
+    /// `sweep`: the pass finds one match, every assumption refuted while
+    /// the candidates are tried in order, each refuted candidate removed
+    /// from the state before the next assumption (Mike Metcalf's loop).
+    /// Only with `propagate with`, `assume on` alone, and as the rule's
+    /// only pass.
+    pub sweep: bool,
     pub concludes: Vec<Conclude>,
 }
 
@@ -397,9 +403,69 @@ impl TrialSearch {
 }
 
 impl TrialSearch {
+    /// The rule's sweep pass (`sweep`, its only pass), with its set and rounds.
+    fn sweep_pass(&self) -> Option<(&Prepared, Option<usize>)> {
+        let [pass] = self.spec.passes.as_slice() else {
+            return None;
+        };
+        if !pass.sweep {
+            return None;
+        }
+        let rounds = pass.propagate.as_ref().and_then(|p| p.1);
+        Some((self.prepared[0].get()?, rounds))
+    }
+
+    /// A sweep: each live candidate of the chosen cells, in order (cell by
+    /// cell, candidate by candidate), assumed on in the current state and
+    /// the set run in the branch; a contradicted branch removes its
+    /// candidate from the current state before the next assumption.
+    /// Returns the removed candidates and the greatest complexity among
+    /// their branches (`None` when nothing was refuted).
+    fn run_sweep(
+        &self,
+        cx: &mut SearchCx,
+        set: &Prepared,
+        rounds: Option<usize>,
+        state: &State,
+    ) -> Option<(Bits, usize)> {
+        let pass = &self.spec.passes[0];
+        let min_cell = pass
+            .min_cell
+            .max(1)
+            .max(pass.wants(Mode::Contradiction)?.min_cell);
+        let mut current = Lanes::new(state);
+        let mut found = Vec::new();
+        let (mut refuted, mut complexity) = (Bits::EMPTY, 0);
+        for c in 0..N_CELLS {
+            let mut digits = cell_mask(&state.cands, c);
+            while digits != 0 {
+                let z = cand(c, digits.trailing_zeros() as usize);
+                digits &= digits - 1;
+                if cx.interrupted() || current.has_empty_var() {
+                    break;
+                }
+                let n = cell_mask(&current.state.cands, c).count_ones() as usize;
+                if n < min_cell || n > pass.max_cell || !current.state.cands.contains(z) {
+                    continue;
+                }
+                let mut branch = current;
+                branch.assert(z);
+                if let Some(k) = set.run(cx, rounds, &mut branch, &mut found, None, None) {
+                    refuted.insert(z);
+                    complexity = complexity.max(1 + k);
+                    current.eliminate(z);
+                }
+            }
+        }
+        (!refuted.is_empty() && !cx.interrupted()).then_some((refuted, complexity))
+    }
+
     /// Reports one match, unless an earlier one removed the same candidates.
+    /// With `outcome_only`, the match's chains are not found again: its
+    /// evidence holds none.
     fn report(
         &self,
+        outcome_only: bool,
         state: &State,
         h: Hint,
         seen: &mut Vec<Bits>,
@@ -413,7 +479,11 @@ impl TrialSearch {
             Some(z) => (ConclusionKind::Assert, Bits::single(z)),
             None => (ConclusionKind::Eliminate, h.removable),
         };
-        let (chains, empty) = self.replay(state, h.recipe);
+        let (chains, empty) = if outcome_only {
+            (Vec::new(), Vec::new())
+        } else {
+            self.replay(state, h.recipe)
+        };
         let region = match h.recipe {
             Recipe::Region { house, .. } => Some(house),
             _ => None,
@@ -439,7 +509,46 @@ impl TrialSearch {
 
     /// The chains of a match, found again by replaying its propagation
     /// (deterministic, so the same graph; no deadline: it is bounded).
-    fn replay(&self, state: &State, recipe: Recipe) -> (Vec<Chain>, Vec<usize>) {
+    /// A branch of pass `pass`'s linked set from `z` on (off) in `base`,
+    /// replayed: its chain (the assumption, then each literal the set
+    /// concluded, each after the one before) and the CSP variables it left
+    /// without a candidate.
+    fn set_branch(
+        &self,
+        base: &Lanes,
+        pass: usize,
+        z: usize,
+        on: bool,
+    ) -> Option<(Chain, Vec<usize>)> {
+        let set = self.prepared[pass].get()?;
+        let (_, rounds) = self.spec.passes[pass].propagate.as_ref()?;
+        let mut branch = *base;
+        if on {
+            branch.assert(z);
+        } else {
+            branch.eliminate(z);
+        }
+        let mut trace = Vec::new();
+        let mut cx = SearchCx::new(None);
+        set.run(
+            &mut cx,
+            *rounds,
+            &mut branch,
+            &mut Vec::new(),
+            None,
+            Some(&mut trace),
+        );
+        let mut g = Graph::new();
+        let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
+        for l in trace {
+            last = g.add(l, Cause::Rule, &[last]);
+        }
+        Some((g.extract(last), branch.empty_vars()))
+    }
+
+    /// The chains of a match, and for each chain the CSP variables its
+    /// branch left without a candidate (a branch of a linked set).
+    fn replay(&self, state: &State, recipe: Recipe) -> (Vec<Chain>, Vec<Vec<usize>>) {
         let mut cx = SearchCx::new(None);
         let cx = &mut cx;
         let pass_of = |p: usize| &self.spec.passes[p];
@@ -456,34 +565,22 @@ impl TrialSearch {
         let at = |g: &Graph, l: u16| g.extract(g.get(l).unwrap_or(0));
         let chains = match recipe {
             Recipe::Set { pass, z, on } => {
-                let (Some(set), Some((_, rounds))) =
-                    (self.prepared[pass].get(), &pass_of(pass).propagate)
-                else {
-                    return (Vec::new(), Vec::new());
+                return match self.set_branch(&Lanes::new(state), pass, z, on) {
+                    Some((chain, empty)) => (vec![chain], vec![empty]),
+                    None => (Vec::new(), Vec::new()),
                 };
-                let mut branch = Lanes::new(state);
-                if on {
-                    branch.assert(z);
-                } else {
-                    branch.eliminate(z);
+            }
+            Recipe::Sweep { pass, refuted } => {
+                let mut current = Lanes::new(state);
+                let mut out = (Vec::new(), Vec::new());
+                for z in refuted.iter() {
+                    if let Some((chain, empty)) = self.set_branch(&current, pass, z, true) {
+                        out.0.push(chain);
+                        out.1.push(empty);
+                    }
+                    current.eliminate(z);
                 }
-                let mut trace = Vec::new();
-                set.run(
-                    cx,
-                    *rounds,
-                    &mut branch,
-                    &mut Vec::new(),
-                    None,
-                    Some(&mut trace),
-                );
-                // One chain: the assumption, then each literal the set
-                // concluded, each after the one before.
-                let mut g = Graph::new();
-                let mut last = g.add(lit(z, on), Cause::Assumption, &[]);
-                for l in trace {
-                    last = g.add(l, Cause::Rule, &[last]);
-                }
-                return (vec![g.extract(last)], branch.state.empty_vars());
+                return out;
             }
             Recipe::Cycle { pass, z, nth } => {
                 let mut g = Graph::new();
@@ -557,6 +654,9 @@ struct Hint {
 enum Recipe {
     /// A branch of a linked rule set from candidate `z` on (off).
     Set { pass: usize, z: usize, on: bool },
+    /// A sweep's branches: each refuted candidate on, in order, each in the
+    /// state without the ones before it.
+    Sweep { pass: usize, refuted: Bits },
     /// The `nth` cycle from `z` on.
     Cycle { pass: usize, z: usize, nth: usize },
     /// The forcing chain from literal `source`.
@@ -1347,6 +1447,22 @@ impl Searcher for TrialSearch {
         };
         let passes = &self.spec.passes;
         let mut seen: Vec<Bits> = Vec::new();
+        // A sweep's one match.
+        if let Some((set, rounds)) = self.sweep_pass() {
+            if let Some((refuted, complexity)) = self.run_sweep(cx, set, rounds, state) {
+                let c = &passes[0].concludes[0];
+                let recipe = Recipe::Sweep { pass: 0, refuted };
+                col.push(c, refuted, None, complexity, recipe);
+                for h in std::mem::take(&mut col.hints) {
+                    self.report(cx.outcome_only, state, h, &mut seen, f)?;
+                }
+            }
+            return if cx.interrupted() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            };
+        }
         // The first match alone, by a pruned sweep (an engine stops there);
         // a caller that wants more gets them from the whole sweep below,
         // where this one is a repeat and is dropped.
@@ -1357,7 +1473,7 @@ impl Searcher for TrialSearch {
                 return ControlFlow::Break(());
             }
             for h in std::mem::take(&mut col.hints) {
-                self.report(state, h, &mut seen, f)?;
+                self.report(cx.outcome_only, state, h, &mut seen, f)?;
             }
         }
         for (i, pass) in passes.iter().enumerate() {
@@ -1394,7 +1510,7 @@ impl Searcher for TrialSearch {
             let rest = hints.split_off(hints.partition_point(|h| h.difficulty < bound));
             col.hints = rest;
             for h in hints {
-                self.report(state, h, &mut seen, f)?;
+                self.report(cx.outcome_only, state, h, &mut seen, f)?;
             }
         }
         ControlFlow::Continue(())
@@ -1439,17 +1555,24 @@ impl Searcher for TrialSearch {
         let Evidence::Implications(imp) = evidence else {
             return String::new();
         };
+        // Each chain, then the variables its branch emptied (a sweep has
+        // several such branches, separated by `;`).
         let chains: Vec<String> = imp
             .chains
             .iter()
-            .map(|c| format!("({})", c.text()))
+            .enumerate()
+            .map(|(i, c)| {
+                let mut t = format!("({})", c.text());
+                if let Some(e) = imp.empty.get(i).filter(|e| !e.is_empty()) {
+                    let vars: Vec<String> = e.iter().map(|&v| var_name(v)).collect();
+                    t.push_str(&format!(": no candidate left for {}", vars.join(", ")));
+                }
+                t
+            })
             .collect();
-        let mut text = format!("{} {}", imp.conclusion, chains.join(" "));
-        if !imp.empty.is_empty() {
-            let vars: Vec<String> = imp.empty.iter().map(|&v| var_name(v)).collect();
-            text.push_str(&format!(": no candidate left for {}", vars.join(", ")));
-        }
-        text
+        let emptied = imp.empty.iter().any(|e| !e.is_empty());
+        let sep = if emptied { "; " } else { " " };
+        format!("{} {}", imp.conclusion, chains.join(sep))
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -41,7 +41,13 @@ pub fn climb(ladder: &Ladder, start: State, all: bool, limits: Limits) -> Climb 
         let stops: Vec<StopReason> = ladder
             .rungs
             .iter()
-            .map(|r| Runner::new(&r.set).limits(limits).run(start).stop)
+            .map(|r| {
+                Runner::new(&r.set)
+                    .limits(limits)
+                    .outcome_only(true)
+                    .run(start)
+                    .stop
+            })
             .collect();
         let solved: Vec<bool> = stops.iter().map(|&s| s == StopReason::Solved).collect();
         let first = solved.iter().position(|&s| s);
@@ -55,7 +61,10 @@ pub fn climb(ladder: &Ladder, start: State, all: bool, limits: Limits) -> Climb 
     let mut state = start;
     let (mut first, mut limited) = (None, None);
     for (i, r) in ladder.rungs.iter().enumerate() {
-        let run = Runner::new(&r.set).limits(limits).run(state);
+        let run = Runner::new(&r.set)
+            .limits(limits)
+            .outcome_only(true)
+            .run(state);
         match run.stop {
             StopReason::Solved => {
                 first = Some(i);
@@ -301,7 +310,10 @@ pub struct Distribution {
 /// The rating of one puzzle by `set`: the level of its hardest step when
 /// the set solves it.
 pub fn rate(set: &RuleSet, start: State, limits: Limits) -> Option<Rating> {
-    let run = Runner::new(set).limits(limits).run(start);
+    let run = Runner::new(set)
+        .limits(limits)
+        .outcome_only(true)
+        .run(start);
     (run.stop == StopReason::Solved).then(|| run.level())
 }
 

@@ -237,7 +237,11 @@ impl Study<'_> {
                 strategy: Default::default(),
                 assumes_unique: false,
             };
-            let end = Runner::new(&set).limits(self.limits).run(*state).state;
+            let end = Runner::new(&set)
+                .limits(self.limits)
+                .outcome_only(true)
+                .run(*state)
+                .state;
             b.elim = b.elim.or(&state.cands.minus(&end.cands));
             b.assert = b.assert.or(&end.values.minus(&state.values));
         }
