@@ -127,6 +127,17 @@ fn nested_first_hints_are_ses() {
         let want = (f[2].to_string(), f[5].to_string(), f[6].to_string());
         let set = only(file, rule);
         n += 1;
+        // A caller that reads only outcomes gets the same step: the nested
+        // matches inside the branches still carry the evidence their
+        // parents are read from.
+        let state = state_of(f[7]);
+        let outcome = |only: bool| {
+            let mut cx = SearchCx::new(None);
+            cx.outcome_only = only;
+            ruledoku::engine::first_step(&set, &state, &mut cx, None)
+                .map(|(_, s)| (s.grade.level, s.grade.complexity, s.conclusions))
+        };
+        assert_eq!(outcome(true), outcome(false), "line {}", i + 1);
         match ours(&set, &state_of(f[7])) {
             Some((d, p, r, _)) if (d.clone(), p.clone(), r.clone()) == want => {}
             other => bad.push(format!(

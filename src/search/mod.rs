@@ -117,6 +117,17 @@ impl SearchCx {
         self.tick_n(1)
     }
 
+    /// Runs `f` with [`SearchCx::outcome_only`] off: a searcher that reads
+    /// the evidence of the matches it searches for (a trial branch
+    /// applying rules reads their parents) gets it whatever its caller
+    /// wants.
+    pub fn with_evidence<R>(&mut self, f: impl FnOnce(&mut SearchCx) -> R) -> R {
+        let outer = std::mem::replace(&mut self.outcome_only, false);
+        let r = f(self);
+        self.outcome_only = outer;
+        r
+    }
+
     /// Counts `n` search nodes at once (a searcher that examines several
     /// in one go), as [`SearchCx::tick`].
     #[inline]

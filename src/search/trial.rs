@@ -765,9 +765,12 @@ impl<'a> Prop<'a> {
                 let rule = &rules[i].1;
                 i += 1;
                 found.clear();
-                let _ = rule.search(cx, &branch, &mut |f| {
-                    found.push(f);
-                    ControlFlow::Continue(())
+                // The matches' evidence gives their parents.
+                let _ = cx.with_evidence(|cx| {
+                    rule.search(cx, &branch, &mut |f| {
+                        found.push(f);
+                        ControlFlow::Continue(())
+                    })
                 });
                 if cx.interrupted() {
                     return false;
