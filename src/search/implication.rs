@@ -81,9 +81,9 @@ pub struct Graph {
     parents: Vec<u32>,
     /// Literals that have a node in `index`.
     present: LitSet,
-    /// The complexity of each nested match whose conclusions are nodes
-    /// (see [`Graph::nest`]).
-    nests: Vec<usize>,
+    /// The complexity of each nested match whose conclusions are nodes,
+    /// with the key of its chains (see [`Graph::nest`]).
+    nests: Vec<(usize, u64)>,
     /// The latest node of each present literal.
     index: Vec<u32>,
     /// Scratch for [`Graph::ancestor_count`]: the pass that last visited
@@ -113,11 +113,13 @@ impl Graph {
     }
 
     /// Registers a nested match of complexity `complexity` (a trial rule's
-    /// match applied in a branch); nodes it concludes are marked with the
-    /// returned number ([`Graph::mark_nest`]), and a chain whose ancestors
-    /// hold one of them adds its complexity once.
-    pub fn nest(&mut self, complexity: usize) -> u32 {
-        self.nests.push(complexity);
+    /// match applied in a branch) whose chains have key `key`
+    /// ([`chains_key`]); nodes it concludes are marked with the returned
+    /// number ([`Graph::mark_nest`]), and the chains of a match whose
+    /// ancestors hold nested matches add the complexity of each distinct
+    /// key once.
+    pub fn nest(&mut self, complexity: usize, key: u64) -> u32 {
+        self.nests.push((complexity, key));
         self.nests.len() as u32
     }
 
@@ -210,32 +212,51 @@ impl Graph {
     }
 
     /// The complexity of the chains ending at `ns` (nodes of this graph):
-    /// the distinct literals among each one's ancestors, summed over the
-    /// chains, plus the complexity of each distinct nested match among all
-    /// of them, counted once (as Sudoku Explainer counts a hint's).
+    /// see [`Graph::complexity_across`].
     pub fn complexity_of(&self, ns: &[u32]) -> usize {
+        Graph::complexity_across(ns.iter().map(|&n| (self, n)))
+    }
+
+    /// The complexity of a match whose chains end at nodes of several
+    /// graphs (one per branch), each chain given as its graph and its
+    /// last node: the distinct literals among each chain's ancestors,
+    /// summed over the chains, plus the complexity of each distinct nested
+    /// match among all of them, counted once. Nested matches are the same
+    /// when their chains are ([`chains_key`]), in one graph or in several:
+    /// Sudoku Explainer counts a hint's equal nested chains once.
+    pub fn complexity_across<'a>(ends: impl IntoIterator<Item = (&'a Graph, u32)>) -> usize {
         let mut total = 0;
+        let mut keys: Vec<(u64, usize)> = Vec::new();
         let mut nests: Vec<u32> = Vec::new();
-        for &n in ns {
-            let mut v = self.visits.borrow_mut();
-            let (mark, pass, stack) = &mut *v;
-            if mark.len() < self.nodes.len() {
-                mark.resize(self.nodes.len(), 0);
+        for (g, n) in ends {
+            nests.clear();
+            total += g.walk_from(n, &mut nests);
+            for &k in &nests {
+                let (complexity, key) = g.nests[k as usize - 1];
+                if !keys.iter().any(|&(o, _)| o == key) {
+                    keys.push((key, complexity));
+                }
             }
-            *pass = pass.wrapping_add(1);
-            if *pass == 0 {
-                mark.fill(0);
-                *pass = 1;
-            }
-            let pass = *pass;
-            let mut seen = LitSet::EMPTY;
-            total += self.walk(n, mark, pass, stack, &mut seen, &mut nests);
         }
-        total
-            + nests
-                .iter()
-                .map(|&k| self.nests[k as usize - 1])
-                .sum::<usize>()
+        total + keys.iter().map(|&(_, c)| c).sum::<usize>()
+    }
+
+    /// The distinct literals among `n` and its ancestors, the nests met
+    /// added to `nests`.
+    fn walk_from(&self, n: u32, nests: &mut Vec<u32>) -> usize {
+        let mut v = self.visits.borrow_mut();
+        let (mark, pass, stack) = &mut *v;
+        if mark.len() < self.nodes.len() {
+            mark.resize(self.nodes.len(), 0);
+        }
+        *pass = pass.wrapping_add(1);
+        if *pass == 0 {
+            mark.fill(0);
+            *pass = 1;
+        }
+        let pass = *pass;
+        let mut seen = LitSet::EMPTY;
+        self.walk(n, mark, pass, stack, &mut seen, nests)
     }
 
     /// Visits `n` and its ancestors (marking them with `pass`): the number
@@ -323,6 +344,21 @@ pub struct ChainNode {
     pub lit: u16,
     pub cause: Cause,
     pub parents: Vec<usize>,
+}
+
+/// A key for a match's chains, equal for equal chains: their literals in
+/// order, chain by chain (Sudoku Explainer compares nested chains by their
+/// targets and their ancestors' literals).
+pub fn chains_key(chains: &[Chain]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for c in chains {
+        c.nodes.len().hash(&mut h);
+        for n in &c.nodes {
+            n.lit.hash(&mut h);
+        }
+    }
+    h.finish()
 }
 
 /// A target and its ancestors, parents before children; the last node is
@@ -414,6 +450,45 @@ pub struct Implications {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A nested match counts its complexity once per match whose chains
+    /// reach it, in one graph or across the graphs of several branches,
+    /// when its chains are equal; different nested matches count each.
+    #[test]
+    fn equal_nested_matches_count_once() {
+        let chain_of = |lits: &[u16]| {
+            let mut g = Graph::new();
+            let mut last = g.add(lits[0], Cause::Assumption, &[]);
+            for &l in &lits[1..] {
+                last = g.add(l, Cause::Rule, &[last]);
+            }
+            g.extract(last)
+        };
+        let (k1, k2) = (
+            chains_key(&[chain_of(&[lit(5, true), lit(6, false)])]),
+            chains_key(&[chain_of(&[lit(5, true), lit(7, false)])]),
+        );
+        assert_ne!(k1, k2);
+        assert_eq!(k1, chains_key(&[chain_of(&[lit(5, true), lit(6, false)])]));
+        // A branch: its assumption, then a literal concluded by a nested
+        // match of complexity 7 with key `key`.
+        let branch = |z: usize, key: u64| {
+            let mut g = Graph::new();
+            let a = g.add(lit(z, true), Cause::Assumption, &[]);
+            let k = g.nest(7, key);
+            let n = g.add(lit(40, false), Cause::Rule, &[a]);
+            g.mark_nest(n, k);
+            (g, n)
+        };
+        let ((g1, n1), (g2, n2), (g3, n3)) = (branch(0, k1), branch(1, k1), branch(2, k2));
+        assert_eq!(g1.ancestor_count(n1), 2 + 7);
+        assert_eq!(Graph::complexity_across([(&g1, n1), (&g2, n2)]), 4 + 7);
+        assert_eq!(Graph::complexity_across([(&g1, n1), (&g3, n3)]), 4 + 14);
+        assert_eq!(
+            Graph::complexity_across([(&g1, n1), (&g2, n2), (&g3, n3)]),
+            6 + 14
+        );
+    }
 
     #[test]
     fn ancestors_count_distinct_literals() {

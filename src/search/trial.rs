@@ -43,7 +43,9 @@
 //! combination of these fields, chosen by a rule file.
 
 use super::branch::{Lanes, Prepared};
-use super::implication::{self, Cause, Chain, Graph, Implications, lit, lit_cand, lit_on};
+use super::implication::{
+    self, Cause, Chain, Graph, Implications, chains_key, lit, lit_cand, lit_on,
+};
 use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
@@ -784,7 +786,9 @@ impl<'a> Prop<'a> {
                     par.extend(parents.iter().filter_map(|p| g.get(lit(p, false))));
                     // A nested trial's match adds its own complexity.
                     let nest = match &f.evidence {
-                        Evidence::Implications(imp) => Some(g.nest(imp.complexity)),
+                        Evidence::Implications(imp) => {
+                            Some(g.nest(imp.complexity, chains_key(&imp.chains)))
+                        }
                         _ => None,
                     };
                     let removed = match f.kind {
@@ -1278,7 +1282,7 @@ impl TrialSearch {
                                     continue;
                                 }
                                 if let Some(u) = g_off.get(l) {
-                                    let n = g_on.ancestor_count(t) + g_off.ancestor_count(u);
+                                    let n = Graph::complexity_across([(g_on, t), (&*g_off, u)]);
                                     let recipe = Recipe::Double {
                                         pass: pi,
                                         z,
@@ -1303,10 +1307,9 @@ impl TrialSearch {
                         if lit_on(l) != wanted_on || !pool.on[1..k].iter().all(|g| g.contains(l)) {
                             continue;
                         }
-                        let n: usize = pool.on[..k]
-                            .iter()
-                            .map(|g| g.ancestor_count(g.get(l).unwrap_or(0)))
-                            .sum();
+                        let n = Graph::complexity_across(
+                            pool.on[..k].iter().map(|g| (g, g.get(l).unwrap_or(0))),
+                        );
                         let recipe = Recipe::Cell {
                             pass: pi,
                             cell: c,
@@ -1367,11 +1370,10 @@ impl TrialSearch {
                     if lit_on(l) != wanted_on || !others.iter().all(|g| g.contains(l)) {
                         continue;
                     }
-                    let n = own.ancestor_count(t)
-                        + others
-                            .iter()
-                            .map(|g| g.ancestor_count(g.get(l).unwrap_or(0)))
-                            .sum::<usize>();
+                    let n = Graph::complexity_across(
+                        std::iter::once((own, t))
+                            .chain(others.iter().map(|g| (g, g.get(l).unwrap_or(0)))),
+                    );
                     let recipe = Recipe::Region {
                         pass: pi,
                         z,
