@@ -1282,7 +1282,7 @@ impl TrialSearch {
                                     continue;
                                 }
                                 if let Some(u) = g_off.get(l) {
-                                    let n = Graph::complexity_across([(g_on, t), (&*g_off, u)]);
+                                    let n = Graph::complexity_across([(g_on, t), (g_off, u)]);
                                     let recipe = Recipe::Double {
                                         pass: pi,
                                         z,
