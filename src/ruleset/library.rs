@@ -338,7 +338,7 @@ impl Library {
     /// Links the rule sets that the trial rules of a file propagate with
     /// (`propagate with NAME`), named from the file's folder.
     fn link_trials(&mut self, loc: &Location, linked: &Linked) -> Result<(), SetError> {
-        use crate::search::trial::TrialSearch;
+        use crate::search::trial::{AppliedRule, TrialSearch};
         for (rule, _) in linked.members() {
             let Some(t) = rule.searcher.as_any().downcast_ref::<TrialSearch>() else {
                 continue;
@@ -363,7 +363,11 @@ impl Library {
                 t.set_apply_link(
                     pass,
                     rules
-                        .map(|r| (r.head.complexity, r.searcher.clone()))
+                        .map(|r| AppliedRule {
+                            complexity: r.head.complexity,
+                            name: r.head.name.as_str().into(),
+                            searcher: r.searcher.clone(),
+                        })
                         .collect(),
                 );
             }

@@ -17,6 +17,7 @@
 
 use crate::grid::bits::LitSet;
 use crate::grid::geometry::*;
+use std::sync::Arc;
 
 /// The literal "candidate `z` is on" (`true`) or "off" (`false`).
 #[inline]
@@ -72,6 +73,9 @@ pub struct Node {
     /// A literal concluded by a nested match (a trial rule applied in a
     /// branch): its number among the graph's nests, from 1; 0 otherwise.
     nest: u32,
+    /// A literal concluded by a rule applied in the branch: the rule's
+    /// name, its number in the graph's `rules` from 1; 0 otherwise.
+    by: u32,
 }
 
 /// An arena of inferred literals with their parents.
@@ -86,6 +90,8 @@ pub struct Graph {
     nests: Vec<(usize, u64)>,
     /// The latest node of each present literal.
     index: Vec<u32>,
+    /// The names of the rules that concluded nodes ([`Graph::mark_rule`]).
+    rules: Vec<Arc<str>>,
     /// Scratch for [`Graph::ancestor_count`]: the pass that last visited
     /// each node, and the current pass.
     visits: std::cell::RefCell<(Vec<u32>, u32, Vec<u32>)>,
@@ -100,6 +106,7 @@ impl Graph {
             present: LitSet::EMPTY,
             nests: Vec::new(),
             index: vec![0; 2 * N_CANDS],
+            rules: Vec::new(),
             visits: Default::default(),
         }
     }
@@ -110,6 +117,7 @@ impl Graph {
         self.parents.clear();
         self.present = LitSet::EMPTY;
         self.nests.clear();
+        self.rules.clear();
     }
 
     /// Registers a nested match of complexity `complexity` (a trial rule's
@@ -121,6 +129,19 @@ impl Graph {
     pub fn nest(&mut self, complexity: usize, key: u64) -> u32 {
         self.nests.push((complexity, key));
         self.nests.len() as u32
+    }
+
+    /// Marks node `n` as concluded by the rule named `name` (applied in
+    /// the branch).
+    pub fn mark_rule(&mut self, n: u32, name: &Arc<str>) {
+        let k = match self.rules.iter().position(|r| Arc::ptr_eq(r, name)) {
+            Some(k) => k,
+            None => {
+                self.rules.push(name.clone());
+                self.rules.len() - 1
+            }
+        };
+        self.nodes[n as usize].by = k as u32 + 1;
     }
 
     /// Marks node `n` as concluded by nested match `nest`.
@@ -139,6 +160,7 @@ impl Graph {
             first_parent,
             n_parents: parents.len() as u32,
             nest: 0,
+            by: 0,
         });
         (self.nodes.len() - 1) as u32
     }
@@ -327,6 +349,10 @@ impl Graph {
             .map(|&m| ChainNode {
                 lit: self.nodes[m as usize].lit,
                 cause: self.nodes[m as usize].cause,
+                by: match self.nodes[m as usize].by {
+                    0 => None,
+                    k => Some(self.rules[k as usize - 1].to_string()),
+                },
                 parents: self
                     .parents(m)
                     .iter()
@@ -344,6 +370,9 @@ pub struct ChainNode {
     pub lit: u16,
     pub cause: Cause,
     pub parents: Vec<usize>,
+    /// The rule applied in the branch that concluded it (`apply SET`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
 }
 
 /// A key for a match's chains, equal for equal chains: their literals in
@@ -401,6 +430,9 @@ impl Chain {
             .map(|&i| {
                 let n = &self.nodes[i];
                 let mut s = lit_name(n.lit);
+                if let Some(r) = &n.by {
+                    s.push_str(&format!(" ({r})"));
+                }
                 if n.parents.len() > 1 {
                     let more: Vec<String> = n.parents[1..]
                         .iter()

@@ -216,9 +216,18 @@ pub struct TrialSpec {
 pub type Linked = Vec<Arc<dyn Searcher>>;
 
 /// The rules a pass applies between implication rounds (`apply SET`), in
-/// the set's order, each with its complexity (rules of equal complexity
-/// form one group).
-pub type Applied = Vec<(i64, Arc<dyn Searcher>)>;
+/// the set's order.
+pub type Applied = Vec<AppliedRule>;
+
+/// One rule a pass applies in its branches.
+#[derive(Clone, Debug)]
+pub struct AppliedRule {
+    /// Rules of equal complexity form one group.
+    pub complexity: i64,
+    /// The rule's name, shown beside the literals its matches conclude.
+    pub name: Arc<str>,
+    pub searcher: Arc<dyn Searcher>,
+}
 
 /// The search a trial rule compiles to.
 #[derive(Debug)]
@@ -265,7 +274,7 @@ impl TrialSearch {
     }
 
     /// The rules pass `pass` applies, once linked.
-    fn applied(&self, pass: usize) -> Option<&[(i64, Arc<dyn Searcher>)]> {
+    fn applied(&self, pass: usize) -> Option<&[AppliedRule]> {
         self.applied.get(pass)?.get().map(|v| v.as_slice())
     }
 
@@ -691,7 +700,7 @@ struct Prop<'a> {
     /// inferences, computed once (indexed by literal; empty when dynamic).
     cache: Vec<Vec<Inference>>,
     /// The rules applied when the steps are exhausted (`apply SET`).
-    apply: Option<&'a [(i64, Arc<dyn Searcher>)]>,
+    apply: Option<&'a [AppliedRule]>,
 }
 
 /// An inferred literal before it becomes a node: its cause and the
@@ -734,7 +743,7 @@ impl<'a> Prop<'a> {
 
     /// The same propagation, applying `rules` whenever its steps are
     /// exhausted.
-    fn applying(mut self, rules: Option<&'a [(i64, Arc<dyn Searcher>)]>) -> Prop<'a> {
+    fn applying(mut self, rules: Option<&'a [AppliedRule]>) -> Prop<'a> {
         self.apply = rules;
         self
     }
@@ -762,9 +771,10 @@ impl<'a> Prop<'a> {
         let mut any = false;
         let mut i = 0;
         while i < rules.len() && !any {
-            let group = rules[i].0;
-            while i < rules.len() && rules[i].0 == group {
-                let rule = &rules[i].1;
+            let group = rules[i].complexity;
+            while i < rules.len() && rules[i].complexity == group {
+                let name = &rules[i].name;
+                let rule = &rules[i].searcher;
                 i += 1;
                 found.clear();
                 // The matches' evidence gives their parents.
@@ -807,6 +817,7 @@ impl<'a> Prop<'a> {
                         let l = lit(z, false);
                         if !g.contains(l) {
                             let n = g.add(l, Cause::Rule, &par);
+                            g.mark_rule(n, name);
                             if let Some(k) = nest {
                                 g.mark_nest(n, k);
                             }
