@@ -381,11 +381,15 @@ impl Prepared {
                             t.push(lit(z, kind == ConclusionKind::Assert));
                         }
                     }
+                    done
                 };
                 match *m {
                     Concluded::Var(kind, v) => {
                         for &z in &VAR_CANDS[usize::from(v)] {
-                            apply(kind, usize::from(z));
+                            // An assert's variable had one live candidate.
+                            if apply(kind, usize::from(z)) && kind == ConclusionKind::Assert {
+                                break;
+                            }
                         }
                     }
                     Concluded::Cands(kind, zs) => {
