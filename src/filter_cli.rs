@@ -183,6 +183,7 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
         &pool,
         &mut recs,
         &source,
+        &mut out,
         |p| {
             let run = Runner::new(&set)
                 .limits(limits)
@@ -190,7 +191,7 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
                 .run(State::from_masks(&p.masks, &p.givens));
             Filtered::of(&run)
         },
-        |r| {
+        |out, r| {
             pb.inc(1);
             let (p, f) = match r {
                 Err(msg) => {

@@ -424,19 +424,33 @@ fn main() -> ExitCode {
     }
 }
 
-type Records = Box<dyn Iterator<Item = Result<Puzzle, InputError>>>;
+type Records = Box<dyn Iterator<Item = Result<Puzzle, InputError>> + Send>;
 
-/// The records of the input. A read error (e.g. EIO) is no record: it ends
-/// them and is kept apart, for [`Input::end`] to fail the command with.
+/// Records read ahead of the workers, at most.
+const READ_AHEAD: usize = 1024;
+
+/// The records of the input, read by a thread of their own so that a batch
+/// takes the records that have arrived without waiting for more (a pipe
+/// that stays open, or a line that never ends, must not hold back the
+/// records before it). A read error (e.g. EIO) is no record: it ends them
+/// and is kept apart, for [`Input::end`] to fail the command with.
 struct Input {
-    recs: Records,
+    recs: std::sync::mpsc::Receiver<Result<Puzzle, InputError>>,
     read_error: Option<InputError>,
 }
 
 impl Input {
     fn new(recs: Records) -> Self {
+        let (tx, rx) = std::sync::mpsc::sync_channel(READ_AHEAD);
+        std::thread::spawn(move || {
+            for r in recs {
+                if tx.send(r).is_err() {
+                    break;
+                }
+            }
+        });
         Input {
-            recs,
+            recs: rx,
             read_error: None,
         }
     }
@@ -444,6 +458,54 @@ impl Input {
     /// After the last record: the read error that ended them, if any.
     fn end(self) -> Result<(), String> {
         self.read_error.map_or(Ok(()), |e| Err(e.to_string()))
+    }
+
+    /// The next record, then those that have already arrived, `most` at
+    /// most; empty after the last record. Before waiting for a record that
+    /// has not arrived, `waiting` runs (the results written so far are
+    /// flushed: a pipe that stays open must not hold back their lines).
+    fn chunk(
+        &mut self,
+        most: usize,
+        waiting: impl FnOnce() -> io::Result<()>,
+    ) -> io::Result<Vec<Result<Puzzle, InputError>>> {
+        let mut out = Vec::new();
+        if self.read_error.is_some() {
+            return Ok(out);
+        }
+        let first = match self.recs.try_recv() {
+            Ok(r) => Some(r),
+            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                waiting()?;
+                self.recs.recv().ok()
+            }
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => None,
+        };
+        let Some(first) = first.and_then(|r| self.keep(r)) else {
+            return Ok(out);
+        };
+        out.push(first);
+        while out.len() < most && self.read_error.is_none() {
+            match self.recs.try_recv() {
+                Ok(r) => match self.keep(r) {
+                    Some(r) => out.push(r),
+                    None => break,
+                },
+                Err(_) => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// A record, or `None` for a read error (kept for [`Input::end`]).
+    fn keep(&mut self, r: Result<Puzzle, InputError>) -> Option<Result<Puzzle, InputError>> {
+        match r {
+            Err(e) if matches!(e.kind, ErrorKind::Io { .. }) => {
+                self.read_error = Some(e);
+                None
+            }
+            r => Some(r),
+        }
     }
 }
 
@@ -454,13 +516,8 @@ impl Iterator for Input {
         if self.read_error.is_some() {
             return None;
         }
-        match self.recs.next()? {
-            Err(e) if matches!(e.kind, ErrorKind::Io { .. }) => {
-                self.read_error = Some(e);
-                None
-            }
-            r => Some(r),
-        }
+        let r = self.recs.recv().ok()?;
+        self.keep(r)
     }
 }
 
@@ -563,6 +620,12 @@ impl<'a> Results<'a> {
         self.out.flush()?;
         self.pb.suspend(|| eprintln!("{msg}"));
         Ok(())
+    }
+
+    /// Writes out what is buffered (the batch is about to wait for input).
+    fn flush(&mut self) -> io::Result<()> {
+        self.flushed = std::time::Instant::now();
+        self.out.flush()
     }
 
     /// Clears the bar and flushes the results.
@@ -1005,7 +1068,7 @@ fn solve(
     }
     let mut chunking = Chunking::new(jobs, chunk_size);
     loop {
-        let chunk: Vec<_> = recs.by_ref().take(chunking.size()).collect();
+        let chunk = recs.chunk(chunking.size(), || out.flush())?;
         if chunk.is_empty() {
             break;
         }

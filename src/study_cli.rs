@@ -72,19 +72,21 @@ pub fn usable(source: &str, rec: Result<Puzzle, InputError>) -> Result<Puzzle, S
 }
 
 /// Runs `work` over the records on the pool, a chunk at a time (see
-/// [`super::Chunking`]), and hands
-/// each result to `take` in input order (a bad record as its message).
+/// [`super::Chunking`]), and hands each result to `take` in input order (a
+/// bad record as its message), with the results to write it to. The
+/// results written so far are flushed before the batch waits for input.
 pub fn each_record<T: Send>(
     pool: &rayon::ThreadPool,
     recs: &mut Input,
     source: &str,
+    out: &mut Results,
     work: impl Fn(&Puzzle) -> T + Sync,
-    mut take: impl FnMut(Result<(Puzzle, T), String>) -> Result<(), Fail>,
+    mut take: impl FnMut(&mut Results, Result<(Puzzle, T), String>) -> Result<(), Fail>,
 ) -> Result<(), Fail> {
     use rayon::prelude::*;
     let mut chunking = super::Chunking::new(pool.current_num_threads(), CHUNK);
     loop {
-        let chunk: Vec<_> = recs.by_ref().take(chunking.size()).collect();
+        let chunk = recs.chunk(chunking.size(), || out.flush())?;
         if chunk.is_empty() {
             return Ok(());
         }
@@ -101,7 +103,7 @@ pub fn each_record<T: Send>(
         });
         chunking.took(started.elapsed());
         for d in done {
-            take(d)?;
+            take(out, d)?;
         }
     }
 }
@@ -158,8 +160,9 @@ pub fn subsume(args: &SubsumeArgs) -> Result<bool, Fail> {
         &pool,
         &mut recs,
         &source,
+        &mut out,
         |p| study.puzzle(State::from_masks(&p.masks, &p.givens)),
-        |r| {
+        |out, r| {
             pb.inc(1);
             match r {
                 Err(msg) => {
@@ -363,6 +366,7 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
         &pool,
         &mut recs,
         &source,
+        &mut out,
         |p| {
             let start = State::from_masks(&p.masks, &p.givens);
             let climbs: Vec<Climb> = ladders
@@ -372,7 +376,7 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
             let r = rated.as_ref().map(|(_, set)| rate(set, start, limits));
             (climbs, r)
         },
-        |r| {
+        |out, r| {
             pb.inc(1);
             match r {
                 Err(msg) => {

@@ -248,8 +248,8 @@ fn jobs_are_capped_at_the_available_cores() {
         eprintln!("skipped: no /proc/PID/task to count threads");
         return;
     };
-    // The worker threads and the main thread.
-    assert_eq!(n, cores + 1, "{stderr}");
+    // The worker threads, the main thread and the input's reader.
+    assert_eq!(n, cores + 2, "{stderr}");
     assert_eq!(
         stderr,
         format!(
@@ -258,10 +258,13 @@ fn jobs_are_capped_at_the_available_cores() {
         )
     );
     let (n, stderr) = rate_threads(&["-j", "0"]).unwrap();
-    assert_eq!(n, cores + 1, "{stderr}");
+    assert_eq!(n, cores + 2, "{stderr}");
     assert_eq!(stderr, "<stdin>: no puzzle found\n");
     let (n, _) = rate_threads(&[]).unwrap();
-    assert_eq!(n, 2, "one worker by default");
+    assert_eq!(
+        n, 3,
+        "one worker by default (and the main thread and the reader)"
+    );
 
     // The capped run gives the same lines as one thread, quickly.
     let t = Instant::now();
@@ -1052,6 +1055,80 @@ fn a_slow_puzzles_line_reaches_the_pipe_at_once() {
         assert!(
             line.starts_with("........1.....2.34.35") && line.contains('+'),
             "-j {jobs}: {line}"
+        );
+    }
+}
+
+/// A batch takes the records that have arrived without waiting for more:
+/// one puzzle on a standard input that stays open gets its line at once
+/// with two worker threads too (the records are read on a thread of their
+/// own), for `rate` and for `filter`.
+#[test]
+fn one_record_on_an_open_pipe_is_answered_at_once() {
+    use std::io::{BufRead, BufReader, Write};
+    for args in [["rate", "-j", "2", "-"], ["filter", "-j", "2", "-"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(
+            stdin,
+            "...456..9..6.......891..45.2.........7..9.....35......397...5.......4.72.....5361"
+        )
+        .unwrap();
+        stdin.flush().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let got = rx.recv_timeout(Duration::from_secs(30));
+        drop(stdin);
+        let _ = child.kill();
+        let _ = child.wait();
+        let line = got.unwrap_or_else(|_| panic!("{args:?}: no line within 30 s"));
+        assert!(line.starts_with("1 ...456..9"), "{args:?}: {line}");
+    }
+}
+
+/// An endless line (`/dev/zero`) is reported as soon as it is too long,
+/// by the batch commands that run records on worker threads too.
+#[test]
+fn an_endless_line_is_reported_at_once_by_every_batch() {
+    use std::io::{BufRead, BufReader};
+    for cmd in [
+        &["rate", "-j", "2"][..],
+        &["filter", "-j", "2"],
+        &["classify", "--rules", "singles", "-j", "2"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
+            .args(cmd)
+            .arg("/dev/zero")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stderr).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let got = rx.recv_timeout(Duration::from_secs(30));
+        let _ = child.kill();
+        let _ = child.wait();
+        let line = got.unwrap_or_else(|_| panic!("{cmd:?}: no message within 30 s"));
+        assert_eq!(
+            line, "/dev/zero:1: line longer than 1048576 bytes: not a puzzle\n",
+            "{cmd:?}"
         );
     }
 }

@@ -11,9 +11,11 @@ use super::assemble::Assembler;
 use super::error::{ErrorKind, InputError};
 
 /// Opens a file (`-` = standard input) as a streaming [`PuzzleReader`].
-pub fn open(path: &str) -> io::Result<PuzzleReader<Box<dyn BufRead>>> {
+pub fn open(path: &str) -> io::Result<PuzzleReader<Box<dyn BufRead + Send>>> {
     if path == "-" {
-        return Ok(PuzzleReader::new("<stdin>", Box::new(io::stdin().lock())));
+        // Not a lock: the records may be read on a thread of their own.
+        let stdin = BufReader::with_capacity(1 << 16, io::stdin());
+        return Ok(PuzzleReader::new("<stdin>", Box::new(stdin)));
     }
     let file = File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
     Ok(PuzzleReader::new(
