@@ -249,6 +249,66 @@ fn cands_of(state: &State, e: Elem, i: usize) -> Bits {
     state.cands.and(all)
 }
 
+/// The live candidates of an element (`Idx`) or of a set of elements.
+#[inline]
+fn cands_val(state: &State, e: Elem, v: Val) -> Bits {
+    match v {
+        Val::Idx(i) => cands_of(state, e, i),
+        Val::Set(s) => {
+            if e == Elem::Cand {
+                return s.and(&state.cands);
+            }
+            // Every candidate of the elements, then the live ones.
+            let t = &*TABLES;
+            let all: &[Bits] = match e {
+                Elem::Digit => &t.digit,
+                Elem::Row | Elem::Column | Elem::Block | Elem::House => &t.house,
+                Elem::Cell => &t.cell,
+                Elem::Var(_) => &t.var,
+                Elem::Cand => unreachable!("handled above"),
+            };
+            let mut acc = Bits::EMPTY;
+            for i in s.iter() {
+                acc = acc.or(&all[i]);
+            }
+            acc.and(&state.cands)
+        }
+        _ => Bits::EMPTY,
+    }
+}
+
+/// The set whose members are the bits of `w` (members 0 to 63).
+#[inline]
+fn word_set(w: u64) -> Bits {
+    let mut b = Bits::EMPTY;
+    b.0[0] = w;
+    b
+}
+
+/// The digits of the live candidates of one cell or one candidate, as a
+/// 9-bit mask (bit `d` for digit `d`).
+#[inline]
+fn digit_mask(state: &State, e: Elem, i: usize) -> u64 {
+    match e {
+        Elem::Cand => {
+            if state.cands.contains(i) {
+                1 << cand_digit(i)
+            } else {
+                0
+            }
+        }
+        _ => {
+            let b = i * 9;
+            let (w, off) = (b >> 6, b & 63);
+            let mut v = state.cands.0[w] >> off;
+            if off > 55 {
+                v |= state.cands.0[w + 1] << (64 - off);
+            }
+            v & 0x1FF
+        }
+    }
+}
+
 /// Sets with at most this many members are projected member by member;
 /// larger ones through per-cell masks.
 const SMALL_SET: usize = 24;
@@ -491,12 +551,12 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
         body,
     } = qo;
     let (q, slot) = (*q, *slot);
-    let dom = domain.eval(cx).set();
+    let dom = ev(domain, cx).set();
     let mut count = 0;
     let mut chosen = Bits::EMPTY;
     for i in dom.iter() {
         cx.vals[slot] = Val::Idx(i);
-        let holds = body.eval(cx).bool();
+        let holds = ev(body, cx).bool();
         if cx.undefined {
             return Val::Bool(false);
         }
@@ -513,6 +573,18 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
         Quant::Any => Val::Bool(false),
         Quant::Count => Val::Int(count),
         Quant::Select => Val::Set(chosen),
+    }
+}
+
+/// The value of an operand: a bound value or a constant is read in place,
+/// anything else evaluated (leaves are about half of the nodes evaluated,
+/// and the call of [`Op::eval`] costs more than reading them).
+#[inline(always)]
+fn ev(op: &Op, cx: &mut Env) -> Val {
+    match op {
+        Op::Slot(s) => cx.vals[*s],
+        Op::Int(i) => Val::Int(*i),
+        _ => op.eval(cx),
     }
 }
 
@@ -540,32 +612,25 @@ impl Op {
             Op::Int(i) => Val::Int(*i),
             Op::Slot(s) => cx.vals[*s],
             Op::Grid => Val::Set(cx.state.cands),
-            Op::Cands(e, x) => match x.eval(cx) {
-                Val::Idx(i) => Val::Set(cands_of(cx.state, *e, i)),
-                Val::Set(s) => {
-                    if *e == Elem::Cand {
-                        return Val::Set(s.and(&cx.state.cands));
-                    }
-                    // Every candidate of the elements, then the live ones.
-                    let t = &*TABLES;
-                    let all: &[Bits] = match e {
-                        Elem::Digit => &t.digit,
-                        Elem::Row | Elem::Column | Elem::Block | Elem::House => &t.house,
-                        Elem::Cell => &t.cell,
-                        Elem::Var(_) => &t.var,
-                        Elem::Cand => unreachable!("handled above"),
+            Op::Cands(e, x) => {
+                let v = ev(x, cx);
+                Val::Set(cands_val(cx.state, *e, v))
+            }
+            Op::Project(e, x) => {
+                // `digits(C)` of one cell or one candidate reads the cell's
+                // 9-bit mask, with no 12-word set in between.
+                if *e == Elem::Digit
+                    && let Op::Cands(inner @ (Elem::Cell | Elem::Cand), y) = &**x
+                {
+                    return match ev(y, cx) {
+                        Val::Idx(i) => Val::Set(word_set(digit_mask(cx.state, *inner, i))),
+                        v => Val::Set(project(*e, &cands_val(cx.state, *inner, v))),
                     };
-                    let mut acc = Bits::EMPTY;
-                    for i in s.iter() {
-                        acc = acc.or(&all[i]);
-                    }
-                    Val::Set(acc.and(&cx.state.cands))
                 }
-                _ => Val::Set(Bits::EMPTY),
-            },
-            Op::Project(e, x) => Val::Set(project(*e, &x.eval(cx).set())),
+                Val::Set(project(*e, &ev(x, cx).set()))
+            }
             Op::Linked(x) => {
-                let s = x.eval(cx).set();
+                let s = ev(x, cx).set();
                 if s.is_empty() {
                     Val::Set(Bits::EMPTY)
                 } else {
@@ -573,7 +638,7 @@ impl Op {
                 }
             }
             Op::Peers(x) => {
-                let s = x.eval(cx).set();
+                let s = ev(x, cx).set();
                 if s.is_empty() {
                     return Val::Set(Bits::EMPTY);
                 }
@@ -584,22 +649,33 @@ impl Op {
                 Val::Set(acc)
             }
             Op::First(x) => {
-                let s = x.eval(cx).set();
+                let s = ev(x, cx).set();
                 Val::Idx(s.min().unwrap_or_else(|| {
                     cx.undefined = true;
                     0
                 }))
             }
             Op::Last(x) => {
-                let s = x.eval(cx).set();
+                let s = ev(x, cx).set();
                 Val::Idx(s.max().unwrap_or_else(|| {
                     cx.undefined = true;
                     0
                 }))
             }
-            Op::Len(x) => Val::Int(x.eval(cx).set().len() as i64),
+            Op::Len(x) => {
+                // `|C|` of one cell counts its mask's bits.
+                if let Op::Cands(Elem::Cell, y) = &**x {
+                    return match ev(y, cx) {
+                        Val::Idx(c) => {
+                            Val::Int(digit_mask(cx.state, Elem::Cell, c).count_ones() as i64)
+                        }
+                        v => Val::Int(cands_val(cx.state, Elem::Cell, v).len() as i64),
+                    };
+                }
+                Val::Int(ev(x, cx).set().len() as i64)
+            }
             Op::SetBin(op, a, b) => {
-                let (a, b) = (a.eval(cx).set(), b.eval(cx).set());
+                let (a, b) = (ev(a, cx).set(), ev(b, cx).set());
                 Val::Set(match op {
                     SetOp::Union => a.or(&b),
                     SetOp::Inter => a.and(&b),
@@ -607,7 +683,7 @@ impl Op {
                 })
             }
             Op::IntBin(op, a, b) => {
-                let (a, b) = (a.eval(cx).int(), b.eval(cx).int());
+                let (a, b) = (ev(a, cx).int(), ev(b, cx).int());
                 Val::Int(match op {
                     IntOp::Add => a.saturating_add(b),
                     IntOp::Sub => a.saturating_sub(b),
@@ -615,7 +691,7 @@ impl Op {
                 })
             }
             Op::Cmp(op, a, b) => {
-                let (a, b) = (a.eval(cx), b.eval(cx));
+                let (a, b) = (ev(a, cx), ev(b, cx));
                 let (a, b) = match (a, b) {
                     (Val::Int(a), Val::Int(b)) => (a, b),
                     (a, b) => (a.idx() as i64, b.idx() as i64),
@@ -629,18 +705,18 @@ impl Op {
                     CmpOp::Ge => a >= b,
                 })
             }
-            Op::SetEq(eq, a, b) => Val::Bool((a.eval(cx).set() == b.eval(cx).set()) == *eq),
+            Op::SetEq(eq, a, b) => Val::Bool((ev(a, cx).set() == ev(b, cx).set()) == *eq),
             Op::SubsetOf(a, b) => {
-                let a = a.eval(cx).set();
-                Val::Bool(a.is_subset(&b.eval(cx).set()))
+                let a = ev(a, cx).set();
+                Val::Bool(a.is_subset(&ev(b, cx).set()))
             }
             Op::In(a, b) => {
-                let i = a.eval(cx).idx();
-                Val::Bool(b.eval(cx).set().contains(i))
+                let i = ev(a, cx).idx();
+                Val::Bool(ev(b, cx).set().contains(i))
             }
-            Op::And(a, b) => Val::Bool(a.eval(cx).bool() && b.eval(cx).bool()),
-            Op::Or(a, b) => Val::Bool(a.eval(cx).bool() || b.eval(cx).bool()),
-            Op::Not(a) => Val::Bool(!a.eval(cx).bool()),
+            Op::And(a, b) => Val::Bool(ev(a, cx).bool() && ev(b, cx).bool()),
+            Op::Or(a, b) => Val::Bool(ev(a, cx).bool() || ev(b, cx).bool()),
+            Op::Not(a) => Val::Bool(!ev(a, cx).bool()),
             Op::Quant(qo) => quantify(qo, cx),
         }
     }
