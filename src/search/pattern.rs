@@ -551,12 +551,12 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
         body,
     } = qo;
     let (q, slot) = (*q, *slot);
-    let dom = ev(domain, cx).set();
+    let dom = domain.eval_set(cx);
     let mut count = 0;
     let mut chosen = Bits::EMPTY;
     for i in dom.iter() {
         cx.vals[slot] = Val::Idx(i);
-        let holds = ev(body, cx).bool();
+        let holds = body.eval_bool(cx);
         if cx.undefined {
             return Val::Bool(false);
         }
@@ -603,19 +603,97 @@ impl Op {
         (!cx.undefined).then_some(v)
     }
 
+    /// Is the condition true on `state` with the bound values `vals`
+    /// (`false` when it is undefined)?
+    #[inline]
+    pub fn holds(&self, state: &State, vals: &mut [Val]) -> bool {
+        let mut cx = Env {
+            state,
+            vals,
+            undefined: false,
+        };
+        let v = self.eval_bool(&mut cx);
+        v && !cx.undefined
+    }
+
+    /// The value of a set expression on `state` with the bound values
+    /// `vals` (as [`Op::value`], then [`Val`]'s set).
+    #[inline]
+    pub fn value_set(&self, state: &State, vals: &mut [Val]) -> Option<Bits> {
+        let mut cx = Env {
+            state,
+            vals,
+            undefined: false,
+        };
+        let v = self.eval_set(&mut cx);
+        (!cx.undefined).then_some(v)
+    }
+
     /// Evaluates the expression in `cx`. When `first` or `last` meets an
     /// empty set, `cx.undefined` is set and a stand-in index (0) is used,
     /// so evaluation goes on harmlessly; the caller drops the result.
     /// Quantifiers bind their variable in `cx.vals`.
+    ///
+    /// Sets, integers and conditions are computed by [`Op::eval_set`],
+    /// [`Op::eval_int`] and [`Op::eval_bool`], which an operation calls
+    /// for operands of a known kind: a condition or a count then travels
+    /// in a register, not as a [`Val`] of a hundred bytes.
     pub fn eval(&self, cx: &mut Env) -> Val {
         match self {
             Op::Int(i) => Val::Int(*i),
             Op::Slot(s) => cx.vals[*s],
-            Op::Grid => Val::Set(cx.state.cands),
-            Op::Cands(e, x) => {
-                let v = ev(x, cx);
-                Val::Set(cands_val(cx.state, *e, v))
+            Op::Grid
+            | Op::Cands(..)
+            | Op::Project(..)
+            | Op::Linked(_)
+            | Op::Peers(_)
+            | Op::SetBin(..) => Val::Set(self.eval_set(cx)),
+            Op::First(x) => {
+                let s = x.eval_set(cx);
+                Val::Idx(s.min().unwrap_or_else(|| {
+                    cx.undefined = true;
+                    0
+                }))
             }
+            Op::Last(x) => {
+                let s = x.eval_set(cx);
+                Val::Idx(s.max().unwrap_or_else(|| {
+                    cx.undefined = true;
+                    0
+                }))
+            }
+            Op::Len(_) | Op::IntBin(..) => Val::Int(self.eval_int(cx)),
+            Op::Cmp(..)
+            | Op::SetEq(..)
+            | Op::SubsetOf(..)
+            | Op::In(..)
+            | Op::And(..)
+            | Op::Or(..)
+            | Op::Not(_) => Val::Bool(self.eval_bool(cx)),
+            Op::Quant(qo) => quantify(qo, cx),
+        }
+    }
+
+    /// `self.eval(cx)` as a set (an index is the set of it; an integer or
+    /// a condition the empty set).
+    pub fn eval_set(&self, cx: &mut Env) -> Bits {
+        match self {
+            Op::Slot(s) => match &cx.vals[*s] {
+                Val::Set(b) => *b,
+                Val::Idx(i) => Bits::single(*i),
+                _ => Bits::EMPTY,
+            },
+            Op::Grid => cx.state.cands,
+            Op::Cands(e, x) => match &**x {
+                Op::Slot(s) => match &cx.vals[*s] {
+                    Val::Idx(i) => cands_of(cx.state, *e, *i),
+                    v => cands_val(cx.state, *e, *v),
+                },
+                x => {
+                    let v = ev(x, cx);
+                    cands_val(cx.state, *e, v)
+                }
+            },
             Op::Project(e, x) => {
                 // `digits(C)` of one cell or one candidate reads the cell's
                 // 9-bit mask, with no 12-word set in between.
@@ -623,101 +701,120 @@ impl Op {
                     && let Op::Cands(inner @ (Elem::Cell | Elem::Cand), y) = &**x
                 {
                     return match ev(y, cx) {
-                        Val::Idx(i) => Val::Set(word_set(digit_mask(cx.state, *inner, i))),
-                        v => Val::Set(project(*e, &cands_val(cx.state, *inner, v))),
+                        Val::Idx(i) => word_set(digit_mask(cx.state, *inner, i)),
+                        v => project(*e, &cands_val(cx.state, *inner, v)),
                     };
                 }
-                Val::Set(project(*e, &ev(x, cx).set()))
+                project(*e, &x.eval_set(cx))
             }
             Op::Linked(x) => {
-                let s = ev(x, cx).set();
+                let s = x.eval_set(cx);
                 if s.is_empty() {
-                    Val::Set(Bits::EMPTY)
+                    Bits::EMPTY
                 } else {
-                    Val::Set(common_links_in(&s, &cx.state.cands))
+                    common_links_in(&s, &cx.state.cands)
                 }
             }
             Op::Peers(x) => {
-                let s = ev(x, cx).set();
+                let s = x.eval_set(cx);
                 if s.is_empty() {
-                    return Val::Set(Bits::EMPTY);
+                    return Bits::EMPTY;
                 }
                 let mut acc = *ALL_CELLS;
                 for c in s.iter() {
                     acc = acc.and(&CELL_PEERS[c]);
                 }
-                Val::Set(acc)
+                acc
             }
-            Op::First(x) => {
-                let s = ev(x, cx).set();
-                Val::Idx(s.min().unwrap_or_else(|| {
-                    cx.undefined = true;
-                    0
-                }))
+            Op::SetBin(op, a, b) => {
+                let a = a.eval_set(cx);
+                let b = b.eval_set(cx);
+                match op {
+                    SetOp::Union => a.or(&b),
+                    SetOp::Inter => a.and(&b),
+                    SetOp::Minus => a.minus(&b),
+                }
             }
-            Op::Last(x) => {
-                let s = ev(x, cx).set();
-                Val::Idx(s.max().unwrap_or_else(|| {
-                    cx.undefined = true;
-                    0
-                }))
-            }
+            _ => self.eval(cx).set(),
+        }
+    }
+
+    /// `self.eval(cx)` as an integer (0 for anything else).
+    pub fn eval_int(&self, cx: &mut Env) -> i64 {
+        match self {
+            Op::Int(i) => *i,
+            Op::Slot(s) => cx.vals[*s].int(),
             Op::Len(x) => {
                 // `|C|` of one cell counts its mask's bits.
                 if let Op::Cands(Elem::Cell, y) = &**x {
                     return match ev(y, cx) {
-                        Val::Idx(c) => {
-                            Val::Int(digit_mask(cx.state, Elem::Cell, c).count_ones() as i64)
-                        }
-                        v => Val::Int(cands_val(cx.state, Elem::Cell, v).len() as i64),
+                        Val::Idx(c) => digit_mask(cx.state, Elem::Cell, c).count_ones() as i64,
+                        v => cands_val(cx.state, Elem::Cell, v).len() as i64,
                     };
                 }
-                Val::Int(ev(x, cx).set().len() as i64)
-            }
-            Op::SetBin(op, a, b) => {
-                let (a, b) = (ev(a, cx).set(), ev(b, cx).set());
-                Val::Set(match op {
-                    SetOp::Union => a.or(&b),
-                    SetOp::Inter => a.and(&b),
-                    SetOp::Minus => a.minus(&b),
-                })
+                x.eval_set(cx).len() as i64
             }
             Op::IntBin(op, a, b) => {
-                let (a, b) = (ev(a, cx).int(), ev(b, cx).int());
-                Val::Int(match op {
+                let a = a.eval_int(cx);
+                let b = b.eval_int(cx);
+                match op {
                     IntOp::Add => a.saturating_add(b),
                     IntOp::Sub => a.saturating_sub(b),
                     IntOp::Mul => a.saturating_mul(b),
-                })
+                }
             }
+            _ => self.eval(cx).int(),
+        }
+    }
+
+    /// Is the value always an integer (so a comparison may read it with
+    /// [`Op::eval_int`])?
+    fn is_int(&self) -> bool {
+        match self {
+            Op::Int(_) | Op::Len(_) | Op::IntBin(..) => true,
+            Op::Quant(qo) => qo.q == Quant::Count,
+            _ => false,
+        }
+    }
+
+    /// `self.eval(cx)` as a condition (`false` for anything but `true`).
+    pub fn eval_bool(&self, cx: &mut Env) -> bool {
+        match self {
+            Op::Slot(s) => cx.vals[*s].bool(),
             Op::Cmp(op, a, b) => {
-                let (a, b) = (ev(a, cx), ev(b, cx));
-                let (a, b) = match (a, b) {
-                    (Val::Int(a), Val::Int(b)) => (a, b),
-                    (a, b) => (a.idx() as i64, b.idx() as i64),
+                let (a, b) = if a.is_int() && b.is_int() {
+                    (a.eval_int(cx), b.eval_int(cx))
+                } else {
+                    match (ev(a, cx), ev(b, cx)) {
+                        (Val::Int(a), Val::Int(b)) => (a, b),
+                        (a, b) => (a.idx() as i64, b.idx() as i64),
+                    }
                 };
-                Val::Bool(match op {
+                match op {
                     CmpOp::Eq => a == b,
                     CmpOp::Ne => a != b,
                     CmpOp::Lt => a < b,
                     CmpOp::Le => a <= b,
                     CmpOp::Gt => a > b,
                     CmpOp::Ge => a >= b,
-                })
+                }
             }
-            Op::SetEq(eq, a, b) => Val::Bool((ev(a, cx).set() == ev(b, cx).set()) == *eq),
+            Op::SetEq(eq, a, b) => {
+                let a = a.eval_set(cx);
+                (a == b.eval_set(cx)) == *eq
+            }
             Op::SubsetOf(a, b) => {
-                let a = ev(a, cx).set();
-                Val::Bool(a.is_subset(&ev(b, cx).set()))
+                let a = a.eval_set(cx);
+                a.is_subset(&b.eval_set(cx))
             }
             Op::In(a, b) => {
                 let i = ev(a, cx).idx();
-                Val::Bool(ev(b, cx).set().contains(i))
+                b.eval_set(cx).contains(i)
             }
-            Op::And(a, b) => Val::Bool(ev(a, cx).bool() && ev(b, cx).bool()),
-            Op::Or(a, b) => Val::Bool(ev(a, cx).bool() || ev(b, cx).bool()),
-            Op::Not(a) => Val::Bool(!ev(a, cx).bool()),
-            Op::Quant(qo) => quantify(qo, cx),
+            Op::And(a, b) => a.eval_bool(cx) && b.eval_bool(cx),
+            Op::Or(a, b) => a.eval_bool(cx) || b.eval_bool(cx),
+            Op::Not(a) => !a.eval_bool(cx),
+            _ => self.eval(cx).bool(),
         }
     }
 
@@ -838,10 +935,10 @@ impl Plan {
             return ControlFlow::Continue(());
         }
         let Some(instr) = self.instrs.get(k) else {
-            let Some(t) = self.target.value(fr.state, &mut fr.env) else {
+            let Some(t) = self.target.value_set(fr.state, &mut fr.env) else {
                 return ControlFlow::Continue(());
             };
-            let t = t.set().and(&fr.state.cands);
+            let t = t.and(&fr.state.cands);
             if t.is_empty() || !self.showable(fr.state, &mut fr.env) {
                 return ControlFlow::Continue(());
             }
@@ -864,7 +961,7 @@ impl Plan {
                 self.run(k + 1, fr)
             }
             Instr::Filter(op) => {
-                if op.value(fr.state, &mut fr.env).is_some_and(|v| v.bool()) {
+                if op.holds(fr.state, &mut fr.env) {
                     self.run(k + 1, fr)
                 } else {
                     ControlFlow::Continue(())
@@ -879,10 +976,10 @@ impl Plan {
                 let state = fr.state;
                 let mut dom = *fr.live[k].get_or_insert_with(|| live_domain(state, *elem));
                 if let Some(d) = domain {
-                    let Some(d) = d.value(fr.state, &mut fr.env) else {
+                    let Some(d) = d.value_set(fr.state, &mut fr.env) else {
                         return ControlFlow::Continue(());
                     };
-                    dom = dom.and(&d.set());
+                    dom = dom.and(&d);
                 }
                 match *size {
                     None => {
