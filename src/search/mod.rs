@@ -24,6 +24,7 @@
 
 pub mod branch;
 pub mod chain;
+pub mod fold;
 pub mod implication;
 pub mod pattern;
 pub mod prefix;

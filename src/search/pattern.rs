@@ -9,6 +9,7 @@
 //! Architecture Invariant: a plan only reads the state it is given; it never
 //! mutates it. Conclusions are returned to the engine, which applies them.
 
+use super::fold::{Folded, Rest};
 use super::prefix::{self, MAX_RECORDED, Prefix, Recorded};
 use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher};
 use crate::grid::bits::Bits;
@@ -906,6 +907,8 @@ pub struct Plan {
     /// [`super::prefix`]): shorter prefixes first, each shared with more
     /// plans; empty when it shares none.
     pub prefixes: Vec<Prefix>,
+    /// Conditions folded into generators' domains (see [`super::fold`]).
+    pub folded: Folded,
 }
 
 /// What one search of a plan works with.
@@ -961,7 +964,12 @@ impl Plan {
                 self.run(k + 1, fr)
             }
             Instr::Filter(op) => {
-                if op.holds(fr.state, &mut fr.env) {
+                let holds = match &self.folded.rest[k] {
+                    Rest::Whole => op.holds(fr.state, &mut fr.env),
+                    Rest::Part(rest) => rest.holds(fr.state, &mut fr.env),
+                    Rest::Nothing => true,
+                };
+                if holds {
                     self.run(k + 1, fr)
                 } else {
                     ControlFlow::Continue(())
@@ -973,8 +981,14 @@ impl Plan {
                 size,
                 domain,
             } => {
-                let state = fr.state;
-                let mut dom = *fr.live[k].get_or_insert_with(|| live_domain(state, *elem));
+                let mut dom = match fr.live[k] {
+                    Some(d) => d,
+                    None => {
+                        let d = self.default_domain(k, *slot, *elem, fr.state, &mut fr.env);
+                        fr.live[k] = Some(d);
+                        d
+                    }
+                };
                 if let Some(d) = domain {
                     let Some(d) = d.value_set(fr.state, &mut fr.env) else {
                         return ControlFlow::Continue(());
@@ -1036,6 +1050,29 @@ impl Plan {
                 vals,
             },
         ))
+    }
+
+    /// The default domain of generator `k` (the elements with a live
+    /// candidate), less those that fail a condition folded into it.
+    fn default_domain(
+        &self,
+        k: usize,
+        slot: usize,
+        elem: Elem,
+        state: &State,
+        env: &mut [Val],
+    ) -> Bits {
+        let mut dom = live_domain(state, elem);
+        let conds = &self.folded.conds[k];
+        if !conds.is_empty() {
+            for i in dom.iter() {
+                env[slot] = Val::Idx(i);
+                if !conds.iter().all(|c| c.holds(state, env)) {
+                    dom.remove(i);
+                }
+            }
+        }
+        dom
     }
 
     /// Runs the plan from instruction `k` on each recorded binding.
