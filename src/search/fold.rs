@@ -19,6 +19,7 @@
 //! left as they are: shared prefixes and the branch runner's count plans
 //! read them.
 
+use super::hoist::free_slots;
 use super::pattern::{Instr, Op};
 
 /// What [`fold`] found in a plan, indexed by instruction.
@@ -108,28 +109,6 @@ fn reads_only(op: &Op, slot: usize) -> bool {
     let mut free = Vec::new();
     free_slots(op, &mut Vec::new(), &mut free);
     !free.is_empty() && free.iter().all(|&s| s == slot)
-}
-
-/// The slots `op` reads that no quantifier inside it binds.
-fn free_slots(op: &Op, bound: &mut Vec<usize>, out: &mut Vec<usize>) {
-    match op {
-        Op::Slot(s) => {
-            if !bound.contains(s) {
-                out.push(*s);
-            }
-        }
-        Op::Quant(q) => {
-            free_slots(&q.domain, bound, out);
-            bound.push(q.slot);
-            free_slots(&q.body, bound, out);
-            bound.pop();
-        }
-        _ => {
-            for x in op.operands().into_iter().flatten() {
-                free_slots(x, bound, out);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

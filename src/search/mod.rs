@@ -25,6 +25,7 @@
 pub mod branch;
 pub mod chain;
 pub mod fold;
+pub mod hoist;
 pub mod implication;
 pub mod pattern;
 pub mod prefix;

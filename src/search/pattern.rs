@@ -193,6 +193,9 @@ pub struct QuantOp {
     pub slot: usize,
     pub domain: Op,
     pub body: Op,
+    /// Parts of `body` that are the same for every member, each evaluated
+    /// into its slot before the first member (see [`super::hoist`]).
+    pub pre: Vec<(usize, Op)>,
 }
 
 /// The quantifiers of the language.
@@ -550,9 +553,15 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
         slot,
         domain,
         body,
+        pre,
     } = qo;
     let (q, slot) = (*q, *slot);
     let dom = domain.eval_set(cx);
+    if !dom.is_empty() {
+        for (t, v) in pre {
+            cx.vals[*t] = v.eval(cx);
+        }
+    }
     let mut count = 0;
     let mut chosen = Bits::EMPTY;
     for i in dom.iter() {
