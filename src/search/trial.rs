@@ -586,8 +586,12 @@ struct Prop<'a> {
     steps: Steps,
     dynamic: bool,
     /// Static steps read only the original state: each literal's
-    /// inferences, computed once (indexed by literal; empty when dynamic).
-    cache: Vec<Vec<Inference>>,
+    /// inferences, computed once, one after the other in literal order
+    /// (literal `l`'s are `cache[starts[l]..starts[l + 1]]`; both empty when
+    /// dynamic). One array, not one per literal: a pass builds it anew on
+    /// every search.
+    cache: Vec<Inference>,
+    starts: Vec<u32>,
     /// The rules applied when the steps are exhausted (`apply SET`).
     apply: Option<&'a [(i64, Arc<dyn Searcher>)]>,
 }
@@ -617,15 +621,29 @@ impl<'a> Prop<'a> {
             steps,
             dynamic,
             cache: Vec::new(),
+            starts: Vec::new(),
             apply: None,
         };
         if !dynamic {
-            let mut cache: Vec<Vec<Inference>> = (0..2 * N_CANDS).map(|_| Vec::new()).collect();
-            for z in original.cands.iter() {
-                p.on_to_off(z, &original.cands, &mut cache[usize::from(lit(z, true))]);
-                p.off_to_on(z, &original.cands, &mut cache[usize::from(lit(z, false))]);
+            let mut cache: Vec<Inference> = Vec::with_capacity(16 * original.cands.len());
+            let mut starts: Vec<u32> = Vec::with_capacity(2 * N_CANDS + 1);
+            let mut out = Vec::with_capacity(32);
+            for z in 0..N_CANDS {
+                let live = original.cands.contains(z);
+                starts.push(cache.len() as u32);
+                if live {
+                    p.on_to_off(z, &original.cands, &mut out);
+                    cache.append(&mut out);
+                }
+                starts.push(cache.len() as u32);
+                if live {
+                    p.off_to_on(z, &original.cands, &mut out);
+                    cache.append(&mut out);
+                }
             }
+            starts.push(cache.len() as u32);
             p.cache = cache;
+            p.starts = starts;
         }
         p
     }
@@ -715,7 +733,8 @@ impl<'a> Prop<'a> {
     /// The inferences of literal `l` in `cur`: from the cache when static.
     fn step<'b>(&'b self, l: u16, cur: &Bits, out: &'b mut Vec<Inference>) -> &'b [Inference] {
         if !self.dynamic {
-            return &self.cache[usize::from(l)];
+            let l = usize::from(l);
+            return &self.cache[self.starts[l] as usize..self.starts[l + 1] as usize];
         }
         if lit_on(l) {
             self.on_to_off(lit_cand(l), cur, out);
