@@ -920,6 +920,14 @@ pub struct Plan {
     pub folded: Folded,
 }
 
+thread_local! {
+    /// Vectors of finished searches' frames (bound values, default
+    /// domains), reused by the next ones.
+    static FRAMES: std::cell::RefCell<Vec<FrameBufs>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+type FrameBufs = (Vec<Val>, Vec<Option<Bits>>);
+
 /// What one search of a plan works with.
 struct Frame<'a, 'f> {
     state: &'a State,
@@ -1084,6 +1092,21 @@ impl Plan {
         dom
     }
 
+    /// The whole search in a frame: through the shared prefixes' recorded
+    /// bindings when there are some.
+    fn search_in(&self, fr: &mut Frame) -> ControlFlow<()> {
+        if let Some(p) = self.prefixes.last() {
+            let rec = match self.bindings(self.prefixes.len() - 1, fr) {
+                Ok(rec) => rec,
+                Err(flow) => return flow,
+            };
+            if rec.complete {
+                return self.replay(&rec, p.len, fr);
+            }
+        }
+        self.run(0, fr)
+    }
+
     /// Runs the plan from instruction `k` on each recorded binding.
     fn replay(&self, rec: &Recorded, k: usize, fr: &mut Frame) -> ControlFlow<()> {
         for env in rec.vals.chunks(rec.stride) {
@@ -1152,26 +1175,27 @@ impl Searcher for Plan {
         state: &State,
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        // The frame's vectors come from a per-thread pool: a trial's
+        // branches search their rules thousands of times a step.
+        let (mut env, mut live) = FRAMES.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+        env.clear();
+        env.resize(self.slots, Val::Int(0));
+        live.clear();
+        live.resize(self.instrs.len(), None);
         let mut fr = Frame {
             state,
-            env: vec![Val::Int(0); self.slots],
-            live: vec![None; self.instrs.len()],
+            env,
+            live,
             cx,
             f,
             stop: usize::MAX,
             sink: Vec::new(),
             overflow: false,
         };
-        if let Some(p) = self.prefixes.last() {
-            let rec = match self.bindings(self.prefixes.len() - 1, &mut fr) {
-                Ok(rec) => rec,
-                Err(flow) => return flow,
-            };
-            if rec.complete {
-                return self.replay(&rec, p.len, &mut fr);
-            }
-        }
-        self.run(0, &mut fr)
+        let flow = self.search_in(&mut fr);
+        let bufs = (std::mem::take(&mut fr.env), std::mem::take(&mut fr.live));
+        FRAMES.with(|p| p.borrow_mut().push(bufs));
+        flow
     }
 
     /// The `parents` expression, evaluated on `original` with the match's
