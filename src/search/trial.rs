@@ -594,6 +594,19 @@ struct Prop<'a> {
     starts: Vec<u32>,
     /// The rules applied when the steps are exhausted (`apply SET`).
     apply: Option<&'a [(i64, Arc<dyn Searcher>)]>,
+    /// Queues and buffers of [`Prop::cycles`] and [`Prop::forcing`], kept
+    /// between their calls (one per candidate and pass) to spare their
+    /// allocations.
+    scratch: std::cell::RefCell<Scratch>,
+}
+
+/// Reusable buffers of a breadth-first propagation.
+#[derive(Default)]
+struct Scratch {
+    pend_on: VecDeque<u32>,
+    pend_off: VecDeque<u32>,
+    out: Vec<Inference>,
+    par: Vec<u32>,
 }
 
 /// An inferred literal before it becomes a node: its cause and the
@@ -623,6 +636,7 @@ impl<'a> Prop<'a> {
             cache: Vec::new(),
             starts: Vec::new(),
             apply: None,
+            scratch: Default::default(),
         };
         if !dynamic {
             let mut cache: Vec<Inference> = Vec::with_capacity(16 * original.cands.len());
@@ -860,9 +874,22 @@ impl<'a> Prop<'a> {
     /// literal at a time ("on" literals first). Stops at the first literal
     /// inferred both on and off and returns its two nodes (on, off).
     fn chain(&self, cx: &mut SearchCx, g: &mut Graph) -> Option<(u32, u32)> {
+        let mut sc = self.scratch.take();
+        let r = self.chain_in(cx, g, &mut sc);
+        self.scratch.replace(sc);
+        r
+    }
+
+    fn chain_in(&self, cx: &mut SearchCx, g: &mut Graph, sc: &mut Scratch) -> Option<(u32, u32)> {
         let mut cur = self.original.cands;
-        let mut pend_on: VecDeque<u32> = VecDeque::new();
-        let mut pend_off: VecDeque<u32> = VecDeque::new();
+        let Scratch {
+            pend_on,
+            pend_off,
+            out,
+            par,
+        } = sc;
+        pend_on.clear();
+        pend_off.clear();
         for n in 0..g.len() as u32 {
             if lit_on(g.node(n).lit) {
                 pend_on.push_back(n);
@@ -870,14 +897,12 @@ impl<'a> Prop<'a> {
                 pend_off.push_back(n);
             }
         }
-        let mut out = Vec::with_capacity(32);
-        let mut par = Vec::with_capacity(10);
         loop {
             if cx.tick() {
                 return None;
             }
             if let Some(p) = pend_on.pop_front() {
-                for inf in self.step(g.node(p).lit, &cur, &mut out) {
+                for inf in self.step(g.node(p).lit, &cur, out) {
                     if let Some(on) = g.get(implication::conjugate(inf.lit)) {
                         let off = g.push(inf.lit, inf.cause, &[p]);
                         return Some((on, off));
@@ -889,12 +914,12 @@ impl<'a> Prop<'a> {
                 }
             } else if let Some(p) = pend_off.pop_front() {
                 let z = lit_cand(g.node(p).lit);
-                let infs = self.step(g.node(p).lit, &cur, &mut out);
+                let infs = self.step(g.node(p).lit, &cur, out);
                 if self.dynamic {
                     cur.remove(z);
                 }
                 for inf in infs {
-                    Self::parents(g, p, inf, &mut par);
+                    Self::parents(g, p, inf, par);
                     if let Some(off) = g.get(implication::conjugate(inf.lit)) {
                         let on = g.push(inf.lit, inf.cause, &par);
                         return Some((on, off));
@@ -904,7 +929,7 @@ impl<'a> Prop<'a> {
                         pend_on.push_back(n);
                     }
                 }
-            } else if !self.advanced(cx, g, &cur, &mut pend_off) {
+            } else if !self.advanced(cx, g, &cur, pend_off) {
                 return None;
             }
         }
@@ -914,14 +939,26 @@ impl<'a> Prop<'a> {
     /// repeated along its own path; every return to `z` on after at least
     /// four layers is a cycle. Returns the nodes of `z` on that close one.
     fn cycles(&self, cx: &mut SearchCx, g: &mut Graph, z: usize) -> Vec<u32> {
+        let mut sc = self.scratch.take();
+        let found = self.cycles_in(cx, g, z, &mut sc);
+        self.scratch.replace(sc);
+        found
+    }
+
+    fn cycles_in(&self, cx: &mut SearchCx, g: &mut Graph, z: usize, sc: &mut Scratch) -> Vec<u32> {
         let cur = self.original.cands;
         let source = lit(z, true);
         let s = g.add(source, Cause::Assumption, &[]);
-        let mut pend_on = VecDeque::from([s]);
-        let mut pend_off: VecDeque<u32> = VecDeque::new();
+        let Scratch {
+            pend_on,
+            pend_off,
+            out,
+            par,
+        } = sc;
+        pend_on.clear();
+        pend_off.clear();
+        pend_on.push_back(s);
         let mut found = Vec::new();
-        let mut out = Vec::with_capacity(32);
-        let mut par = Vec::with_capacity(10);
         let mut length = 0;
         while !pend_on.is_empty() || !pend_off.is_empty() {
             length += 1;
@@ -929,7 +966,7 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return found;
                 }
-                for inf in self.step(g.node(p).lit, &cur, &mut out) {
+                for inf in self.step(g.node(p).lit, &cur, out) {
                     // A literal never inferred is on no path (a cheap test first).
                     if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
@@ -942,8 +979,8 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return found;
                 }
-                for inf in self.step(g.node(p).lit, &cur, &mut out) {
-                    Self::parents(g, p, inf, &mut par);
+                for inf in self.step(g.node(p).lit, &cur, out) {
+                    Self::parents(g, p, inf, par);
                     if length >= 4 && inf.lit == source {
                         found.push(g.push(inf.lit, inf.cause, &par));
                     }
@@ -960,24 +997,42 @@ impl<'a> Prop<'a> {
     /// Forcing chains from literal `source`: breadth-first until nothing
     /// is new; returns the first node of the negation of `source` reached.
     fn forcing(&self, cx: &mut SearchCx, g: &mut Graph, source: u16) -> Option<u32> {
+        let mut sc = self.scratch.take();
+        let hit = self.forcing_in(cx, g, source, &mut sc);
+        self.scratch.replace(sc);
+        hit
+    }
+
+    fn forcing_in(
+        &self,
+        cx: &mut SearchCx,
+        g: &mut Graph,
+        source: u16,
+        sc: &mut Scratch,
+    ) -> Option<u32> {
         let cur = self.original.cands;
         let s = g.add(source, Cause::Assumption, &[]);
         let neg = implication::conjugate(source);
-        let (mut pend_on, mut pend_off) = (VecDeque::new(), VecDeque::new());
+        let Scratch {
+            pend_on,
+            pend_off,
+            out,
+            par,
+        } = sc;
+        pend_on.clear();
+        pend_off.clear();
         if lit_on(source) {
             pend_on.push_back(s);
         } else {
             pend_off.push_back(s);
         }
         let mut hit = None;
-        let mut out = Vec::with_capacity(32);
-        let mut par = Vec::with_capacity(10);
         while !pend_on.is_empty() || !pend_off.is_empty() {
             while let Some(p) = pend_on.pop_front() {
                 if cx.tick() {
                     return None;
                 }
-                for inf in self.step(g.node(p).lit, &cur, &mut out) {
+                for inf in self.step(g.node(p).lit, &cur, out) {
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &[p]));
                     }
@@ -993,8 +1048,8 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return None;
                 }
-                for inf in self.step(g.node(p).lit, &cur, &mut out) {
-                    Self::parents(g, p, inf, &mut par);
+                for inf in self.step(g.node(p).lit, &cur, out) {
+                    Self::parents(g, p, inf, par);
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &par));
                     }
