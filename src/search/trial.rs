@@ -1136,6 +1136,23 @@ struct Pool {
 /// A propagation's graph and its contradiction (the two nodes), if any.
 type Propagated = (Graph, Option<(u32, u32)>);
 
+thread_local! {
+    /// Pools of finished searches, reused by the next ones (every graph is
+    /// cleared or overwritten before it is read, `cached` at each pass).
+    static POOLS: std::cell::RefCell<Vec<Pool>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A search's pool, given back to [`POOLS`] however the search ends.
+struct PoolGuard(Option<Pool>);
+
+impl Drop for PoolGuard {
+    fn drop(&mut self) {
+        if let Some(p) = self.0.take() {
+            POOLS.with(|ps| ps.borrow_mut().push(p));
+        }
+    }
+}
+
 impl TrialSearch {
     fn run_pass(
         &self,
@@ -1407,8 +1424,10 @@ impl Searcher for TrialSearch {
             state,
             hints: Vec::new(),
         };
-        // Graphs for implication passes (not needed by set passes).
-        let mut pool: Option<Pool> = None;
+        // Graphs for implication passes (not needed by set passes), from
+        // the thread's pool: a trial applied in another's branches is
+        // searched thousands of times a step.
+        let mut pool = PoolGuard(None);
         // Matches are reported in sorted order as soon as no later pass can
         // precede them: a later pass's matches rate at least its lowest
         // conclusion level. So a search that is stopped at its first match
@@ -1440,11 +1459,15 @@ impl Searcher for TrialSearch {
                     self.run_set_pass(cx, i, pass, set, *rounds, &mut col, false);
                 }
             } else {
-                let pool = pool.get_or_insert_with(|| Pool {
-                    on: (0..9).map(|_| Graph::new()).collect(),
-                    off: Graph::new(),
-                    region: (0..9).map(|_| Graph::new()).collect(),
-                    cached: (0..N_CANDS).map(|_| None).collect(),
+                let pool = pool.0.get_or_insert_with(|| {
+                    POOLS
+                        .with(|p| p.borrow_mut().pop())
+                        .unwrap_or_else(|| Pool {
+                            on: (0..9).map(|_| Graph::new()).collect(),
+                            off: Graph::new(),
+                            region: (0..9).map(|_| Graph::new()).collect(),
+                            cached: (0..N_CANDS).map(|_| None).collect(),
+                        })
                 });
                 self.run_pass(cx, i, pass, &mut col, pool);
             }
