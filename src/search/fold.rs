@@ -65,11 +65,11 @@ pub fn fold(instrs: &[Instr], prefixes: &[usize]) -> Folded {
         else {
             continue;
         };
-        for j in k + 1..instrs.len() {
+        for (j, next) in instrs.iter().enumerate().skip(k + 1) {
             if prefixes.contains(&j) {
                 break;
             }
-            let op = match &instrs[j] {
+            let op = match next {
                 Instr::Gen { .. } => break,
                 Instr::Def { .. } => continue,
                 Instr::Filter(op) => op,

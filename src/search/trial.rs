@@ -921,11 +921,11 @@ impl<'a> Prop<'a> {
                 for inf in infs {
                     Self::parents(g, p, inf, par);
                     if let Some(off) = g.get(implication::conjugate(inf.lit)) {
-                        let on = g.push(inf.lit, inf.cause, &par);
+                        let on = g.push(inf.lit, inf.cause, par);
                         return Some((on, off));
                     }
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &par);
+                        let n = g.add(inf.lit, inf.cause, par);
                         pend_on.push_back(n);
                     }
                 }
@@ -982,10 +982,10 @@ impl<'a> Prop<'a> {
                 for inf in self.step(g.node(p).lit, &cur, out) {
                     Self::parents(g, p, inf, par);
                     if length >= 4 && inf.lit == source {
-                        found.push(g.push(inf.lit, inf.cause, &par));
+                        found.push(g.push(inf.lit, inf.cause, par));
                     }
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &par);
+                        let n = g.add(inf.lit, inf.cause, par);
                         pend_on.push_back(n);
                     }
                 }
@@ -1051,10 +1051,10 @@ impl<'a> Prop<'a> {
                 for inf in self.step(g.node(p).lit, &cur, out) {
                     Self::parents(g, p, inf, par);
                     if inf.lit == neg && hit.is_none() {
-                        hit = Some(g.push(inf.lit, inf.cause, &par));
+                        hit = Some(g.push(inf.lit, inf.cause, par));
                     }
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &par);
+                        let n = g.add(inf.lit, inf.cause, par);
                         pend_on.push_back(n);
                     }
                 }
