@@ -607,6 +607,8 @@ fn no_time_leaves_out_the_timings() {
         plain.lines()[at..],
         [
             "rule                                    calls        nodes   steps conclusions",
+            // Nodes are the variables the generator visits (the singles
+            // run as count heads: every live variable of the space).
             "naked-single                                8          395       1           1",
             "hidden-single-in-a-row                      7          356       2           2",
             "hidden-single-in-a-column                   5          239       4           4",

@@ -771,11 +771,16 @@ impl<'p> Checker<'p> {
             );
         }
         let quant = quant.unwrap_or(Quant::All);
+        let first_temp = self.slots;
+        let (pre, bop) = crate::search::hoist::hoist(bop, slot, &mut self.slots);
+        self.slot_shapes
+            .resize(self.slot_shapes.len() + self.slots - first_temp, None);
         let op = Op::Quant(Box::new(QuantOp {
             q: quant,
             slot,
             domain: dop,
             body: bop,
+            pre,
         }));
         let ty = match (quant, elem) {
             (Quant::Count, _) => Ty::Int,

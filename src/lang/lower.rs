@@ -45,6 +45,7 @@ pub fn lower_pattern(c: CheckedPattern) -> Plan {
     }
     Plan {
         slots: c.slots,
+        folded: crate::search::fold::fold(&instrs, &[]),
         instrs,
         conclusion: c.conclusion,
         target: c.target,

@@ -24,6 +24,8 @@
 
 pub mod branch;
 pub mod chain;
+pub mod fold;
+pub mod hoist;
 pub mod implication;
 pub mod pattern;
 pub mod prefix;

@@ -9,6 +9,7 @@
 //! Architecture Invariant: a plan only reads the state it is given; it never
 //! mutates it. Conclusions are returned to the engine, which applies them.
 
+use super::fold::{Folded, Rest};
 use super::prefix::{self, MAX_RECORDED, Prefix, Recorded};
 use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher};
 use crate::grid::bits::Bits;
@@ -192,6 +193,9 @@ pub struct QuantOp {
     pub slot: usize,
     pub domain: Op,
     pub body: Op,
+    /// Parts of `body` that are the same for every member, each evaluated
+    /// into its slot before the first member (see [`super::hoist`]).
+    pub pre: Vec<(usize, Op)>,
 }
 
 /// The quantifiers of the language.
@@ -247,6 +251,66 @@ fn cands_of(state: &State, e: Elem, i: usize) -> Bits {
         }
     };
     state.cands.and(all)
+}
+
+/// The live candidates of an element (`Idx`) or of a set of elements.
+#[inline]
+fn cands_val(state: &State, e: Elem, v: Val) -> Bits {
+    match v {
+        Val::Idx(i) => cands_of(state, e, i),
+        Val::Set(s) => {
+            if e == Elem::Cand {
+                return s.and(&state.cands);
+            }
+            // Every candidate of the elements, then the live ones.
+            let t = &*TABLES;
+            let all: &[Bits] = match e {
+                Elem::Digit => &t.digit,
+                Elem::Row | Elem::Column | Elem::Block | Elem::House => &t.house,
+                Elem::Cell => &t.cell,
+                Elem::Var(_) => &t.var,
+                Elem::Cand => unreachable!("handled above"),
+            };
+            let mut acc = Bits::EMPTY;
+            for i in s.iter() {
+                acc = acc.or(&all[i]);
+            }
+            acc.and(&state.cands)
+        }
+        _ => Bits::EMPTY,
+    }
+}
+
+/// The set whose members are the bits of `w` (members 0 to 63).
+#[inline]
+fn word_set(w: u64) -> Bits {
+    let mut b = Bits::EMPTY;
+    b.0[0] = w;
+    b
+}
+
+/// The digits of the live candidates of one cell or one candidate, as a
+/// 9-bit mask (bit `d` for digit `d`).
+#[inline]
+fn digit_mask(state: &State, e: Elem, i: usize) -> u64 {
+    match e {
+        Elem::Cand => {
+            if state.cands.contains(i) {
+                1 << cand_digit(i)
+            } else {
+                0
+            }
+        }
+        _ => {
+            let b = i * 9;
+            let (w, off) = (b >> 6, b & 63);
+            let mut v = state.cands.0[w] >> off;
+            if off > 55 {
+                v |= state.cands.0[w + 1] << (64 - off);
+            }
+            v & 0x1FF
+        }
+    }
 }
 
 /// Sets with at most this many members are projected member by member;
@@ -489,14 +553,20 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
         slot,
         domain,
         body,
+        pre,
     } = qo;
     let (q, slot) = (*q, *slot);
-    let dom = domain.eval(cx).set();
+    let dom = domain.eval_set(cx);
+    if !dom.is_empty() {
+        for (t, v) in pre {
+            cx.vals[*t] = v.eval(cx);
+        }
+    }
     let mut count = 0;
     let mut chosen = Bits::EMPTY;
     for i in dom.iter() {
         cx.vals[slot] = Val::Idx(i);
-        let holds = body.eval(cx).bool();
+        let holds = body.eval_bool(cx);
         if cx.undefined {
             return Val::Bool(false);
         }
@@ -516,6 +586,18 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
     }
 }
 
+/// The value of an operand: a bound value or a constant is read in place,
+/// anything else evaluated (leaves are about half of the nodes evaluated,
+/// and the call of [`Op::eval`] costs more than reading them).
+#[inline(always)]
+fn ev(op: &Op, cx: &mut Env) -> Val {
+    match op {
+        Op::Slot(s) => cx.vals[*s],
+        Op::Int(i) => Val::Int(*i),
+        _ => op.eval(cx),
+    }
+}
+
 impl Op {
     /// The value of the expression on `state` with the bound values
     /// `vals`; `None` when it is undefined (`first` or `last` of an empty
@@ -531,117 +613,218 @@ impl Op {
         (!cx.undefined).then_some(v)
     }
 
+    /// Is the condition true on `state` with the bound values `vals`
+    /// (`false` when it is undefined)?
+    #[inline]
+    pub fn holds(&self, state: &State, vals: &mut [Val]) -> bool {
+        let mut cx = Env {
+            state,
+            vals,
+            undefined: false,
+        };
+        let v = self.eval_bool(&mut cx);
+        v && !cx.undefined
+    }
+
+    /// The value of a set expression on `state` with the bound values
+    /// `vals` (as [`Op::value`], then [`Val`]'s set).
+    #[inline]
+    pub fn value_set(&self, state: &State, vals: &mut [Val]) -> Option<Bits> {
+        let mut cx = Env {
+            state,
+            vals,
+            undefined: false,
+        };
+        let v = self.eval_set(&mut cx);
+        (!cx.undefined).then_some(v)
+    }
+
     /// Evaluates the expression in `cx`. When `first` or `last` meets an
     /// empty set, `cx.undefined` is set and a stand-in index (0) is used,
     /// so evaluation goes on harmlessly; the caller drops the result.
     /// Quantifiers bind their variable in `cx.vals`.
+    ///
+    /// Sets, integers and conditions are computed by [`Op::eval_set`],
+    /// [`Op::eval_int`] and [`Op::eval_bool`], which an operation calls
+    /// for operands of a known kind: a condition or a count then travels
+    /// in a register, not as a [`Val`] of a hundred bytes.
     pub fn eval(&self, cx: &mut Env) -> Val {
         match self {
             Op::Int(i) => Val::Int(*i),
             Op::Slot(s) => cx.vals[*s],
-            Op::Grid => Val::Set(cx.state.cands),
-            Op::Cands(e, x) => match x.eval(cx) {
-                Val::Idx(i) => Val::Set(cands_of(cx.state, *e, i)),
-                Val::Set(s) => {
-                    if *e == Elem::Cand {
-                        return Val::Set(s.and(&cx.state.cands));
-                    }
-                    // Every candidate of the elements, then the live ones.
-                    let t = &*TABLES;
-                    let all: &[Bits] = match e {
-                        Elem::Digit => &t.digit,
-                        Elem::Row | Elem::Column | Elem::Block | Elem::House => &t.house,
-                        Elem::Cell => &t.cell,
-                        Elem::Var(_) => &t.var,
-                        Elem::Cand => unreachable!("handled above"),
-                    };
-                    let mut acc = Bits::EMPTY;
-                    for i in s.iter() {
-                        acc = acc.or(&all[i]);
-                    }
-                    Val::Set(acc.and(&cx.state.cands))
-                }
-                _ => Val::Set(Bits::EMPTY),
-            },
-            Op::Project(e, x) => Val::Set(project(*e, &x.eval(cx).set())),
-            Op::Linked(x) => {
-                let s = x.eval(cx).set();
-                if s.is_empty() {
-                    Val::Set(Bits::EMPTY)
-                } else {
-                    Val::Set(common_links_in(&s, &cx.state.cands))
-                }
-            }
-            Op::Peers(x) => {
-                let s = x.eval(cx).set();
-                if s.is_empty() {
-                    return Val::Set(Bits::EMPTY);
-                }
-                let mut acc = *ALL_CELLS;
-                for c in s.iter() {
-                    acc = acc.and(&CELL_PEERS[c]);
-                }
-                Val::Set(acc)
-            }
+            Op::Grid
+            | Op::Cands(..)
+            | Op::Project(..)
+            | Op::Linked(_)
+            | Op::Peers(_)
+            | Op::SetBin(..) => Val::Set(self.eval_set(cx)),
             Op::First(x) => {
-                let s = x.eval(cx).set();
+                let s = x.eval_set(cx);
                 Val::Idx(s.min().unwrap_or_else(|| {
                     cx.undefined = true;
                     0
                 }))
             }
             Op::Last(x) => {
-                let s = x.eval(cx).set();
+                let s = x.eval_set(cx);
                 Val::Idx(s.max().unwrap_or_else(|| {
                     cx.undefined = true;
                     0
                 }))
             }
-            Op::Len(x) => Val::Int(x.eval(cx).set().len() as i64),
+            Op::Len(_) | Op::IntBin(..) => Val::Int(self.eval_int(cx)),
+            Op::Cmp(..)
+            | Op::SetEq(..)
+            | Op::SubsetOf(..)
+            | Op::In(..)
+            | Op::And(..)
+            | Op::Or(..)
+            | Op::Not(_) => Val::Bool(self.eval_bool(cx)),
+            Op::Quant(qo) => quantify(qo, cx),
+        }
+    }
+
+    /// `self.eval(cx)` as a set (an index is the set of it; an integer or
+    /// a condition the empty set).
+    pub fn eval_set(&self, cx: &mut Env) -> Bits {
+        match self {
+            Op::Slot(s) => match &cx.vals[*s] {
+                Val::Set(b) => *b,
+                Val::Idx(i) => Bits::single(*i),
+                _ => Bits::EMPTY,
+            },
+            Op::Grid => cx.state.cands,
+            Op::Cands(e, x) => match &**x {
+                Op::Slot(s) => match &cx.vals[*s] {
+                    Val::Idx(i) => cands_of(cx.state, *e, *i),
+                    v => cands_val(cx.state, *e, *v),
+                },
+                x => {
+                    let v = ev(x, cx);
+                    cands_val(cx.state, *e, v)
+                }
+            },
+            Op::Project(e, x) => {
+                // `digits(C)` of one cell or one candidate reads the cell's
+                // 9-bit mask, with no 12-word set in between.
+                if *e == Elem::Digit
+                    && let Op::Cands(inner @ (Elem::Cell | Elem::Cand), y) = &**x
+                {
+                    return match ev(y, cx) {
+                        Val::Idx(i) => word_set(digit_mask(cx.state, *inner, i)),
+                        v => project(*e, &cands_val(cx.state, *inner, v)),
+                    };
+                }
+                project(*e, &x.eval_set(cx))
+            }
+            Op::Linked(x) => {
+                let s = x.eval_set(cx);
+                if s.is_empty() {
+                    Bits::EMPTY
+                } else {
+                    common_links_in(&s, &cx.state.cands)
+                }
+            }
+            Op::Peers(x) => {
+                let s = x.eval_set(cx);
+                if s.is_empty() {
+                    return Bits::EMPTY;
+                }
+                let mut acc = *ALL_CELLS;
+                for c in s.iter() {
+                    acc = acc.and(&CELL_PEERS[c]);
+                }
+                acc
+            }
             Op::SetBin(op, a, b) => {
-                let (a, b) = (a.eval(cx).set(), b.eval(cx).set());
-                Val::Set(match op {
+                let a = a.eval_set(cx);
+                let b = b.eval_set(cx);
+                match op {
                     SetOp::Union => a.or(&b),
                     SetOp::Inter => a.and(&b),
                     SetOp::Minus => a.minus(&b),
-                })
+                }
+            }
+            _ => self.eval(cx).set(),
+        }
+    }
+
+    /// `self.eval(cx)` as an integer (0 for anything else).
+    pub fn eval_int(&self, cx: &mut Env) -> i64 {
+        match self {
+            Op::Int(i) => *i,
+            Op::Slot(s) => cx.vals[*s].int(),
+            Op::Len(x) => {
+                // `|C|` of one cell counts its mask's bits.
+                if let Op::Cands(Elem::Cell, y) = &**x {
+                    return match ev(y, cx) {
+                        Val::Idx(c) => digit_mask(cx.state, Elem::Cell, c).count_ones() as i64,
+                        v => cands_val(cx.state, Elem::Cell, v).len() as i64,
+                    };
+                }
+                x.eval_set(cx).len() as i64
             }
             Op::IntBin(op, a, b) => {
-                let (a, b) = (a.eval(cx).int(), b.eval(cx).int());
-                Val::Int(match op {
+                let a = a.eval_int(cx);
+                let b = b.eval_int(cx);
+                match op {
                     IntOp::Add => a.saturating_add(b),
                     IntOp::Sub => a.saturating_sub(b),
                     IntOp::Mul => a.saturating_mul(b),
-                })
+                }
             }
+            _ => self.eval(cx).int(),
+        }
+    }
+
+    /// Is the value always an integer (so a comparison may read it with
+    /// [`Op::eval_int`])?
+    fn is_int(&self) -> bool {
+        match self {
+            Op::Int(_) | Op::Len(_) | Op::IntBin(..) => true,
+            Op::Quant(qo) => qo.q == Quant::Count,
+            _ => false,
+        }
+    }
+
+    /// `self.eval(cx)` as a condition (`false` for anything but `true`).
+    pub fn eval_bool(&self, cx: &mut Env) -> bool {
+        match self {
+            Op::Slot(s) => cx.vals[*s].bool(),
             Op::Cmp(op, a, b) => {
-                let (a, b) = (a.eval(cx), b.eval(cx));
-                let (a, b) = match (a, b) {
-                    (Val::Int(a), Val::Int(b)) => (a, b),
-                    (a, b) => (a.idx() as i64, b.idx() as i64),
+                let (a, b) = if a.is_int() && b.is_int() {
+                    (a.eval_int(cx), b.eval_int(cx))
+                } else {
+                    match (ev(a, cx), ev(b, cx)) {
+                        (Val::Int(a), Val::Int(b)) => (a, b),
+                        (a, b) => (a.idx() as i64, b.idx() as i64),
+                    }
                 };
-                Val::Bool(match op {
+                match op {
                     CmpOp::Eq => a == b,
                     CmpOp::Ne => a != b,
                     CmpOp::Lt => a < b,
                     CmpOp::Le => a <= b,
                     CmpOp::Gt => a > b,
                     CmpOp::Ge => a >= b,
-                })
+                }
             }
-            Op::SetEq(eq, a, b) => Val::Bool((a.eval(cx).set() == b.eval(cx).set()) == *eq),
+            Op::SetEq(eq, a, b) => {
+                let a = a.eval_set(cx);
+                (a == b.eval_set(cx)) == *eq
+            }
             Op::SubsetOf(a, b) => {
-                let a = a.eval(cx).set();
-                Val::Bool(a.is_subset(&b.eval(cx).set()))
+                let a = a.eval_set(cx);
+                a.is_subset(&b.eval_set(cx))
             }
             Op::In(a, b) => {
-                let i = a.eval(cx).idx();
-                Val::Bool(b.eval(cx).set().contains(i))
+                let i = ev(a, cx).idx();
+                b.eval_set(cx).contains(i)
             }
-            Op::And(a, b) => Val::Bool(a.eval(cx).bool() && b.eval(cx).bool()),
-            Op::Or(a, b) => Val::Bool(a.eval(cx).bool() || b.eval(cx).bool()),
-            Op::Not(a) => Val::Bool(!a.eval(cx).bool()),
-            Op::Quant(qo) => quantify(qo, cx),
+            Op::And(a, b) => a.eval_bool(cx) && b.eval_bool(cx),
+            Op::Or(a, b) => a.eval_bool(cx) || b.eval_bool(cx),
+            Op::Not(a) => !a.eval_bool(cx),
+            _ => self.eval(cx).bool(),
         }
     }
 
@@ -733,7 +916,17 @@ pub struct Plan {
     /// [`super::prefix`]): shorter prefixes first, each shared with more
     /// plans; empty when it shares none.
     pub prefixes: Vec<Prefix>,
+    /// Conditions folded into generators' domains (see [`super::fold`]).
+    pub folded: Folded,
 }
+
+thread_local! {
+    /// Vectors of finished searches' frames (bound values, default
+    /// domains), reused by the next ones.
+    static FRAMES: std::cell::RefCell<Vec<FrameBufs>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+type FrameBufs = (Vec<Val>, Vec<Option<Bits>>);
 
 /// What one search of a plan works with.
 struct Frame<'a, 'f> {
@@ -762,10 +955,10 @@ impl Plan {
             return ControlFlow::Continue(());
         }
         let Some(instr) = self.instrs.get(k) else {
-            let Some(t) = self.target.value(fr.state, &mut fr.env) else {
+            let Some(t) = self.target.value_set(fr.state, &mut fr.env) else {
                 return ControlFlow::Continue(());
             };
-            let t = t.set().and(&fr.state.cands);
+            let t = t.and(&fr.state.cands);
             if t.is_empty() || !self.showable(fr.state, &mut fr.env) {
                 return ControlFlow::Continue(());
             }
@@ -788,7 +981,12 @@ impl Plan {
                 self.run(k + 1, fr)
             }
             Instr::Filter(op) => {
-                if op.value(fr.state, &mut fr.env).is_some_and(|v| v.bool()) {
+                let holds = match &self.folded.rest[k] {
+                    Rest::Whole => op.holds(fr.state, &mut fr.env),
+                    Rest::Part(rest) => rest.holds(fr.state, &mut fr.env),
+                    Rest::Nothing => true,
+                };
+                if holds {
                     self.run(k + 1, fr)
                 } else {
                     ControlFlow::Continue(())
@@ -800,13 +998,19 @@ impl Plan {
                 size,
                 domain,
             } => {
-                let state = fr.state;
-                let mut dom = *fr.live[k].get_or_insert_with(|| live_domain(state, *elem));
+                let mut dom = match fr.live[k] {
+                    Some(d) => d,
+                    None => {
+                        let d = self.default_domain(k, *slot, *elem, fr.state, &mut fr.env);
+                        fr.live[k] = Some(d);
+                        d
+                    }
+                };
                 if let Some(d) = domain {
-                    let Some(d) = d.value(fr.state, &mut fr.env) else {
+                    let Some(d) = d.value_set(fr.state, &mut fr.env) else {
                         return ControlFlow::Continue(());
                     };
-                    dom = dom.and(&d.set());
+                    dom = dom.and(&d);
                 }
                 match *size {
                     None => {
@@ -863,6 +1067,47 @@ impl Plan {
                 vals,
             },
         ))
+    }
+
+    /// The default domain of generator `k` (the elements with a live
+    /// candidate), less those that fail a condition folded into it.
+    fn default_domain(
+        &self,
+        k: usize,
+        slot: usize,
+        elem: Elem,
+        state: &State,
+        env: &mut [Val],
+    ) -> Bits {
+        let mut dom = live_domain(state, elem);
+        let conds = &self.folded.conds[k];
+        if !conds.is_empty() {
+            for i in dom.iter() {
+                env[slot] = Val::Idx(i);
+                if !conds.iter().all(|c| c.holds(state, env)) {
+                    dom.remove(i);
+                }
+            }
+        }
+        dom
+    }
+
+    /// The whole search in a frame: through the shared prefixes' recorded
+    /// bindings when there are some.
+    fn search_in(&self, fr: &mut Frame) -> ControlFlow<()> {
+        if let Some(p) = self.prefixes.last() {
+            let rec = match self.bindings(self.prefixes.len() - 1, fr) {
+                Ok(rec) => rec,
+                Err(flow) => return flow,
+            };
+            if rec.complete {
+                return self.replay(&rec, p.len, fr);
+            }
+        }
+        if let Some(head) = count_head(&self.instrs) {
+            return self.run_counted(head, fr);
+        }
+        self.run(0, fr)
     }
 
     /// Runs the plan from instruction `k` on each recorded binding.
@@ -1050,29 +1295,27 @@ impl Searcher for Plan {
         state: &State,
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        // The frame's vectors come from a per-thread pool: a trial's
+        // branches search their rules thousands of times a step.
+        let (mut env, mut live) = FRAMES.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+        env.clear();
+        env.resize(self.slots, Val::Int(0));
+        live.clear();
+        live.resize(self.instrs.len(), None);
         let mut fr = Frame {
             state,
-            env: vec![Val::Int(0); self.slots],
-            live: vec![None; self.instrs.len()],
+            env,
+            live,
             cx,
             f,
             stop: usize::MAX,
             sink: Vec::new(),
             overflow: false,
         };
-        if let Some(p) = self.prefixes.last() {
-            let rec = match self.bindings(self.prefixes.len() - 1, &mut fr) {
-                Ok(rec) => rec,
-                Err(flow) => return flow,
-            };
-            if rec.complete {
-                return self.replay(&rec, p.len, &mut fr);
-            }
-        }
-        if let Some(head) = count_head(&self.instrs) {
-            return self.run_counted(head, &mut fr);
-        }
-        self.run(0, &mut fr)
+        let flow = self.search_in(&mut fr);
+        let bufs = (std::mem::take(&mut fr.env), std::mem::take(&mut fr.live));
+        FRAMES.with(|p| p.borrow_mut().push(bufs));
+        flow
     }
 
     /// The `parents` expression, evaluated on `original` with the match's

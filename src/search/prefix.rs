@@ -77,6 +77,7 @@ pub fn share_prefixes(plans: &mut [&mut Plan]) {
             .collect();
         lens.sort_unstable();
         lens.dedup();
+        plan.folded = super::fold::fold(&plan.instrs, &lens);
         plan.prefixes = lens
             .into_iter()
             .map(|len| Prefix {

@@ -697,10 +697,27 @@ struct Prop<'a> {
     steps: Steps,
     dynamic: bool,
     /// Static steps read only the original state: each literal's
-    /// inferences, computed once (indexed by literal; empty when dynamic).
-    cache: Vec<Vec<Inference>>,
+    /// inferences, computed once, one after the other in literal order
+    /// (literal `l`'s are `cache[starts[l]..starts[l + 1]]`; both empty when
+    /// dynamic). One array, not one per literal: a pass builds it anew on
+    /// every search.
+    cache: Vec<Inference>,
+    starts: Vec<u32>,
     /// The rules applied when the steps are exhausted (`apply SET`).
     apply: Option<&'a [AppliedRule]>,
+    /// Queues and buffers of [`Prop::cycles`] and [`Prop::forcing`], kept
+    /// between their calls (one per candidate and pass) to spare their
+    /// allocations.
+    scratch: std::cell::RefCell<Scratch>,
+}
+
+/// Reusable buffers of a breadth-first propagation.
+#[derive(Default)]
+struct Scratch {
+    pend_on: VecDeque<u32>,
+    pend_off: VecDeque<u32>,
+    out: Vec<Inference>,
+    par: Vec<u32>,
 }
 
 /// An inferred literal before it becomes a node: its cause and the
@@ -728,15 +745,30 @@ impl<'a> Prop<'a> {
             steps,
             dynamic,
             cache: Vec::new(),
+            starts: Vec::new(),
             apply: None,
+            scratch: Default::default(),
         };
         if !dynamic {
-            let mut cache: Vec<Vec<Inference>> = (0..2 * N_CANDS).map(|_| Vec::new()).collect();
-            for z in original.cands.iter() {
-                p.on_to_off(z, &original.cands, &mut cache[usize::from(lit(z, true))]);
-                p.off_to_on(z, &original.cands, &mut cache[usize::from(lit(z, false))]);
+            let mut cache: Vec<Inference> = Vec::with_capacity(16 * original.cands.len());
+            let mut starts: Vec<u32> = Vec::with_capacity(2 * N_CANDS + 1);
+            let mut out = Vec::with_capacity(32);
+            for z in 0..N_CANDS {
+                let live = original.cands.contains(z);
+                starts.push(cache.len() as u32);
+                if live {
+                    p.on_to_off(z, &original.cands, &mut out);
+                    cache.append(&mut out);
+                }
+                starts.push(cache.len() as u32);
+                if live {
+                    p.off_to_on(z, &original.cands, &mut out);
+                    cache.append(&mut out);
+                }
             }
+            starts.push(cache.len() as u32);
             p.cache = cache;
+            p.starts = starts;
         }
         p
     }
@@ -833,7 +865,8 @@ impl<'a> Prop<'a> {
     /// The inferences of literal `l` in `cur`: from the cache when static.
     fn step<'b>(&'b self, l: u16, cur: &Bits, out: &'b mut Vec<Inference>) -> &'b [Inference] {
         if !self.dynamic {
-            return &self.cache[usize::from(l)];
+            let l = usize::from(l);
+            return &self.cache[self.starts[l] as usize..self.starts[l + 1] as usize];
         }
         if lit_on(l) {
             self.on_to_off(lit_cand(l), cur, out);
@@ -959,9 +992,22 @@ impl<'a> Prop<'a> {
     /// literal at a time ("on" literals first). Stops at the first literal
     /// inferred both on and off and returns its two nodes (on, off).
     fn chain(&self, cx: &mut SearchCx, g: &mut Graph) -> Option<(u32, u32)> {
+        let mut sc = self.scratch.take();
+        let r = self.chain_in(cx, g, &mut sc);
+        self.scratch.replace(sc);
+        r
+    }
+
+    fn chain_in(&self, cx: &mut SearchCx, g: &mut Graph, sc: &mut Scratch) -> Option<(u32, u32)> {
         let mut cur = self.original.cands;
-        let mut pend_on: VecDeque<u32> = VecDeque::new();
-        let mut pend_off: VecDeque<u32> = VecDeque::new();
+        let Scratch {
+            pend_on,
+            pend_off,
+            out,
+            par,
+        } = sc;
+        pend_on.clear();
+        pend_off.clear();
         for n in 0..g.len() as u32 {
             if lit_on(g.node(n).lit) {
                 pend_on.push_back(n);
@@ -969,14 +1015,12 @@ impl<'a> Prop<'a> {
                 pend_off.push_back(n);
             }
         }
-        let mut out = Vec::with_capacity(32);
-        let mut par = Vec::with_capacity(10);
         loop {
             if cx.tick() {
                 return None;
             }
             if let Some(p) = pend_on.pop_front() {
-                for inf in self.step(g.node(p).lit, &cur, &mut out) {
+                for inf in self.step(g.node(p).lit, &cur, out) {
                     if let Some(on) = g.get(implication::conjugate(inf.lit)) {
                         let off = g.push(inf.lit, inf.cause, &[p]);
                         return Some((on, off));
@@ -988,22 +1032,22 @@ impl<'a> Prop<'a> {
                 }
             } else if let Some(p) = pend_off.pop_front() {
                 let z = lit_cand(g.node(p).lit);
-                let infs = self.step(g.node(p).lit, &cur, &mut out);
+                let infs = self.step(g.node(p).lit, &cur, out);
                 if self.dynamic {
                     cur.remove(z);
                 }
                 for inf in infs {
-                    Self::parents(g, p, inf, &mut par);
+                    Self::parents(g, p, inf, par);
                     if let Some(off) = g.get(implication::conjugate(inf.lit)) {
-                        let on = g.push(inf.lit, inf.cause, &par);
+                        let on = g.push(inf.lit, inf.cause, par);
                         return Some((on, off));
                     }
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &par);
+                        let n = g.add(inf.lit, inf.cause, par);
                         pend_on.push_back(n);
                     }
                 }
-            } else if !self.advanced(cx, g, &cur, &mut pend_off) {
+            } else if !self.advanced(cx, g, &cur, pend_off) {
                 return None;
             }
         }
@@ -1013,14 +1057,26 @@ impl<'a> Prop<'a> {
     /// repeated along its own path; every return to `z` on after at least
     /// four layers is a cycle. Returns the nodes of `z` on that close one.
     fn cycles(&self, cx: &mut SearchCx, g: &mut Graph, z: usize) -> Vec<u32> {
+        let mut sc = self.scratch.take();
+        let found = self.cycles_in(cx, g, z, &mut sc);
+        self.scratch.replace(sc);
+        found
+    }
+
+    fn cycles_in(&self, cx: &mut SearchCx, g: &mut Graph, z: usize, sc: &mut Scratch) -> Vec<u32> {
         let cur = self.original.cands;
         let source = lit(z, true);
         let s = g.add(source, Cause::Assumption, &[]);
-        let mut pend_on = VecDeque::from([s]);
-        let mut pend_off: VecDeque<u32> = VecDeque::new();
+        let Scratch {
+            pend_on,
+            pend_off,
+            out,
+            par,
+        } = sc;
+        pend_on.clear();
+        pend_off.clear();
+        pend_on.push_back(s);
         let mut found = Vec::new();
-        let mut out = Vec::with_capacity(32);
-        let mut par = Vec::with_capacity(10);
         let mut length = 0;
         while !pend_on.is_empty() || !pend_off.is_empty() {
             length += 1;
@@ -1028,7 +1084,7 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return found;
                 }
-                for inf in self.step(g.node(p).lit, &cur, &mut out) {
+                for inf in self.step(g.node(p).lit, &cur, out) {
                     // A literal never inferred is on no path (a cheap test first).
                     if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
@@ -1041,13 +1097,13 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return found;
                 }
-                for inf in self.step(g.node(p).lit, &cur, &mut out) {
-                    Self::parents(g, p, inf, &mut par);
+                for inf in self.step(g.node(p).lit, &cur, out) {
+                    Self::parents(g, p, inf, par);
                     if length >= 4 && inf.lit == source {
-                        found.push(g.push(inf.lit, inf.cause, &par));
+                        found.push(g.push(inf.lit, inf.cause, par));
                     }
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &par);
+                        let n = g.add(inf.lit, inf.cause, par);
                         pend_on.push_back(n);
                     }
                 }
@@ -1059,24 +1115,42 @@ impl<'a> Prop<'a> {
     /// Forcing chains from literal `source`: breadth-first until nothing
     /// is new; returns the first node of the negation of `source` reached.
     fn forcing(&self, cx: &mut SearchCx, g: &mut Graph, source: u16) -> Option<u32> {
+        let mut sc = self.scratch.take();
+        let hit = self.forcing_in(cx, g, source, &mut sc);
+        self.scratch.replace(sc);
+        hit
+    }
+
+    fn forcing_in(
+        &self,
+        cx: &mut SearchCx,
+        g: &mut Graph,
+        source: u16,
+        sc: &mut Scratch,
+    ) -> Option<u32> {
         let cur = self.original.cands;
         let s = g.add(source, Cause::Assumption, &[]);
         let neg = implication::conjugate(source);
-        let (mut pend_on, mut pend_off) = (VecDeque::new(), VecDeque::new());
+        let Scratch {
+            pend_on,
+            pend_off,
+            out,
+            par,
+        } = sc;
+        pend_on.clear();
+        pend_off.clear();
         if lit_on(source) {
             pend_on.push_back(s);
         } else {
             pend_off.push_back(s);
         }
         let mut hit = None;
-        let mut out = Vec::with_capacity(32);
-        let mut par = Vec::with_capacity(10);
         while !pend_on.is_empty() || !pend_off.is_empty() {
             while let Some(p) = pend_on.pop_front() {
                 if cx.tick() {
                     return None;
                 }
-                for inf in self.step(g.node(p).lit, &cur, &mut out) {
+                for inf in self.step(g.node(p).lit, &cur, out) {
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &[p]));
                     }
@@ -1092,13 +1166,13 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return None;
                 }
-                for inf in self.step(g.node(p).lit, &cur, &mut out) {
-                    Self::parents(g, p, inf, &mut par);
+                for inf in self.step(g.node(p).lit, &cur, out) {
+                    Self::parents(g, p, inf, par);
                     if inf.lit == neg && hit.is_none() {
-                        hit = Some(g.push(inf.lit, inf.cause, &par));
+                        hit = Some(g.push(inf.lit, inf.cause, par));
                     }
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &par);
+                        let n = g.add(inf.lit, inf.cause, par);
                         pend_on.push_back(n);
                     }
                 }
@@ -1179,6 +1253,23 @@ struct Pool {
 
 /// A propagation's graph and its contradiction (the two nodes), if any.
 type Propagated = (Graph, Option<(u32, u32)>);
+
+thread_local! {
+    /// Pools of finished searches, reused by the next ones (every graph is
+    /// cleared or overwritten before it is read, `cached` at each pass).
+    static POOLS: std::cell::RefCell<Vec<Pool>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A search's pool, given back to [`POOLS`] however the search ends.
+struct PoolGuard(Option<Pool>);
+
+impl Drop for PoolGuard {
+    fn drop(&mut self) {
+        if let Some(p) = self.0.take() {
+            POOLS.with(|ps| ps.borrow_mut().push(p));
+        }
+    }
+}
 
 impl TrialSearch {
     fn run_pass(
@@ -1449,8 +1540,10 @@ impl Searcher for TrialSearch {
             state,
             hints: Vec::new(),
         };
-        // Graphs for implication passes (not needed by set passes).
-        let mut pool: Option<Pool> = None;
+        // Graphs for implication passes (not needed by set passes), from
+        // the thread's pool: a trial applied in another's branches is
+        // searched thousands of times a step.
+        let mut pool = PoolGuard(None);
         // Matches are reported in sorted order as soon as no later pass can
         // precede them: a later pass's matches rate at least its lowest
         // conclusion level. So a search that is stopped at its first match
@@ -1498,11 +1591,15 @@ impl Searcher for TrialSearch {
                     self.run_set_pass(cx, i, pass, set, *rounds, &mut col, false);
                 }
             } else {
-                let pool = pool.get_or_insert_with(|| Pool {
-                    on: (0..9).map(|_| Graph::new()).collect(),
-                    off: Graph::new(),
-                    region: (0..9).map(|_| Graph::new()).collect(),
-                    cached: (0..N_CANDS).map(|_| None).collect(),
+                let pool = pool.0.get_or_insert_with(|| {
+                    POOLS
+                        .with(|p| p.borrow_mut().pop())
+                        .unwrap_or_else(|| Pool {
+                            on: (0..9).map(|_| Graph::new()).collect(),
+                            off: Graph::new(),
+                            region: (0..9).map(|_| Graph::new()).collect(),
+                            cached: (0..N_CANDS).map(|_| None).collect(),
+                        })
                 });
                 self.run_pass(cx, i, pass, &mut col, pool);
             }

@@ -1,0 +1,200 @@
+//! Conditions folded into generators' domains.
+//!
+//! A `where` clause runs right after the last generator it depends on
+//! ([`crate::lang::lower`]). When a condition, or a term of a top-level
+//! `and`, reads nothing but the element that generator binds (`let X:
+//! digit; where |houses(row, cands(X))| >= 4`, or `|A| >= 2` in `where A < B
+//! and |A| >= 2`), its answer for an element is the same under every
+//! binding of the earlier generators. [`fold`] finds such conditions; the
+//! matcher then tests them once per search on the generator's default
+//! domain (the elements with a live candidate, computed once per search
+//! anyway) instead of once per binding that reaches them, and runs what is
+//! left of the filter.
+//!
+//! Only single-element generators without an `in` domain are folded: the
+//! default domain is what the folded conditions are tested on. Conditions
+//! are pure (an undefined value makes one fail, wherever it is tested), so
+//! testing a term earlier, or apart from the other terms of its `and`,
+//! changes no match and no order of matches. The plan's instructions are
+//! left as they are: shared prefixes and the branch runner's count plans
+//! read them.
+
+use super::hoist::free_slots;
+use super::pattern::{Instr, Op};
+
+/// What [`fold`] found in a plan, indexed by instruction.
+#[derive(Clone, Debug, Default)]
+pub struct Folded {
+    /// For a generator: the conditions on its element alone, tested once
+    /// per search on its default domain (empty for other instructions).
+    pub conds: Vec<Vec<Op>>,
+    /// For a filter: what is left of it to test per binding.
+    pub rest: Vec<Rest>,
+}
+
+/// What is left of a filter once its terms on one generator's element are
+/// folded into that generator's domain.
+#[derive(Clone, Debug, Default)]
+pub enum Rest {
+    /// Nothing was folded: the filter runs as written.
+    #[default]
+    Whole,
+    /// The terms of the top-level `and` that were not folded, in order.
+    Part(Op),
+    /// Every term was folded: the filter always holds here.
+    Nothing,
+}
+
+/// The conditions of `instrs` that can be folded into a generator's
+/// domain, and what is left of each filter. `prefixes` are the lengths of
+/// the plan's shared prefixes ([`super::prefix`]): a condition is not
+/// folded across the end of one, since the bindings recorded there are
+/// replayed by plans whose instructions after it differ.
+pub fn fold(instrs: &[Instr], prefixes: &[usize]) -> Folded {
+    let mut out = Folded {
+        conds: vec![Vec::new(); instrs.len()],
+        rest: vec![Rest::Whole; instrs.len()],
+    };
+    for (k, instr) in instrs.iter().enumerate() {
+        let Instr::Gen {
+            slot,
+            size: None,
+            domain: None,
+            ..
+        } = instr
+        else {
+            continue;
+        };
+        for (j, next) in instrs.iter().enumerate().skip(k + 1) {
+            if prefixes.contains(&j) {
+                break;
+            }
+            let op = match next {
+                Instr::Gen { .. } => break,
+                Instr::Def { .. } => continue,
+                Instr::Filter(op) => op,
+            };
+            let mut terms = Vec::new();
+            conjuncts(op, &mut terms);
+            let (on_slot, left): (Vec<&Op>, Vec<&Op>) =
+                terms.into_iter().partition(|t| reads_only(t, *slot));
+            if on_slot.is_empty() {
+                continue;
+            }
+            out.conds[k].extend(on_slot.into_iter().cloned());
+            out.rest[j] = left
+                .into_iter()
+                .cloned()
+                .reduce(|a, b| Op::And(Box::new(a), Box::new(b)))
+                .map_or(Rest::Nothing, Rest::Part);
+        }
+    }
+    out
+}
+
+/// The terms of a top-level `and`, left to right.
+fn conjuncts<'a>(op: &'a Op, out: &mut Vec<&'a Op>) {
+    match op {
+        Op::And(a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        _ => out.push(op),
+    }
+}
+
+/// Does `op` read slot `slot` and no other bound value (a quantifier's own
+/// variable is not a bound value)?
+fn reads_only(op: &Op, slot: usize) -> bool {
+    let mut free = Vec::new();
+    free_slots(op, &mut Vec::new(), &mut free);
+    !free.is_empty() && free.iter().all(|&s| s == slot)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::pattern::{CmpOp, Elem};
+
+    fn len_of(slot: usize) -> Op {
+        Op::Len(Box::new(Op::Cands(Elem::Cell, Box::new(Op::Slot(slot)))))
+    }
+
+    fn ge(a: Op, k: i64) -> Op {
+        Op::Cmp(CmpOp::Ge, Box::new(a), Box::new(Op::Int(k)))
+    }
+
+    fn cell_gen(slot: usize) -> Instr {
+        Instr::Gen {
+            slot,
+            elem: Elem::Cell,
+            size: None,
+            domain: None,
+        }
+    }
+
+    /// `let B: cell; let A: cell; where A < B and |A| >= 2`: the second
+    /// term is folded into A's generator, the first is left.
+    #[test]
+    fn a_term_on_the_last_generator_alone_is_folded() {
+        let lt = Op::Cmp(CmpOp::Lt, Box::new(Op::Slot(1)), Box::new(Op::Slot(0)));
+        let instrs = [
+            cell_gen(0),
+            cell_gen(1),
+            Instr::Filter(Op::And(Box::new(lt), Box::new(ge(len_of(1), 2)))),
+        ];
+        let f = fold(&instrs, &[]);
+        assert!(f.conds[0].is_empty());
+        assert_eq!(f.conds[1].len(), 1);
+        assert!(matches!(&f.rest[2], Rest::Part(Op::Cmp(CmpOp::Lt, ..))));
+    }
+
+    /// A filter that reads an earlier generator's element stays; a whole
+    /// filter on the element alone is folded; a generator with an `in`
+    /// domain folds nothing.
+    #[test]
+    fn only_conditions_on_one_element_of_a_default_domain_are_folded() {
+        let both = ge(
+            Op::Len(Box::new(Op::SetBin(
+                crate::search::pattern::SetOp::Union,
+                Box::new(Op::Slot(0)),
+                Box::new(Op::Slot(1)),
+            ))),
+            2,
+        );
+        let instrs = [
+            cell_gen(0),
+            cell_gen(1),
+            Instr::Filter(both),
+            Instr::Filter(ge(len_of(1), 3)),
+            Instr::Gen {
+                slot: 2,
+                elem: Elem::Cell,
+                size: None,
+                domain: Some(Op::Slot(0)),
+            },
+            Instr::Filter(ge(len_of(2), 2)),
+        ];
+        let f = fold(&instrs, &[]);
+        assert_eq!(f.conds[1].len(), 1);
+        assert!(matches!(f.rest[2], Rest::Whole));
+        assert!(matches!(f.rest[3], Rest::Nothing));
+        assert!(f.conds[4].is_empty());
+        assert!(matches!(f.rest[5], Rest::Whole));
+    }
+
+    /// A filter after the end of a shared prefix is not folded into a
+    /// generator inside it.
+    #[test]
+    fn nothing_is_folded_across_the_end_of_a_shared_prefix() {
+        let instrs = [
+            cell_gen(0),
+            Instr::Filter(ge(len_of(0), 2)),
+            Instr::Filter(ge(len_of(0), 3)),
+        ];
+        let f = fold(&instrs, &[2]);
+        assert_eq!(f.conds[0].len(), 1);
+        assert!(matches!(f.rest[1], Rest::Nothing));
+        assert!(matches!(f.rest[2], Rest::Whole));
+    }
+}

@@ -1,0 +1,187 @@
+//! Parts of a quantifier's condition that do not change from member to
+//! member, computed once per evaluation of the quantifier.
+//!
+//! In `count(x in cells(grid): |cands(x) & cands(D)| == 2)`, `cands(D)`
+//! is the same for each of the 81 cells: [`hoist`] moves it to the
+//! quantifier's [`QuantOp::pre`], which the matcher evaluates before the
+//! first member into a slot of its own, and the condition reads that slot.
+//! A part is moved when it reads neither the quantifier's variable nor a
+//! name bound inside the condition (an inner quantifier's variable or its
+//! own moved parts), and cannot be undefined (no `first` or `last`): an
+//! undefined part evaluated where the condition would not have evaluated
+//! it would change the answer. Parts that cost nothing to read (a bound
+//! value, a constant, `grid`) stay. The checker calls [`hoist`] as it
+//! builds each quantifier, inner ones first, so the slots it takes follow
+//! the rule's text as the other slots do, and plans that begin alike still
+//! share their prefixes ([`super::prefix`]).
+
+use super::pattern::{Op, QuantOp};
+
+/// Moves the parts of `body` (the condition of a quantifier over `slot`)
+/// that are the same for every member into slots numbered from `*next`
+/// on, which it advances. Returns those parts, each with its slot, in the
+/// order they must be evaluated, and the condition that reads them.
+pub fn hoist(body: Op, slot: usize, next: &mut usize) -> (Vec<(usize, Op)>, Op) {
+    let mut pre = Vec::new();
+    let body = visit(body, &[slot], &mut pre, next);
+    (pre, body)
+}
+
+fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) -> Op {
+    if matches!(op, Op::Slot(_) | Op::Int(_) | Op::Grid) {
+        return op;
+    }
+    if !op.may_fail() && !reads_any(&op, bound) {
+        let t = *next;
+        *next += 1;
+        pre.push((t, op));
+        return Op::Slot(t);
+    }
+    let mut go = |x: Box<Op>| Box::new(visit(*x, bound, pre, next));
+    match op {
+        Op::Cands(e, x) => Op::Cands(e, go(x)),
+        Op::Project(e, x) => Op::Project(e, go(x)),
+        Op::Linked(x) => Op::Linked(go(x)),
+        Op::Peers(x) => Op::Peers(go(x)),
+        Op::First(x) => Op::First(go(x)),
+        Op::Last(x) => Op::Last(go(x)),
+        Op::Len(x) => Op::Len(go(x)),
+        Op::Not(x) => Op::Not(go(x)),
+        Op::SetBin(o, a, b) => Op::SetBin(o, go(a), go(b)),
+        Op::IntBin(o, a, b) => Op::IntBin(o, go(a), go(b)),
+        Op::Cmp(o, a, b) => Op::Cmp(o, go(a), go(b)),
+        Op::SetEq(eq, a, b) => Op::SetEq(eq, go(a), go(b)),
+        Op::SubsetOf(a, b) => Op::SubsetOf(go(a), go(b)),
+        Op::In(a, b) => Op::In(go(a), go(b)),
+        Op::And(a, b) => Op::And(go(a), go(b)),
+        Op::Or(a, b) => Op::Or(go(a), go(b)),
+        Op::Quant(q) => {
+            // An inner quantifier: its domain and moved parts are evaluated
+            // once per member of ours; its condition sees its own variable
+            // and moved parts too.
+            let QuantOp {
+                q: kind,
+                slot,
+                domain,
+                body,
+                pre: inner,
+            } = *q;
+            let domain = visit(domain, bound, pre, next);
+            let mut inner_bound = bound.to_vec();
+            inner_bound.push(slot);
+            let inner: Vec<(usize, Op)> = inner
+                .into_iter()
+                .map(|(t, v)| {
+                    inner_bound.push(t);
+                    (t, visit(v, bound, pre, next))
+                })
+                .collect();
+            let body = visit(body, &inner_bound, pre, next);
+            Op::Quant(Box::new(QuantOp {
+                q: kind,
+                slot,
+                domain,
+                body,
+                pre: inner,
+            }))
+        }
+        leaf @ (Op::Slot(_) | Op::Int(_) | Op::Grid) => leaf,
+    }
+}
+
+/// Does `op` read one of the slots `slots` (where a quantifier inside it
+/// does not bind them anew)?
+fn reads_any(op: &Op, slots: &[usize]) -> bool {
+    let mut free = Vec::new();
+    free_slots(op, &mut Vec::new(), &mut free);
+    free.iter().any(|s| slots.contains(s))
+}
+
+/// The slots `op` reads that no quantifier inside it binds (its variable
+/// and its moved parts), pushed on `out`.
+pub fn free_slots(op: &Op, bound: &mut Vec<usize>, out: &mut Vec<usize>) {
+    match op {
+        Op::Slot(s) => {
+            if !bound.contains(s) {
+                out.push(*s);
+            }
+        }
+        Op::Quant(q) => {
+            free_slots(&q.domain, bound, out);
+            let depth = bound.len();
+            bound.push(q.slot);
+            for (t, v) in &q.pre {
+                free_slots(v, bound, out);
+                bound.push(*t);
+            }
+            free_slots(&q.body, bound, out);
+            bound.truncate(depth);
+        }
+        _ => {
+            for x in op.operands().into_iter().flatten() {
+                free_slots(x, bound, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::pattern::{CmpOp, Elem, Quant, SetOp};
+
+    fn b(op: Op) -> Box<Op> {
+        Box::new(op)
+    }
+
+    /// `|cands(x) & cands(D)| == 2` over `x` (slot 1), `D` in slot 0:
+    /// `cands(D)` moves to slot 5, the rest stays.
+    #[test]
+    fn the_part_without_the_variable_moves() {
+        let body = Op::Cmp(
+            CmpOp::Eq,
+            b(Op::Len(b(Op::SetBin(
+                SetOp::Inter,
+                b(Op::Cands(Elem::Cell, b(Op::Slot(1)))),
+                b(Op::Cands(Elem::Digit, b(Op::Slot(0)))),
+            )))),
+            b(Op::Int(2)),
+        );
+        let mut next = 5;
+        let (pre, body) = hoist(body, 1, &mut next);
+        assert_eq!(next, 6);
+        assert_eq!(pre.len(), 1);
+        assert_eq!(pre[0].0, 5);
+        assert!(matches!(&pre[0].1, Op::Cands(Elem::Digit, x) if matches!(**x, Op::Slot(0))));
+        let text = format!("{body:?}");
+        assert!(
+            text.contains("Slot(5)") && text.contains("Slot(1)"),
+            "{text}"
+        );
+    }
+
+    /// Nothing undefined moves (`first(S)`), nor a part that reads an inner
+    /// quantifier's variable; an inner quantifier that does not read ours
+    /// moves whole.
+    #[test]
+    fn undefined_parts_and_inner_variables_stay() {
+        let first = Op::Cmp(CmpOp::Eq, b(Op::Slot(1)), b(Op::First(b(Op::Slot(0)))));
+        let mut next = 9;
+        let (pre, _) = hoist(first, 1, &mut next);
+        assert!(pre.is_empty());
+        // any(y in S0: y in S2) inside a quantifier over slot 1: reads no
+        // slot 1, so it moves whole.
+        let inner = Op::Quant(Box::new(QuantOp {
+            q: Quant::Any,
+            slot: 3,
+            domain: Op::Slot(0),
+            body: Op::In(b(Op::Slot(3)), b(Op::Slot(2))),
+            pre: Vec::new(),
+        }));
+        let body = Op::And(b(Op::In(b(Op::Slot(1)), b(Op::Slot(0)))), b(inner));
+        let (pre, body) = hoist(body, 1, &mut next);
+        assert_eq!(pre.len(), 1, "{pre:?}");
+        assert!(matches!(pre[0].1, Op::Quant(_)));
+        assert!(matches!(body, Op::And(..)));
+    }
+}
