@@ -1015,6 +1015,22 @@ fn json_and_csv_conflict() {
     );
 }
 
+/// The first line `r` gives within `secs` seconds (read on a thread of its
+/// own, so that a command that hangs fails the test instead).
+fn first_line_within(
+    r: impl std::io::Read + Send + 'static,
+    secs: u64,
+) -> Result<String, std::sync::mpsc::RecvTimeoutError> {
+    use std::io::{BufRead, BufReader};
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(r).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    rx.recv_timeout(Duration::from_secs(secs))
+}
+
 /// Piped batch output streams: a line that took a while is written at once,
 /// not held in a buffer (or a chunk of 256 records for the worker threads)
 /// until the batch ends. Here standard input stays open after two puzzles
@@ -1024,7 +1040,7 @@ fn json_and_csv_conflict() {
 /// on two.
 #[test]
 fn a_slow_puzzles_line_reaches_the_pipe_at_once() {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::Write;
     for jobs in ["1", "2"] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
             .args(["rate", "--se", "--max-seconds", "0.5", "-j", jobs, "-"])
@@ -1042,14 +1058,7 @@ fn a_slow_puzzles_line_reaches_the_pipe_at_once() {
             .unwrap();
         }
         stdin.flush().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let got = rx.recv_timeout(Duration::from_secs(60));
+        let got = first_line_within(child.stdout.take().unwrap(), 60);
         drop(stdin);
         let _ = child.kill();
         let _ = child.wait();
@@ -1067,7 +1076,7 @@ fn a_slow_puzzles_line_reaches_the_pipe_at_once() {
 /// own), for `rate` and for `filter`.
 #[test]
 fn one_record_on_an_open_pipe_is_answered_at_once() {
-    use std::io::{BufRead, BufReader, Write};
+    use std::io::Write;
     for args in [["rate", "-j", "2", "-"], ["filter", "-j", "2", "-"]] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
             .args(args)
@@ -1083,14 +1092,7 @@ fn one_record_on_an_open_pipe_is_answered_at_once() {
         )
         .unwrap();
         stdin.flush().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let got = rx.recv_timeout(Duration::from_secs(30));
+        let got = first_line_within(child.stdout.take().unwrap(), 30);
         drop(stdin);
         let _ = child.kill();
         let _ = child.wait();
@@ -1103,7 +1105,6 @@ fn one_record_on_an_open_pipe_is_answered_at_once() {
 /// by the batch commands that run records on worker threads too.
 #[test]
 fn an_endless_line_is_reported_at_once_by_every_batch() {
-    use std::io::{BufRead, BufReader};
     for cmd in [
         &["rate", "-j", "2"][..],
         &["filter", "-j", "2"],
@@ -1117,14 +1118,7 @@ fn an_endless_line_is_reported_at_once_by_every_batch() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let stderr = child.stderr.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stderr).read_line(&mut line);
-            let _ = tx.send(line);
-        });
-        let got = rx.recv_timeout(Duration::from_secs(30));
+        let got = first_line_within(child.stderr.take().unwrap(), 30);
         let _ = child.kill();
         let _ = child.wait();
         let line = got.unwrap_or_else(|_| panic!("{cmd:?}: no message within 30 s"));
