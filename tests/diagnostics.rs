@@ -539,16 +539,108 @@ fn a_selection_is_estimated_by_its_domain() {
     assert_eq!(ruledoku::lang::lower::search_space(plan).gens[2].domain, 8);
 }
 
+/// The plan of the only rule of `src`, and the warnings of its file.
+fn plan_of(src: &str) -> (ruledoku::search::pattern::Plan, Vec<Diagnostic>) {
+    let c = compile_source_with_warnings("b.rules", src).unwrap();
+    let plan = c.rules[0]
+        .searcher
+        .as_any()
+        .downcast_ref::<ruledoku::search::pattern::Plan>()
+        .unwrap()
+        .clone();
+    (plan, c.warnings)
+}
+
+/// A rule whose worst case on an empty grid is beyond the threshold:
+/// five cells among 81 for each of 81 cells.
+const FIVE_OF_A_PAIR: &str = "rule b {\n  complexity 1\n  let S: cell\n  where |S| == 2\n  let D = digits(S)\n  let P = select(x in cells(grid): cands(x) <= cands(D))\n  let Q: 5 cell in P - S\n  where |digits(Q)| == 2\n  eliminate cands(Q)\n}\n";
+
+/// Beyond the estimate, a rule is measured on reference states: where its
+/// filters bound it (`S` has two candidates, `Q` takes cells with only
+/// those), it stays far under the budget and gets no warning; the same
+/// rule without the bound on `Q`'s domain (five of the grid's cells for
+/// each bivalue cell, then tested) goes beyond the budget and is warned
+/// about.
+#[test]
+fn a_rule_its_filters_bound_is_measured_and_not_warned_about() {
+    use ruledoku::lang::lower::{HUGE_SEARCH, MEASURE_BUDGET, measured_search, search_space};
+    let (plan, warnings) = plan_of(FIVE_OF_A_PAIR);
+    let space = search_space(&plan);
+    // `cells(grid)` is bounded by the type: C(81, 5) for each of 81 cells,
+    // with or without the domain.
+    assert_eq!(space.total, 81.0 * 25_621_596.0);
+    assert!(space.total > HUGE_SEARCH);
+    let nodes = measured_search(&plan).expect("bounded");
+    assert!(nodes < MEASURE_BUDGET / 100, "{nodes}");
+    assert_eq!(warnings, []);
+
+    // The same matches, with `P` a filter instead of a domain.
+    let unbounded = FIVE_OF_A_PAIR.replace("in P - S\n  where ", "\n  where Q <= P - S and ");
+    let (plan, warnings) = plan_of(&unbounded);
+    assert_eq!(search_space(&plan).total, 81.0 * 25_621_596.0);
+    assert_eq!(measured_search(&plan), None);
+    assert_eq!(
+        places(&warnings),
+        [(
+            7,
+            7,
+            "huge search space: rule `b` may try about 2.1e9 bindings; generator `Q` alone has C(81, 5) = 2.6e7 on an empty grid (restrict its domain with `in …`)"
+        )]
+    );
+}
+
+/// Eight cells of the grid, unrestricted, are huge on any grid.
+#[test]
+fn eight_cells_of_the_grid_are_a_huge_search_space() {
+    let src = "rule e {\n  complexity 1\n  let A: 8 cell\n  where |digits(A)| == 2\n  eliminate cands(A)\n}\n";
+    let (plan, warnings) = plan_of(src);
+    assert_eq!(ruledoku::lang::lower::measured_search(&plan), None);
+    assert_eq!(
+        places(&warnings),
+        [(
+            3,
+            7,
+            "huge search space: rule `e` may try about 3.2e10 bindings; generator `A` alone has C(81, 8) = 3.2e10 on an empty grid (restrict its domain with `in …`)"
+        )]
+    );
+}
+
+/// Every rule file under `rules/` (its folders too) compiles without a
+/// warning.
 #[test]
 fn the_shipped_rules_have_no_warnings() {
-    for f in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")).unwrap() {
-        let p = f.unwrap().path();
-        if p.extension().is_some_and(|e| e == "rules") {
-            let src = std::fs::read_to_string(&p).unwrap();
-            let c = compile_source_with_warnings("x.rules", &src).unwrap();
-            assert_eq!(c.warnings, [], "{}", p.display());
+    let mut dirs = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rules"
+    ))];
+    let mut files = 0;
+    while let Some(dir) = dirs.pop() {
+        for f in std::fs::read_dir(dir).unwrap() {
+            let p = f.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "rules") {
+                let src = std::fs::read_to_string(&p).unwrap();
+                let c = compile_source_with_warnings("x.rules", &src).unwrap();
+                assert_eq!(c.warnings, [], "{}", p.display());
+                files += 1;
+            }
         }
     }
+    assert!(files > 30, "{files}");
+}
+
+/// `rules check se`: the unique loops of eight cells are beyond the
+/// estimate's threshold but bounded by their filters; no warning.
+#[test]
+fn rules_check_se_prints_no_warning() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
+        .args(["rules", "check", "se"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "se: ok, 112 rules\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
 
 /// `rules check` prints a rule's search-space warning and still passes it;

@@ -15,8 +15,17 @@
 //! bound to its first value (the empty grid is symmetric enough for this to
 //! be typical), or, when it uses a value that cannot be computed that way
 //! (`first`, `last`), bounded by its type's size. A `select` is measured by
-//! its domain (see `upper`): the values it keeps are among them. [`huge_search_warnings`]
-//! turns estimates beyond [`HUGE_SEARCH`] into warnings for `rules check`.
+//! its domain (see `upper`): the values it keeps are among them.
+//!
+//! The estimate is a worst case: it ignores the `where` filters, which
+//! bound many rules in practice (`where |S| == 2` keeps a loop's first cell
+//! among the few bivalue cells, and what follows among the cells holding
+//! its two digits). So a rule beyond [`HUGE_SEARCH`] is also searched on
+//! reference states (`reference-states.txt`: real states from the middle
+//! of resolutions, some right before an eight-cell loop) with a budget of
+//! [`MEASURE_BUDGET`] nodes each ([`measured_search`]); only a rule that
+//! goes beyond the budget on one of them gets the warning
+//! ([`huge_search_warning`]) in `rules check`.
 
 use super::ast::{ClauseKind, RuleAst, RuleBody, Span};
 use super::check::CheckedPattern;
@@ -256,6 +265,51 @@ pub fn huge_search_warning(
             ident.name
         ),
     ))
+}
+
+/// Nodes a search may visit on each reference state for a rule beyond
+/// [`HUGE_SEARCH`] to be bounded in practice: a tenth of a second of
+/// matching, a thousandth of the threshold.
+pub const MEASURE_BUDGET: u64 = 1_000_000;
+
+/// The states a rule beyond [`HUGE_SEARCH`] is searched on
+/// (`reference-states.txt`: states from the middle of resolutions, with
+/// many bivalue cells, and a puzzle's givens).
+fn reference_states() -> Vec<State> {
+    crate::input::parse_str("reference-states.txt", include_str!("reference-states.txt"))
+        .into_iter()
+        .flatten()
+        .map(|p| {
+            // A cell with one candidate left is decided.
+            let givens = std::array::from_fn(|c| match p.givens[c] {
+                0 if p.masks[c].count_ones() == 1 => p.masks[c].trailing_zeros() as u8 + 1,
+                g => g,
+            });
+            State::from_masks(&p.masks, &givens)
+        })
+        .collect()
+}
+
+/// The most nodes a search of `plan` visits on one reference state, or
+/// `None` when a search goes beyond [`MEASURE_BUDGET`] (it is stopped
+/// there). The estimate of [`search_space`] is a worst case that ignores
+/// filters; this measure sees what the filters and the data leave: a rule
+/// whose filters bound it (`where |S| == 2` before a loop of eight cells)
+/// stays far under the budget, a generator that nothing bounds (eight
+/// cells of the grid) goes beyond it.
+pub fn measured_search(plan: &Plan) -> Option<u64> {
+    let mut most = 0;
+    for state in reference_states() {
+        let mut cx = crate::search::SearchCx::with_node_limit(MEASURE_BUDGET);
+        let _ = crate::search::Searcher::search(plan, &mut cx, &state, &mut |_| {
+            std::ops::ControlFlow::Continue(())
+        });
+        if cx.interrupted() {
+            return None;
+        }
+        most = most.max(cx.nodes);
+    }
+    Some(most)
 }
 
 /// The search of a checked trial rule: the spec is the configuration.

@@ -98,6 +98,9 @@ pub struct SearchCx {
     /// search of its own (a trial rule replaying its branches) may leave it
     /// empty.
     pub outcome_only: bool,
+    /// Nodes after which searches stop as at the deadline (looked at with
+    /// the clock, so a search may pass it by a few thousand nodes).
+    node_limit: Option<u64>,
 }
 
 /// How many search nodes pass between two looks at the clock.
@@ -108,6 +111,15 @@ impl SearchCx {
     pub fn new(deadline: Option<Instant>) -> SearchCx {
         SearchCx {
             deadline,
+            ..SearchCx::default()
+        }
+    }
+
+    /// A context that stops searches after about `limit` nodes (see
+    /// [`SearchCx::interrupted`]): a measure of a search that must end.
+    pub fn with_node_limit(limit: u64) -> SearchCx {
+        SearchCx {
+            node_limit: Some(limit),
             ..SearchCx::default()
         }
     }
@@ -138,7 +150,9 @@ impl SearchCx {
         self.ticks += n;
         if self.ticks >= TICKS_PER_CLOCK {
             self.ticks = 0;
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.node_limit.is_some_and(|m| self.nodes >= m)
+            {
                 self.interrupted = true;
             }
         }
