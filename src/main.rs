@@ -1150,6 +1150,8 @@ fn rules(cmd: RulesCmd) -> Result<bool, Fail> {
     let mut o = io::BufWriter::new(io::stdout().lock());
     let ok = match cmd {
         RulesCmd::Check { paths } => {
+            // Warnings are shown: rules beyond the estimate are measured.
+            ruledoku::lang::measure_huge_searches(true);
             let mut ok = true;
             for p in &paths {
                 match ruleset::load(p) {

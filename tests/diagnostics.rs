@@ -564,6 +564,8 @@ const FIVE_OF_A_PAIR: &str = "rule b {\n  complexity 1\n  let S: cell\n  where |
 #[test]
 fn a_rule_its_filters_bound_is_measured_and_not_warned_about() {
     use ruledoku::lang::lower::{HUGE_SEARCH, MEASURE_BUDGET, measured_search, search_space};
+    // As `rules check` does (other commands skip the measure).
+    ruledoku::lang::measure_huge_searches(true);
     let (plan, warnings) = plan_of(FIVE_OF_A_PAIR);
     let space = search_space(&plan);
     // `cells(grid)` is bounded by the type: C(81, 5) for each of 81 cells,
@@ -609,6 +611,7 @@ fn eight_cells_of_the_grid_are_a_huge_search_space() {
 /// warning.
 #[test]
 fn the_shipped_rules_have_no_warnings() {
+    ruledoku::lang::measure_huge_searches(true);
     let mut dirs = vec![std::path::PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/rules"
