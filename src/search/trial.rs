@@ -720,6 +720,29 @@ struct Scratch {
     par: Vec<u32>,
 }
 
+/// The parts of a [`Scratch`], its queues emptied.
+type ScratchParts<'s> = (
+    &'s mut VecDeque<u32>,
+    &'s mut VecDeque<u32>,
+    &'s mut Vec<Inference>,
+    &'s mut Vec<u32>,
+);
+
+impl Scratch {
+    /// Its parts for a new propagation: the queues emptied (the other
+    /// buffers are cleared where they are filled).
+    fn emptied(&mut self) -> ScratchParts<'_> {
+        self.pend_on.clear();
+        self.pend_off.clear();
+        (
+            &mut self.pend_on,
+            &mut self.pend_off,
+            &mut self.out,
+            &mut self.par,
+        )
+    }
+}
+
 /// An inferred literal before it becomes a node: its cause and the
 /// literals (off) it also depends on, read from the branch's state.
 struct Inference {
@@ -1000,14 +1023,7 @@ impl<'a> Prop<'a> {
 
     fn chain_in(&self, cx: &mut SearchCx, g: &mut Graph, sc: &mut Scratch) -> Option<(u32, u32)> {
         let mut cur = self.original.cands;
-        let Scratch {
-            pend_on,
-            pend_off,
-            out,
-            par,
-        } = sc;
-        pend_on.clear();
-        pend_off.clear();
+        let (pend_on, pend_off, out, par) = sc.emptied();
         for n in 0..g.len() as u32 {
             if lit_on(g.node(n).lit) {
                 pend_on.push_back(n);
@@ -1067,14 +1083,7 @@ impl<'a> Prop<'a> {
         let cur = self.original.cands;
         let source = lit(z, true);
         let s = g.add(source, Cause::Assumption, &[]);
-        let Scratch {
-            pend_on,
-            pend_off,
-            out,
-            par,
-        } = sc;
-        pend_on.clear();
-        pend_off.clear();
+        let (pend_on, pend_off, out, par) = sc.emptied();
         pend_on.push_back(s);
         let mut found = Vec::new();
         let mut length = 0;
@@ -1131,14 +1140,7 @@ impl<'a> Prop<'a> {
         let cur = self.original.cands;
         let s = g.add(source, Cause::Assumption, &[]);
         let neg = implication::conjugate(source);
-        let Scratch {
-            pend_on,
-            pend_off,
-            out,
-            par,
-        } = sc;
-        pend_on.clear();
-        pend_off.clear();
+        let (pend_on, pend_off, out, par) = sc.emptied();
         if lit_on(source) {
             pend_on.push_back(s);
         } else {
