@@ -604,38 +604,38 @@ impl Op {
     /// set was met).
     #[inline]
     pub fn value(&self, state: &State, vals: &mut [Val]) -> Option<Val> {
-        let mut cx = Env {
-            state,
-            vals,
-            undefined: false,
-        };
-        let v = self.eval(&mut cx);
-        (!cx.undefined).then_some(v)
+        self.defined(state, vals, Op::eval)
     }
 
     /// Is the condition true on `state` with the bound values `vals`
     /// (`false` when it is undefined)?
     #[inline]
     pub fn holds(&self, state: &State, vals: &mut [Val]) -> bool {
-        let mut cx = Env {
-            state,
-            vals,
-            undefined: false,
-        };
-        let v = self.eval_bool(&mut cx);
-        v && !cx.undefined
+        self.defined(state, vals, Op::eval_bool).unwrap_or(false)
     }
 
     /// The value of a set expression on `state` with the bound values
     /// `vals` (as [`Op::value`], then [`Val`]'s set).
     #[inline]
     pub fn value_set(&self, state: &State, vals: &mut [Val]) -> Option<Bits> {
+        self.defined(state, vals, Op::eval_set)
+    }
+
+    /// `eval` (one of the evaluators) of the expression on `state` with
+    /// the bound values `vals`, when defined.
+    #[inline]
+    fn defined<T>(
+        &self,
+        state: &State,
+        vals: &mut [Val],
+        eval: impl FnOnce(&Op, &mut Env) -> T,
+    ) -> Option<T> {
         let mut cx = Env {
             state,
             vals,
             undefined: false,
         };
-        let v = self.eval_set(&mut cx);
+        let v = eval(self, &mut cx);
         (!cx.undefined).then_some(v)
     }
 
