@@ -1031,6 +1031,34 @@ fn first_line_within(
     rx.recv_timeout(Duration::from_secs(secs))
 }
 
+/// Runs `ruledoku ARGS` with `lines` written on a standard input that stays
+/// open, and returns the first line of its output within `secs` seconds
+/// (then ends the command).
+fn first_line_from_open_pipe(
+    args: &[&str],
+    lines: &[&str],
+    secs: u64,
+) -> Result<String, std::sync::mpsc::RecvTimeoutError> {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for l in lines {
+        writeln!(stdin, "{l}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let got = first_line_within(child.stdout.take().unwrap(), secs);
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    got
+}
+
 /// Piped batch output streams: a line that took a while is written at once,
 /// not held in a buffer (or a chunk of 256 records for the worker threads)
 /// until the batch ends. Here standard input stays open after two puzzles
@@ -1040,29 +1068,11 @@ fn first_line_within(
 /// on two.
 #[test]
 fn a_slow_puzzles_line_reaches_the_pipe_at_once() {
-    use std::io::Write;
+    let hard = "........1.....2.34.35.......62......7.3.25..885...67...7853....32..68...5.62.7.8.";
     for jobs in ["1", "2"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
-            .args(["rate", "--se", "--max-seconds", "0.5", "-j", jobs, "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        for _ in 0..2 {
-            writeln!(
-                stdin,
-                "........1.....2.34.35.......62......7.3.25..885...67...7853....32..68...5.62.7.8."
-            )
-            .unwrap();
-        }
-        stdin.flush().unwrap();
-        let got = first_line_within(child.stdout.take().unwrap(), 60);
-        drop(stdin);
-        let _ = child.kill();
-        let _ = child.wait();
-        let line = got.unwrap_or_else(|_| panic!("-j {jobs}: no line within 60 s"));
+        let args = ["rate", "--se", "--max-seconds", "0.5", "-j", jobs, "-"];
+        let line = first_line_from_open_pipe(&args, &[hard, hard], 60)
+            .unwrap_or_else(|_| panic!("-j {jobs}: no line within 60 s"));
         assert!(
             line.starts_with("........1.....2.34.35") && line.contains('+'),
             "-j {jobs}: {line}"
@@ -1076,27 +1086,10 @@ fn a_slow_puzzles_line_reaches_the_pipe_at_once() {
 /// own), for `rate` and for `filter`.
 #[test]
 fn one_record_on_an_open_pipe_is_answered_at_once() {
-    use std::io::Write;
+    let easy = "...456..9..6.......891..45.2.........7..9.....35......397...5.......4.72.....5361";
     for args in [["rate", "-j", "2", "-"], ["filter", "-j", "2", "-"]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        writeln!(
-            stdin,
-            "...456..9..6.......891..45.2.........7..9.....35......397...5.......4.72.....5361"
-        )
-        .unwrap();
-        stdin.flush().unwrap();
-        let got = first_line_within(child.stdout.take().unwrap(), 30);
-        drop(stdin);
-        let _ = child.kill();
-        let _ = child.wait();
-        let line = got.unwrap_or_else(|_| panic!("{args:?}: no line within 30 s"));
+        let line = first_line_from_open_pipe(&args, &[easy], 30)
+            .unwrap_or_else(|_| panic!("{args:?}: no line within 30 s"));
         assert!(line.starts_with("1 ...456..9"), "{args:?}: {line}");
     }
 }
