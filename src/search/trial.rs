@@ -1637,15 +1637,22 @@ impl Searcher for TrialSearch {
     /// house (a region conclusion's assumptions too) made on depends on the
     /// candidates of that cell, or of that digit in that house, that were
     /// live in `original` and are gone from `branch`.
+    ///
+    /// A cycle is read in both directions, as Sudoku Explainer reads it:
+    /// in the reverse direction every literal of the cycle is flipped and
+    /// keeps the cause of the link that made it in the forward direction,
+    /// so an "off" literal that a house (or a cell) made off stands, on,
+    /// for a literal that house (or cell) made on.
     fn parents(&self, original: &State, branch: &State, evidence: &Evidence) -> Bits {
         let Evidence::Implications(imp) = evidence else {
             return Bits::EMPTY;
         };
         let gone = original.cands.minus(&branch.cands);
+        let both_ways = imp.conclusion == Mode::Cycle.word();
         let mut out = Bits::EMPTY;
         for chain in &imp.chains {
             for node in &chain.nodes {
-                if !lit_on(node.lit) {
+                if !lit_on(node.lit) && !both_ways {
                     continue;
                 }
                 let z = lit_cand(node.lit);
