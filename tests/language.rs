@@ -798,3 +798,64 @@ fn matches_of(r: &Rule, state: &State) -> Vec<String> {
     });
     out
 }
+
+/// `let X: T in A then B then C`: the elements of A first, then those of
+/// B not taken yet, then C's; each part in increasing order. The cells of
+/// r5c5's block, then its row, then its column, on an empty grid.
+#[test]
+fn then_orders_a_generator_s_domain() {
+    // Every cell has every candidate, but r5c5 has two.
+    let mut pm = "123456789".repeat(81);
+    pm.replace_range(40 * 9..41 * 9, "12.......");
+    let empty = state(&pm);
+    let src = rule(
+        "    let P: cell\n    where |P| == 2\n    let A: cell in cells(blocks(P)) - P then cells(rows(P)) - P then cells(columns(P)) - P\n    eliminate cands(A) & cands(first(digits(A)))\n    show \"${A}\"",
+    );
+    let got = matches(&src, &empty);
+    let order: Vec<&str> = got.iter().map(|m| m.split(' ').next().unwrap()).collect();
+    assert_eq!(
+        order,
+        [
+            "r4c4", "r4c5", "r4c6", "r5c4", "r5c6", "r6c4", "r6c5", "r6c6", // block
+            "r5c1", "r5c2", "r5c3", "r5c7", "r5c8", "r5c9", // row, less the block
+            "r1c5", "r2c5", "r3c5", "r7c5", "r8c5", "r9c5", // column, less the block
+        ]
+    );
+    // Without `then`, the union in increasing order.
+    let plain = rule(
+        "    let P: cell\n    where |P| == 2\n    let A: cell in peers(P)\n    eliminate cands(A) & cands(first(digits(A)))\n    show \"${A}\"",
+    );
+    assert_eq!(matches(&plain, &empty).len(), 20);
+    assert_eq!(
+        matches(&plain, &empty)[0].split(' ').next().unwrap(),
+        "r1c5"
+    );
+}
+
+/// `then` on a set generator, and a `then` part of the wrong type, are
+/// errors at the part.
+#[test]
+fn then_is_checked() {
+    let sized = rule(
+        "    let P: cell\n    let A: 2 cell in cells(rows(P)) then cells(columns(P))\n    eliminate cands(A)",
+    );
+    assert_eq!(
+        errors(&sized),
+        [(
+            4,
+            42,
+            "`then` orders the elements of a one-element generator; a set generator takes its subsets in increasing order".to_string()
+        )]
+    );
+    let kind =
+        rule("    let P: cell\n    let A: cell in peers(P) then row\n    eliminate cands(A)");
+    let es = errors(&kind);
+    assert_eq!(es.len(), 1, "{es:?}");
+    assert_eq!((es[0].0, es[0].1), (4, 34), "{es:?}");
+    assert!(
+        es[0]
+            .2
+            .starts_with("expected a set of cell, found type name `row`"),
+        "{es:?}"
+    );
+}

@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::se_steps::rate_checked;
+use common::se_steps::{ours, rate_checked, state_of, steps};
 use ruledoku::engine::{Limits, StopReason};
 use ruledoku::grid::state::State;
 use ruledoku::input;
@@ -202,4 +202,19 @@ fn select_and_decimal_levels() {
         ruledoku::grid::geometry::cand_cell(step.conclusions[0]),
         bivalue[0]
     );
+}
+
+/// SE takes an XY-Wing's (and XYZ-Wing's) pincers among the pivot's block,
+/// then its row, then its column cells (`then` in the rules): on these
+/// states of the sample's SE paths, another wing comes first in cell order.
+#[test]
+fn wing_pincers_are_taken_in_se_s_order() {
+    let set = ruleset::load("se").unwrap();
+    let all = steps("se-wing-steps.tsv", 0);
+    assert_eq!(all.len(), 3);
+    for h in &all {
+        let got = ours(&set, &state_of(&h.pm)).map(|(d, p, r, _)| (d, p, r));
+        let want = (h.difficulty.clone(), h.placed.clone(), h.removed.clone());
+        assert_eq!(got, Some(want), "line {} ({})", h.line, h.name);
+    }
 }

@@ -196,12 +196,15 @@ pub enum Size {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClauseKind {
-    /// `let X: [size] type [in domain]`
+    /// `let X: [size] type [in domain [then domain]…]`
     Gen {
         name: Ident,
         size: Option<Size>,
         ty: Ident,
         domain: Option<Expr>,
+        /// The domains after `then`: the elements of `domain` are taken
+        /// first, then those of each of these not taken yet.
+        then: Vec<Expr>,
     },
     /// `let X = expr`
     Def {

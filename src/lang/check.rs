@@ -274,6 +274,7 @@ impl<'p> Checker<'p> {
                     size,
                     ty,
                     domain,
+                    then,
                 } => {
                     let word = match self.params.get(&ty.name) {
                         Some(Atom::Word(w)) => w.clone(),
@@ -330,10 +331,30 @@ impl<'p> Checker<'p> {
                         },
                     };
                     self.cur_depth = 0;
-                    let dom = domain.as_ref().map(|d| {
+                    let mut dom = domain.as_ref().map(|d| {
                         let t = self.expr(d);
                         self.coerce_domain(t, elem, size, d.span)
                     });
+                    // `in A then B then C`: the domain is their union,
+                    // taken in that order.
+                    let mut order = Vec::new();
+                    if let (Some(first), Some(t0)) = (&dom, then.first()) {
+                        if written_size {
+                            self.err(
+                                t0.span,
+                                "`then` orders the elements of a one-element generator; a set generator takes its subsets in increasing order".to_string(),
+                            );
+                        }
+                        order.push(first.clone());
+                        for d in then {
+                            let t = self.expr(d);
+                            order.push(self.coerce_domain(t, elem, size, d.span));
+                        }
+                        dom = order
+                            .iter()
+                            .cloned()
+                            .reduce(|a, b| Op::SetBin(SetOp::Union, Box::new(a), Box::new(b)));
+                    }
                     let ty = match (size, written_size) {
                         (Some(_), _) => Ty::Set(elem),
                         // A size with an error: the type is unknown.
@@ -347,6 +368,7 @@ impl<'p> Checker<'p> {
                         elem,
                         size,
                         domain: dom,
+                        order,
                     });
                 }
                 ClauseKind::Def { name: n, expr } => {

@@ -113,6 +113,7 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
                 elem,
                 size,
                 domain,
+                ..
             } => {
                 let all = live_domain(&state, *elem);
                 let k = size.unwrap_or(1);

@@ -21,6 +21,7 @@ pub const KEYWORDS: &[&str] = &[
     "chain",
     "trial",
     "in",
+    "then",
     "and",
     "or",
     "not",

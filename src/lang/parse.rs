@@ -805,11 +805,13 @@ fn clause(p: Pair<Rule>) -> Clause {
             }
             let ty = ident(next.into_inner().next().unwrap());
             let domain = it.next().map(expr);
+            let then = it.map(expr).collect();
             ClauseKind::Gen {
                 name,
                 size,
                 ty,
                 domain,
+                then,
             }
         }
         Rule::let_def => {

@@ -130,6 +130,7 @@ mod tests {
             elem: Elem::Cell,
             size: None,
             domain: None,
+            order: Vec::new(),
         }
     }
 
@@ -172,6 +173,7 @@ mod tests {
                 elem: Elem::Cell,
                 size: None,
                 domain: Some(Op::Slot(0)),
+                order: Vec::new(),
             },
             Instr::Filter(ge(len_of(2), 2)),
         ];

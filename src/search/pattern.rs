@@ -864,12 +864,16 @@ impl Op {
 #[derive(Clone, Debug)]
 pub enum Instr {
     /// Binds `slot` to each element of the domain (`size: None`) or to each
-    /// `size`-subset of it, in increasing order.
+    /// `size`-subset of it, in increasing order; or, when `order` is not
+    /// empty (`in A then B …`, whose union is `domain`), to the elements
+    /// of the domain in A in increasing order, then those in B not taken
+    /// yet, and so on.
     Gen {
         slot: usize,
         elem: Elem,
         size: Option<usize>,
         domain: Option<Op>,
+        order: Vec<Op>,
     },
     Def {
         slot: usize,
@@ -997,6 +1001,7 @@ impl Plan {
                 elem,
                 size,
                 domain,
+                order,
             } => {
                 let mut dom = match fr.live[k] {
                     Some(d) => d,
@@ -1011,6 +1016,9 @@ impl Plan {
                         return ControlFlow::Continue(());
                     };
                     dom = dom.and(&d);
+                }
+                if !order.is_empty() {
+                    return self.run_ordered(k, *slot, order, dom, fr);
                 }
                 match *size {
                     None => {
@@ -1031,6 +1039,33 @@ impl Plan {
                 }
             }
         }
+    }
+
+    /// Generator `k` over `dom` taken in the order of its `then` parts.
+    fn run_ordered(
+        &self,
+        k: usize,
+        slot: usize,
+        order: &[Op],
+        dom: Bits,
+        fr: &mut Frame,
+    ) -> ControlFlow<()> {
+        let mut left = dom;
+        for part in order {
+            let Some(p) = part.value_set(fr.state, &mut fr.env) else {
+                continue;
+            };
+            let take = left.and(&p);
+            left = left.minus(&take);
+            for i in take.iter() {
+                if fr.cx.tick() {
+                    return ControlFlow::Break(());
+                }
+                fr.env[slot] = Val::Idx(i);
+                self.run(k + 1, fr)?;
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// The bindings that reach the end of shared prefix `level`: recorded
@@ -1183,6 +1218,7 @@ pub fn count_head(instrs: &[Instr]) -> Option<(usize, Space, usize)> {
             elem: Elem::Var(Some(space)),
             size: None,
             domain: None,
+            ..
         },
         Instr::Filter(Op::Cmp(CmpOp::Eq, a, b)),
         ..,
