@@ -33,8 +33,7 @@ use super::pattern::{Elem, Op, Plan, count_head};
 use super::{ConclusionKind, Found, SearchCx, Searcher};
 use crate::grid::bits::{Bits, VarSet};
 use crate::grid::geometry::*;
-use crate::grid::links::links;
-use crate::grid::state::State;
+use crate::grid::state::{State, cell_mask};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -129,21 +128,51 @@ static CAND_VARS: [[u16; 4]; N_CANDS] = {
     t
 };
 
-/// The nine candidates of each variable (as [`var_cands`]), in order.
-static VAR_CANDS: std::sync::LazyLock<[[u16; 9]; N_VARS]> = std::sync::LazyLock::new(|| {
-    std::array::from_fn(|v| {
-        let mut t = [0u16; 9];
-        for (i, z) in var_cands(v).into_iter().enumerate() {
-            t[i] = z as u16;
-        }
-        t
-    })
-});
+/// The cells of each house (rows, columns, blocks), as 81-bit masks.
+static HOUSE81: [u128; N_HOUSES] = {
+    let mut t = [0u128; N_HOUSES];
+    let mut c = 0;
+    while c < N_CELLS {
+        let (r, k) = (c / 9, c % 9);
+        t[r] |= 1 << c;
+        t[9 + k] |= 1 << c;
+        t[18 + (r / 3) * 3 + k / 3] |= 1 << c;
+        c += 1;
+    }
+    t
+};
+
+/// Each cell's bit in an 81-bit mask.
+static CELL81: [u128; N_CELLS] = {
+    let mut t = [0u128; N_CELLS];
+    let mut c = 0;
+    while c < N_CELLS {
+        t[c] = 1 << c;
+        c += 1;
+    }
+    t
+};
+
+/// The 20 peers of each cell (the cells sharing a house with it), as
+/// 81-bit masks.
+static PEERS81: [u128; N_CELLS] = {
+    let mut t = [0u128; N_CELLS];
+    let mut c = 0;
+    while c < N_CELLS {
+        let (r, k) = (c / 9, c % 9);
+        t[c] = (HOUSE81[r] | HOUSE81[9 + k] | HOUSE81[18 + (r / 3) * 3 + k / 3]) & !(1 << c);
+        c += 1;
+    }
+    t
+};
 
 /// A branch's state with per-variable counts of live candidates.
 #[derive(Clone, Copy, Debug)]
 pub struct Lanes {
     pub state: State,
+    /// The live candidates of each digit, one bit a cell (the same
+    /// candidates as `state.cands`, read by digit).
+    planes: [u128; 9],
     /// Live candidates of each CSP variable, plus [`DECIDED`] for a
     /// decided one (so that a decided variable never counts 0 or 1).
     count: [u8; N_VARS],
@@ -159,12 +188,14 @@ impl Lanes {
     pub fn new(state: &State) -> Lanes {
         let mut l = Lanes {
             state: *state,
+            planes: [0; 9],
             count: [0; N_VARS],
             decided: VarSet::EMPTY,
             ones: VarSet::EMPTY,
             empty: 0,
         };
         for z in state.cands.iter() {
+            l.planes[cand_digit(z)] |= 1 << cand_cell(z);
             for v in cand_vars(z) {
                 l.count[v] += 1;
             }
@@ -194,12 +225,20 @@ impl Lanes {
 
     #[inline]
     fn drop_cand(&mut self, y: usize) {
+        self.drop_cell_digit(y / 9, y % 9);
+    }
+
+    /// Removes live candidate `9c + d` (the cell and digit known).
+    #[inline(always)]
+    fn drop_cell_digit(&mut self, c: usize, d: usize) {
+        let y = 9 * c + d;
         self.state.cands.remove(y);
+        self.planes[d] ^= CELL81[c];
         self.count_out(y);
     }
 
     /// Updates the counts for candidate `y`, just removed.
-    #[inline]
+    #[inline(always)]
     fn count_out(&mut self, y: usize) {
         for v in CAND_VARS[y] {
             let v = usize::from(v);
@@ -245,12 +284,49 @@ impl Lanes {
             self.count[v] += DECIDED;
         }
         self.state.values.insert(z);
-        self.drop_cand(z);
-        let gone = self.state.cands.and(links(z));
-        self.state.cands = self.state.cands.minus(&gone);
-        for y in gone.iter() {
-            self.count_out(y);
+        let (c, d) = (z / 9, z % 9);
+        self.drop_cell_digit(c, d);
+        // The linked candidates: the cell's other digits, and the digit in
+        // the cell's peers.
+        let mut digits = cell_mask(&self.state.cands, c);
+        while digits != 0 {
+            let e = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            self.drop_cell_digit(c, e);
         }
+        let mut peers = self.planes[d] & PEERS81[c];
+        while peers != 0 {
+            let p = peers.trailing_zeros() as usize;
+            peers &= peers - 1;
+            self.drop_cell_digit(p, d);
+        }
+    }
+
+    /// The live candidates of variable `v`, in increasing order (at most
+    /// nine): a cell's digits, or a house's places for a digit.
+    #[inline]
+    fn live_cands(&self, v: usize) -> ([u16; 9], usize) {
+        let mut out = [0u16; 9];
+        let mut n = 0;
+        if v < N_CELLS {
+            let mut m = cell_mask(&self.state.cands, v);
+            while m != 0 {
+                out[n] = (9 * v + m.trailing_zeros() as usize) as u16;
+                n += 1;
+                m &= m - 1;
+            }
+        } else {
+            // rn, cn, bn: variable 81 s + 9 i + d is digit d in house
+            // 9 (s - 1) + i.
+            let (h, d) = ((v - N_CELLS) / 9, v % 9);
+            let mut m = self.planes[d] & HOUSE81[h];
+            while m != 0 {
+                out[n] = (9 * m.trailing_zeros() as usize + d) as u16;
+                n += 1;
+                m &= m - 1;
+            }
+        }
+        (out, n)
     }
 }
 
@@ -362,6 +438,11 @@ impl Prepared {
                 return None;
             }
             for m in found.iter() {
+                // A count plan's variable: its live candidates now.
+                let live = match *m {
+                    Concluded::Var(_, v) => l.live_cands(usize::from(v)),
+                    Concluded::Cands(..) => ([0; 9], 0),
+                };
                 let mut apply = |kind: ConclusionKind, z: usize| {
                     // A candidate no longer live is neither eliminated nor
                     // asserted.
@@ -384,8 +465,9 @@ impl Prepared {
                     done
                 };
                 match *m {
-                    Concluded::Var(kind, v) => {
-                        for &z in &VAR_CANDS[usize::from(v)] {
+                    Concluded::Var(kind, _) => {
+                        let (zs, n) = live;
+                        for &z in &zs[..n] {
                             // An assert's variable had one live candidate.
                             if apply(kind, usize::from(z)) && kind == ConclusionKind::Assert {
                                 break;
@@ -653,6 +735,16 @@ mod tests {
         let fresh = Lanes::new(&s);
         for (z, vars) in CAND_VARS.iter().enumerate() {
             assert_eq!(vars.map(usize::from), cand_vars(z));
+        }
+        assert_eq!(l.planes, fresh.planes);
+        for v in 0..N_VARS {
+            let (zs, n) = l.live_cands(v);
+            let want: Vec<u16> = var_cands(v)
+                .into_iter()
+                .filter(|&z| s.cands.contains(z))
+                .map(|z| z as u16)
+                .collect();
+            assert_eq!(zs[..n], want[..], "{v}");
         }
         assert_eq!(l.count, fresh.count);
         assert_eq!(l.decided, fresh.decided);
