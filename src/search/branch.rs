@@ -33,7 +33,7 @@ use super::pattern::{Elem, Op, Plan, count_head};
 use super::{ConclusionKind, Found, SearchCx, Searcher};
 use crate::grid::bits::{Bits, VarSet};
 use crate::grid::geometry::*;
-use crate::grid::state::{State, cell_mask};
+use crate::grid::state::{State, cell_mask, cell_masks};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -182,6 +182,8 @@ pub struct Lanes {
     ones: VarSet,
     /// Undecided variables without a live candidate.
     empty: u32,
+    /// Decided cells.
+    values: u32,
 }
 
 impl Lanes {
@@ -193,11 +195,22 @@ impl Lanes {
             decided: VarSet::EMPTY,
             ones: VarSet::EMPTY,
             empty: 0,
+            values: state.values.len() as u32,
         };
-        for z in state.cands.iter() {
-            l.planes[cand_digit(z)] |= 1 << cand_cell(z);
-            for v in cand_vars(z) {
-                l.count[v] += 1;
+        // The planes from the cells' digits; then a cell's count is its
+        // digits', a house's for a digit the digit's cells in the house.
+        let masks = cell_masks(&state.cands);
+        for (c, &m) in masks.iter().enumerate() {
+            l.count[c] = m.count_ones() as u8;
+            let mut m = m;
+            while m != 0 {
+                l.planes[m.trailing_zeros() as usize] |= CELL81[c];
+                m &= m - 1;
+            }
+        }
+        for h in 0..N_HOUSES {
+            for d in 0..9 {
+                l.count[N_CELLS + 9 * h + d] = (l.planes[d] & HOUSE81[h]).count_ones() as u8;
             }
         }
         for z in state.values.iter() {
@@ -215,6 +228,12 @@ impl Lanes {
         }
         l.empty = l.count.iter().filter(|&&n| n == 0).count() as u32;
         l
+    }
+
+    /// Is every cell decided?
+    #[inline]
+    pub fn is_solved(&self) -> bool {
+        self.values as usize == N_CELLS
     }
 
     /// Is some undecided variable without a candidate?
@@ -284,6 +303,7 @@ impl Lanes {
             self.count[v] += DECIDED;
         }
         self.state.values.insert(z);
+        self.values += 1;
         let (c, d) = (z / 9, z % 9);
         self.drop_cell_digit(c, d);
         // The linked candidates: the cell's other digits, and the digit in
@@ -397,7 +417,7 @@ impl Prepared {
             if l.has_empty_var() {
                 return Some(applied);
             }
-            if l.state.is_solved()
+            if l.is_solved()
                 || cx.interrupted()
                 || rounds.is_some_and(|r| round >= r)
                 || over(applied + 1)
@@ -737,6 +757,7 @@ mod tests {
             assert_eq!(vars.map(usize::from), cand_vars(z));
         }
         assert_eq!(l.planes, fresh.planes);
+        assert_eq!((l.values, l.is_solved()), (fresh.values, s.is_solved()));
         for v in 0..N_VARS {
             let (zs, n) = l.live_cands(v);
             let want: Vec<u16> = var_cands(v)
