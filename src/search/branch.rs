@@ -142,25 +142,38 @@ static HOUSE81: [u128; N_HOUSES] = {
     t
 };
 
+/// The peers of each cell in five parts, as 81-bit masks: its row inside
+/// its block, its row outside, its column inside its block, its column
+/// outside, and its block outside its row and column.
+static PEER_PARTS: [[u128; 5]; N_CELLS] = {
+    let mut t = [[0u128; 5]; N_CELLS];
+    let mut c = 0;
+    while c < N_CELLS {
+        let (r, k) = (c / 9, c % 9);
+        let (row, col, block) = (
+            HOUSE81[r],
+            HOUSE81[9 + k],
+            HOUSE81[18 + (r / 3) * 3 + k / 3],
+        );
+        let me = !(1u128 << c);
+        t[c] = [
+            row & block & me,
+            row & !block,
+            col & block & me,
+            col & !block,
+            block & !row & !col,
+        ];
+        c += 1;
+    }
+    t
+};
+
 /// Each cell's bit in an 81-bit mask.
 static CELL81: [u128; N_CELLS] = {
     let mut t = [0u128; N_CELLS];
     let mut c = 0;
     while c < N_CELLS {
         t[c] = 1 << c;
-        c += 1;
-    }
-    t
-};
-
-/// The 20 peers of each cell (the cells sharing a house with it), as
-/// 81-bit masks.
-static PEERS81: [u128; N_CELLS] = {
-    let mut t = [0u128; N_CELLS];
-    let mut c = 0;
-    while c < N_CELLS {
-        let (r, k) = (c / 9, c % 9);
-        t[c] = (HOUSE81[r] | HOUSE81[9 + k] | HOUSE81[18 + (r / 3) * 3 + k / 3]) & !(1 << c);
         c += 1;
     }
     t
@@ -250,26 +263,37 @@ impl Lanes {
     /// Removes live candidate `9c + d` (the cell and digit known).
     #[inline(always)]
     fn drop_cell_digit(&mut self, c: usize, d: usize) {
+        self.drop_counting::<0b1111>(c, d);
+    }
+
+    /// Removes live candidate `9c + d`, counting it out of those of its
+    /// four variables (rc, rn, cn, bn) that `VARS` has bits for (bits 0 to
+    /// 3): the others are decided (an assertion's own variables), whose
+    /// count is [`DECIDED`] whatever goes.
+    #[inline(always)]
+    fn drop_counting<const VARS: u8>(&mut self, c: usize, d: usize) {
         let y = 9 * c + d;
         self.state.cands.remove(y);
         self.planes[d] ^= CELL81[c];
-        self.count_out(y);
+        let vars = CAND_VARS[y];
+        for (i, &v) in vars.iter().enumerate() {
+            if VARS & (1 << i) != 0 {
+                self.count_var_out(usize::from(v));
+            }
+        }
     }
 
-    /// Updates the counts for candidate `y`, just removed.
+    /// One live candidate fewer for undecided variable `v`.
     #[inline(always)]
-    fn count_out(&mut self, y: usize) {
-        for v in CAND_VARS[y] {
-            let v = usize::from(v);
-            self.count[v] -= 1;
-            match self.count[v] {
-                1 => self.ones.insert(v),
-                0 => {
-                    self.ones.remove(v);
-                    self.empty += 1;
-                }
-                _ => {}
+    fn count_var_out(&mut self, v: usize) {
+        self.count[v] -= 1;
+        match self.count[v] {
+            1 => self.ones.insert(v),
+            0 => {
+                self.ones.remove(v);
+                self.empty += 1;
             }
+            _ => {}
         }
     }
 
@@ -298,27 +322,42 @@ impl Lanes {
         for v in CAND_VARS[z] {
             let v = usize::from(v);
             // `z` is live: its variables are neither decided nor empty.
+            // Their candidates all go below (each is linked to `z`).
             self.decided.insert(v);
             self.ones.remove(v);
-            self.count[v] += DECIDED;
+            self.count[v] = DECIDED;
         }
         self.state.values.insert(z);
         self.values += 1;
         let (c, d) = (z / 9, z % 9);
-        self.drop_cell_digit(c, d);
-        // The linked candidates: the cell's other digits, and the digit in
-        // the cell's peers.
+        self.drop_counting::<0>(c, d);
+        // The linked candidates: the cell's other digits (their rc
+        // variable is z's), and the digit in the cell's peers (their rn,
+        // cn or bn variable is z's when they share its row, column or
+        // block).
         let mut digits = cell_mask(&self.state.cands, c);
         while digits != 0 {
             let e = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            self.drop_cell_digit(c, e);
+            self.drop_counting::<0b1110>(c, e);
         }
-        let mut peers = self.planes[d] & PEERS81[c];
-        while peers != 0 {
-            let p = peers.trailing_zeros() as usize;
-            peers &= peers - 1;
-            self.drop_cell_digit(p, d);
+        let plane = self.planes[d];
+        let [row_in, row_out, col_in, col_out, block_only] = PEER_PARTS[c];
+        self.drop_peers::<0b0101>(plane & row_in, d);
+        self.drop_peers::<0b1101>(plane & row_out, d);
+        self.drop_peers::<0b0011>(plane & col_in, d);
+        self.drop_peers::<0b1011>(plane & col_out, d);
+        self.drop_peers::<0b0111>(plane & block_only, d);
+    }
+
+    /// Drops digit `d` from the cells of `cells` (live there), counting it
+    /// out of the variables `VARS` selects (as [`Lanes::drop_counting`]).
+    #[inline(always)]
+    fn drop_peers<const VARS: u8>(&mut self, mut cells: u128, d: usize) {
+        while cells != 0 {
+            let p = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            self.drop_counting::<VARS>(p, d);
         }
     }
 
