@@ -77,6 +77,16 @@ impl CountPlan {
         })
     }
 
+    /// The first match's variable on `l`, in the plan's order.
+    pub fn first(&self, l: &Lanes) -> Option<usize> {
+        let mut first = None;
+        let _ = self.each(l, |v| {
+            first = Some(v);
+            ControlFlow::Break(())
+        });
+        first
+    }
+
     /// Calls `f` with each match's variable (its live candidates are the
     /// match's conclusions) on `l`, in the plan's order (variables in
     /// index order), until it breaks.
