@@ -93,8 +93,13 @@ impl CountPlan {
     fn each(&self, l: &Lanes, mut f: impl FnMut(usize) -> ControlFlow<()>) -> ControlFlow<()> {
         let base = var(self.space, 0);
         if self.count == 1 {
-            for v in l.ones.and(&SPACE_VARS[self.space as usize]).iter() {
-                f(v)?;
+            let words = &SPACE_WORDS[self.space as usize];
+            for (w, &mask) in words.iter().enumerate() {
+                let mut bits = l.ones.0[w] & mask;
+                while bits != 0 {
+                    f(64 * w + bits.trailing_zeros() as usize)?;
+                    bits &= bits - 1;
+                }
             }
             return ControlFlow::Continue(());
         }
@@ -107,10 +112,16 @@ impl CountPlan {
     }
 }
 
-/// The variables of each space.
-static SPACE_VARS: std::sync::LazyLock<[VarSet; 4]> = std::sync::LazyLock::new(|| {
-    std::array::from_fn(|s| VarSet::from_indices(s * 81..(s + 1) * 81))
-});
+/// The variables of each space, as the words of a [`VarSet`].
+static SPACE_WORDS: [[u64; 6]; 4] = {
+    let mut t = [[0u64; 6]; 4];
+    let mut v = 0;
+    while v < N_VARS {
+        t[v / 81][v / 64] |= 1 << (v % 64);
+        v += 1;
+    }
+    t
+};
 
 /// Is `op` the live candidates of the variable bound in `slot`?
 fn is_cands_of_slot(op: &Op, slot: usize) -> bool {
@@ -371,6 +382,33 @@ impl Lanes {
         }
     }
 
+    /// Applies a conclusion on candidate `z` when it is live; whether it was.
+    #[inline]
+    fn conclude(&mut self, kind: ConclusionKind, z: usize) -> bool {
+        let live = self.state.cands.contains(z);
+        if live {
+            match kind {
+                ConclusionKind::Eliminate => self.drop_cand(z),
+                ConclusionKind::Assert => self.assert(z),
+            }
+        }
+        live
+    }
+
+    /// The first live candidate of variable `v`, if any (as
+    /// [`Lanes::live_cands`]).
+    #[inline]
+    fn first_live(&self, v: usize) -> Option<usize> {
+        if v < N_CELLS {
+            let m = cell_mask(&self.state.cands, v);
+            (m != 0).then(|| 9 * v + m.trailing_zeros() as usize)
+        } else {
+            let (h, d) = ((v - N_CELLS) / 9, v % 9);
+            let m = self.planes[d] & HOUSE81[h];
+            (m != 0).then(|| 9 * m.trailing_zeros() as usize + d)
+        }
+    }
+
     /// The live candidates of variable `v`, in increasing order (at most
     /// nine): a cell's digits, or a house's places for a digit.
     #[inline]
@@ -507,45 +545,33 @@ impl Prepared {
                 return None;
             }
             for m in found.iter() {
-                // A count plan's variable: its live candidates now.
-                let live = match *m {
-                    Concluded::Var(_, v) => l.live_cands(usize::from(v)),
-                    Concluded::Cands(..) => ([0; 9], 0),
-                };
-                let mut apply = |kind: ConclusionKind, z: usize| {
+                let mut done = |l: &mut Lanes, kind: ConclusionKind, z: usize| {
                     // A candidate no longer live is neither eliminated nor
                     // asserted.
-                    let done = match kind {
-                        ConclusionKind::Eliminate => l.eliminate(z),
-                        ConclusionKind::Assert => {
-                            let live = l.state.cands.contains(z);
-                            if live {
-                                l.assert(z);
-                            }
-                            live
-                        }
-                    };
-                    if done {
+                    if l.conclude(kind, z) {
                         applied += 1;
                         if let Some(t) = trace.as_deref_mut() {
                             t.push(lit(z, kind == ConclusionKind::Assert));
                         }
                     }
-                    done
                 };
                 match *m {
-                    Concluded::Var(kind, _) => {
-                        let (zs, n) = live;
+                    // An assert's variable had one live candidate: the
+                    // first still live, if any, is asserted.
+                    Concluded::Var(ConclusionKind::Assert, v) => {
+                        if let Some(z) = l.first_live(usize::from(v)) {
+                            done(l, ConclusionKind::Assert, z);
+                        }
+                    }
+                    Concluded::Var(kind, v) => {
+                        let (zs, n) = l.live_cands(usize::from(v));
                         for &z in &zs[..n] {
-                            // An assert's variable had one live candidate.
-                            if apply(kind, usize::from(z)) && kind == ConclusionKind::Assert {
-                                break;
-                            }
+                            done(l, kind, usize::from(z));
                         }
                     }
                     Concluded::Cands(kind, zs) => {
                         for z in zs.iter() {
-                            apply(kind, z);
+                            done(l, kind, z);
                         }
                     }
                 }
