@@ -13,8 +13,9 @@
 //! technique:
 //!
 //! - [`Lanes`]: the branch's state with, beside its candidates, the number
-//!   of live candidates of each of the 324 CSP variables and the set of
-//!   decided variables, kept up to date as candidates go. "Is some
+//!   of live candidates of each of the 324 CSP variables (a decided one
+//!   marked by an offset), kept up to date as candidates go, and the
+//!   candidates by digit (one 81-bit plane a digit). "Is some
 //!   variable empty" is then a counter, and "the variables of a space with
 //!   exactly K candidates" one look at 81 counters.
 //! - [`CountPlan`]: a pattern plan of the shape "one variable generator
@@ -210,8 +211,6 @@ pub struct Lanes {
     /// Live candidates of each CSP variable, plus [`DECIDED`] for a
     /// decided one (so that a decided variable never counts 0 or 1).
     count: [u8; N_VARS],
-    /// Variables holding a value.
-    decided: VarSet,
     /// Undecided variables with exactly one live candidate.
     ones: VarSet,
     /// Undecided variables without a live candidate.
@@ -226,7 +225,6 @@ impl Lanes {
             state: *state,
             planes: [0; 9],
             count: [0; N_VARS],
-            decided: VarSet::EMPTY,
             ones: VarSet::EMPTY,
             empty: 0,
             values: state.values.len() as u32,
@@ -249,8 +247,7 @@ impl Lanes {
         }
         for z in state.values.iter() {
             for v in cand_vars(z) {
-                if !l.decided.contains(v) {
-                    l.decided.insert(v);
+                if l.count[v] < DECIDED {
                     l.count[v] += DECIDED;
                 }
             }
@@ -344,7 +341,6 @@ impl Lanes {
             let v = usize::from(v);
             // `z` is live: its variables are neither decided nor empty.
             // Their candidates all go below (each is linked to `z`).
-            self.decided.insert(v);
             self.ones.remove(v);
             self.count[v] = DECIDED;
         }
@@ -843,7 +839,6 @@ mod tests {
             assert_eq!(zs[..n], want[..], "{v}");
         }
         assert_eq!(l.count, fresh.count);
-        assert_eq!(l.decided, fresh.decided);
         assert_eq!(l.ones, fresh.ones);
         assert!(!l.has_empty_var());
         for d in 0..9 {
