@@ -236,7 +236,9 @@ impl<'a> Runner<'a> {
         let mut cx = SearchCx::new(deadline);
         cx.outcome_only = self.outcome_only;
         let initial = state;
-        let mut steps: Vec<Step> = Vec::new();
+        // Room for a typical path's steps from the start (a Step is large:
+        // growing the vector step by step copies them again and again).
+        let mut steps: Vec<Step> = Vec::with_capacity(64);
         let mut hardest: Option<usize> = None;
         let mut stats = self
             .stats

@@ -341,7 +341,9 @@ impl Lanes {
             let v = usize::from(v);
             // `z` is live: its variables are neither decided nor empty.
             // Their candidates all go below (each is linked to `z`).
-            self.ones.remove(v);
+            if self.count[v] == 1 {
+                self.ones.remove(v);
+            }
             self.count[v] = DECIDED;
         }
         self.state.values.insert(z);
