@@ -93,8 +93,15 @@ impl Step {
     /// The conclusions in print order (SudoRules prints them by decreasing
     /// candidate number).
     pub fn ordered(set: &Bits) -> Vec<usize> {
-        let mut v: Vec<usize> = set.iter().collect();
-        v.reverse();
+        let mut v = Vec::with_capacity(set.len());
+        for (w, &word) in set.0.iter().enumerate().rev() {
+            let mut bits = word;
+            while bits != 0 {
+                let top = 63 - bits.leading_zeros() as usize;
+                v.push(64 * w + top);
+                bits &= !(1 << top);
+            }
+        }
         v
     }
 
@@ -471,5 +478,19 @@ mod tests {
             }
         }
         assert!(steps > 2000, "{steps}");
+    }
+
+    #[test]
+    fn conclusions_are_ordered_by_decreasing_candidate() {
+        for set in [
+            Bits::EMPTY,
+            Bits::single(0),
+            Bits::single(728),
+            Bits::from_indices([0, 63, 64, 65, 127, 128, 400, 727, 728]),
+        ] {
+            let mut want: Vec<usize> = set.iter().collect();
+            want.reverse();
+            assert_eq!(Step::ordered(&set), want);
+        }
     }
 }
