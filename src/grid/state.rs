@@ -166,7 +166,7 @@ impl State {
             let h = row_bits(&held, r);
             // Bit 8 of each non-zero field: its low eight bits plus 0xFF
             // carry into bit 8 (never beyond), or bit 8 is set itself.
-            if ((h & FIELD_LOW8) + FIELD_LOW8 | h) & FIELD_TOP != FIELD_TOP {
+            if (((h & FIELD_LOW8) + FIELD_LOW8) | h) & FIELD_TOP != FIELD_TOP {
                 return true;
             }
             // Field 0 gathers the row's nine fields.

@@ -240,9 +240,9 @@ impl Lanes {
                 m &= m - 1;
             }
         }
-        for h in 0..N_HOUSES {
-            for d in 0..9 {
-                l.count[N_CELLS + 9 * h + d] = (l.planes[d] & HOUSE81[h]).count_ones() as u8;
+        for (h, &house) in HOUSE81.iter().enumerate() {
+            for (d, &plane) in l.planes.iter().enumerate() {
+                l.count[N_CELLS + 9 * h + d] = (plane & house).count_ones() as u8;
             }
         }
         for z in state.values.iter() {
