@@ -457,18 +457,34 @@ enum Member {
 #[derive(Debug)]
 pub struct Prepared {
     members: Vec<Member>,
+    /// When every member is a count plan asserting on variables with one
+    /// live candidate: their spaces, in order (a round then reads its
+    /// matches off a copy of the lanes' `ones`, with no list built).
+    asserts_ones: Option<Vec<Space>>,
 }
 
 impl Prepared {
     pub fn new(set: &[Arc<dyn Searcher>]) -> Prepared {
-        let members = set
+        let members: Vec<Member> = set
             .iter()
             .map(|s| match CountPlan::of(&**s) {
                 Some(c) => Member::Count(c),
                 None => Member::Other(s.clone()),
             })
             .collect();
-        Prepared { members }
+        let asserts_ones = members
+            .iter()
+            .map(|m| match m {
+                Member::Count(c) if c.count == 1 && c.kind == ConclusionKind::Assert => {
+                    Some(c.space)
+                }
+                _ => None,
+            })
+            .collect();
+        Prepared {
+            members,
+            asserts_ones,
+        }
     }
 
     /// Runs the set in branch `l` to its fixpoint (`rounds: None`: the first
@@ -510,8 +526,49 @@ impl Prepared {
                 return None;
             }
             round += 1;
-            found.clear();
             let all = rounds.is_some();
+            if let Some(spaces) = &self.asserts_ones {
+                // The round's matches: the variables with one candidate
+                // when it starts, space by space, each in index order;
+                // each asserts its candidate if one is still live.
+                let ones = l.ones;
+                let mut any = false;
+                for &space in spaces {
+                    let words = &SPACE_WORDS[space as usize];
+                    for (w, &mask) in words.iter().enumerate() {
+                        let mut bits = ones.0[w] & mask;
+                        while bits != 0 {
+                            let v = 64 * w + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            any = true;
+                            if let Some(z) = l.first_live(v) {
+                                l.assert(z);
+                                applied += 1;
+                                if let Some(t) = trace.as_deref_mut() {
+                                    t.push(lit(z, true));
+                                }
+                            }
+                            if over(applied) {
+                                return None;
+                            }
+                            if !all {
+                                break;
+                            }
+                        }
+                        if any && !all {
+                            break;
+                        }
+                    }
+                    if any && !all {
+                        break;
+                    }
+                }
+                if !any {
+                    return None;
+                }
+                continue;
+            }
+            found.clear();
             for m in &self.members {
                 match m {
                     Member::Count(c) => {
