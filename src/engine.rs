@@ -16,6 +16,7 @@ use crate::grid::bits::Bits;
 use crate::grid::state::State;
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
+use crate::search::branch::{CountPlan, Lanes};
 use crate::search::{ConclusionKind, Evidence, Grade, SearchCx};
 use serde::Serialize;
 use std::ops::ControlFlow;
@@ -92,8 +93,15 @@ impl Step {
     /// The conclusions in print order (SudoRules prints them by decreasing
     /// candidate number).
     pub fn ordered(set: &Bits) -> Vec<usize> {
-        let mut v: Vec<usize> = set.iter().collect();
-        v.reverse();
+        let mut v = Vec::with_capacity(set.len());
+        for (w, &word) in set.0.iter().enumerate().rev() {
+            let mut bits = word;
+            while bits != 0 {
+                let top = 63 - bits.leading_zeros() as usize;
+                v.push(64 * w + top);
+                bits &= !(1 << top);
+            }
+        }
         v
     }
 
@@ -235,16 +243,39 @@ impl<'a> Runner<'a> {
         let mut cx = SearchCx::new(deadline);
         cx.outcome_only = self.outcome_only;
         let initial = state;
-        let mut steps: Vec<Step> = Vec::new();
+        // Room for a typical path's steps from the start (a Step is large:
+        // growing the vector step by step copies them again and again).
+        let mut steps: Vec<Step> = Vec::with_capacity(64);
         let mut hardest: Option<usize> = None;
         let mut stats = self
             .stats
             .then(|| vec![RuleStats::default(); set.rules.len()]);
+        // Count plans (one variable generator filtered by `|V| == K`) are
+        // answered from per-variable counts kept up to date as the state
+        // changes (`search::branch::Lanes`): a rule without a match is not
+        // searched, one with a match is run from its first variable on.
+        // With statistics, every search is made in full (its nodes count).
+        let counted: Vec<Option<CountPlan>> = if self.stats {
+            Vec::new()
+        } else {
+            set.rules
+                .iter()
+                .map(|r| CountPlan::of(&*r.searcher))
+                .collect()
+        };
+        let mut lanes = counted
+            .iter()
+            .any(Option::is_some)
+            .then(|| Lanes::new(&state));
         let stop = loop {
-            if state.is_solved() {
+            let (solved, empty) = match &lanes {
+                Some(l) => (l.is_solved(), l.has_empty_var()),
+                None => (state.is_solved(), state.has_empty_var()),
+            };
+            if solved {
                 break StopReason::Solved;
             }
-            if state.has_empty_var() {
+            if empty {
                 break StopReason::Contradiction;
             }
             if self.limits.max_steps.is_some_and(|m| steps.len() >= m) {
@@ -253,8 +284,11 @@ impl<'a> Runner<'a> {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break StopReason::TimeLimit;
             }
-            let Some((ri, mut step)) = first_step(set, &state, &mut cx, stats.as_deref_mut())
-            else {
+            let first = match &lanes {
+                Some(l) => first_counted_step(set, l, &counted, &mut cx),
+                None => first_step(set, &state, &mut cx, stats.as_deref_mut()),
+            };
+            let Some((ri, mut step)) = first else {
                 if cx.interrupted() {
                     break StopReason::TimeLimit;
                 }
@@ -263,7 +297,13 @@ impl<'a> Runner<'a> {
             if !set.blocked {
                 step.conclusions.truncate(1);
             }
-            apply(&mut state, &step);
+            match lanes.as_mut() {
+                Some(l) => {
+                    apply_lanes(l, &step);
+                    state = l.state;
+                }
+                None => apply(&mut state, &step),
+            }
             step.cands_after = state.cand_count();
             step.values_after = state.value_count();
             if let Some(st) = stats.as_deref_mut() {
@@ -328,6 +368,59 @@ pub fn first_step(
     None
 }
 
+/// As [`first_step`], with the counts of `lanes` (its state): a rule that
+/// is a count plan (`counted`, by rule) is searched only when the counts
+/// give it a match, from the first match's variable.
+fn first_counted_step(
+    set: &RuleSet,
+    lanes: &Lanes,
+    counted: &[Option<CountPlan>],
+    cx: &mut SearchCx,
+) -> Option<(usize, Step)> {
+    let state = &lanes.state;
+    for (ri, rule) in set.rules.iter().enumerate() {
+        let mut found = None;
+        let mut take = |m| {
+            found = Some(m);
+            ControlFlow::Break(())
+        };
+        match (counted[ri], rule.plan()) {
+            (Some(cp), Some(plan)) => {
+                let Some(v) = cp.first(lanes) else {
+                    continue;
+                };
+                let _ = plan.search_counted_at(cx, state, v, &mut take);
+            }
+            _ => {
+                let _ = rule.searcher.search(cx, state, &mut take);
+            }
+        }
+        if let Some(f) = found {
+            return Some((ri, Step::found(rule, f, state)));
+        }
+        if cx.interrupted() {
+            return None;
+        }
+    }
+    None
+}
+
+/// Applies a step's conclusions to `lanes` (as [`apply`]).
+fn apply_lanes(lanes: &mut Lanes, step: &Step) {
+    for &z in &step.conclusions {
+        match step.kind {
+            ConclusionKind::Eliminate => {
+                lanes.eliminate(z);
+            }
+            ConclusionKind::Assert => {
+                if lanes.state.cands.contains(z) {
+                    lanes.assert(z);
+                }
+            }
+        }
+    }
+}
+
 /// Applies a step's conclusions.
 pub fn apply(state: &mut State, step: &Step) {
     for &z in &step.conclusions {
@@ -340,6 +433,64 @@ pub fn apply(state: &mut State, step: &Step) {
                     state.assert(z);
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counted engine (count plans answered from the lanes' counts:
+    /// statistics off) and the full searches (statistics on) take the
+    /// same steps, in the same order, to the same end, with the singles,
+    /// the basic rules, the fast filter and the W rules.
+    #[test]
+    fn counted_steps_equal_full_searches() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/cbg-000-first1000.txt"),
+        )
+        .unwrap();
+        let mut steps = 0;
+        for (name, puzzles) in [
+            ("singles", 40),
+            ("basic", 20),
+            ("filter-fast", 20),
+            ("w", 4),
+        ] {
+            let set = crate::ruleset::load(name).unwrap();
+            for line in text.lines().take(puzzles) {
+                let p = crate::input::parse_puzzle(&line[..81]).unwrap();
+                let state = State::from_masks(&p.masks, &p.givens);
+                let fast = Runner::new(&set).run(state);
+                let full = Runner::new(&set).with_stats(true).run(state);
+                assert_eq!(fast.stop, full.stop, "{name} {line}");
+                assert_eq!(fast.state, full.state, "{name} {line}");
+                assert_eq!(fast.steps.len(), full.steps.len(), "{name} {line}");
+                for (a, b) in fast.steps.iter().zip(&full.steps) {
+                    assert_eq!(a.rule_name(), b.rule_name());
+                    assert_eq!((a.kind, &a.conclusions), (b.kind, &b.conclusions));
+                    assert_eq!(a.before, b.before);
+                    assert_eq!(a.pattern(), b.pattern());
+                }
+                steps += fast.steps.len();
+            }
+        }
+        assert!(steps > 2000, "{steps}");
+    }
+
+    #[test]
+    fn conclusions_are_ordered_by_decreasing_candidate() {
+        for set in [
+            Bits::EMPTY,
+            Bits::single(0),
+            Bits::single(728),
+            Bits::from_indices([0, 63, 64, 65, 127, 128, 400, 727, 728]),
+        ] {
+            let mut want: Vec<usize> = set.iter().collect();
+            want.reverse();
+            assert_eq!(Step::ordered(&set), want);
         }
     }
 }

@@ -497,6 +497,24 @@ impl Input {
         Ok(out)
     }
 
+    /// The records that have already arrived, `most` at most, without
+    /// waiting: `None` when none has arrived yet, an empty chunk after
+    /// the last record.
+    fn ready_chunk(&mut self, most: usize) -> Option<Vec<Result<Puzzle, InputError>>> {
+        let mut out = Vec::new();
+        while out.len() < most && self.read_error.is_none() {
+            match self.recs.try_recv() {
+                Ok(r) => match self.keep(r) {
+                    Some(r) => out.push(r),
+                    None => break,
+                },
+                Err(std::sync::mpsc::TryRecvError::Empty) if out.is_empty() => return None,
+                Err(_) => break,
+            }
+        }
+        Some(out)
+    }
+
     /// A record, or `None` for a read error (kept for [`Input::end`]).
     fn keep(&mut self, r: Result<Puzzle, InputError>) -> Option<Result<Puzzle, InputError>> {
         match r {

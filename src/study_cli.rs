@@ -75,6 +75,13 @@ pub fn usable(source: &str, rec: Result<Puzzle, InputError>) -> Result<Puzzle, S
 /// [`super::Chunking`]), and hands each result to `take` in input order (a
 /// bad record as its message), with the results to write it to. The
 /// results written so far are flushed before the batch waits for input.
+///
+/// Chunks are pipelined: while the workers run one, the next ones (up to
+/// [`IN_FLIGHT`] in all) are already queued, so a worker that finishes its
+/// share of a chunk starts on the next instead of waiting for the chunk's
+/// slowest record, and the results are taken (written) while the workers
+/// go on. More input is only waited for when no chunk is running, so a
+/// record's line never waits for records that have not arrived.
 pub fn each_record<T: Send>(
     pool: &rayon::ThreadPool,
     recs: &mut Input,
@@ -84,29 +91,69 @@ pub fn each_record<T: Send>(
     mut take: impl FnMut(&mut Results, Result<(Puzzle, T), String>) -> Result<(), Fail>,
 ) -> Result<(), Fail> {
     use rayon::prelude::*;
+    type Done<T> = Vec<Result<(Puzzle, T), String>>;
     let mut chunking = super::Chunking::new(pool.current_num_threads(), CHUNK);
-    loop {
-        let chunk = recs.chunk(chunking.size(), || out.flush())?;
-        if chunk.is_empty() {
-            return Ok(());
+    type Sent<T> = (usize, std::thread::Result<Done<T>>, std::time::Duration);
+    let (tx, rx) = std::sync::mpsc::channel::<Sent<T>>();
+    let work = &work;
+    pool.in_place_scope(|scope| {
+        let (mut sent, mut taken, mut ended) = (0usize, 0usize, false);
+        let mut arrived: std::collections::BTreeMap<usize, Done<T>> = Default::default();
+        loop {
+            // Queue chunks while fewer than IN_FLIGHT are running: waiting
+            // for input (after a flush) only when none is.
+            while !ended && sent - taken < IN_FLIGHT {
+                let chunk = if sent == taken {
+                    recs.chunk(chunking.size(), || out.flush())?
+                } else {
+                    match recs.ready_chunk(chunking.size()) {
+                        Some(c) => c,
+                        None => break,
+                    }
+                };
+                if chunk.is_empty() {
+                    ended = true;
+                    break;
+                }
+                let (tx, id) = (tx.clone(), sent);
+                sent += 1;
+                scope.spawn(move |_| {
+                    let started = std::time::Instant::now();
+                    // A panic is sent on too, to be resumed by the taker
+                    // (which would otherwise wait for this chunk forever).
+                    let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        chunk
+                            .into_par_iter()
+                            .map(|r| {
+                                let p = usable(source, r)?;
+                                let t = work(&p);
+                                Ok((p, t))
+                            })
+                            .collect::<Done<T>>()
+                    }));
+                    // The receiver only goes when the batch failed.
+                    let _ = tx.send((id, done, started.elapsed()));
+                });
+            }
+            if sent == taken {
+                return Ok(());
+            }
+            let (id, done, took) = rx.recv().expect("a queued chunk sends its results");
+            let done = done.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            chunking.took(took);
+            arrived.insert(id, done);
+            while let Some(done) = arrived.remove(&taken) {
+                taken += 1;
+                for d in done {
+                    take(out, d)?;
+                }
+            }
         }
-        let started = std::time::Instant::now();
-        let done: Vec<Result<(Puzzle, T), String>> = pool.install(|| {
-            chunk
-                .into_par_iter()
-                .map(|r| {
-                    let p = usable(source, r)?;
-                    let t = work(&p);
-                    Ok((p, t))
-                })
-                .collect()
-        });
-        chunking.took(started.elapsed());
-        for d in done {
-            take(out, d)?;
-        }
-    }
+    })
 }
+
+/// Chunks queued on the pool at once (see [`each_record`]).
+const IN_FLIGHT: usize = 3;
 
 /// A rule list for a summary: every name, or the first ones and a count.
 fn names(r: &Resolved) -> String {

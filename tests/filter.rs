@@ -142,3 +142,27 @@ fn shares_solved_by_rating_band() {
         missing.stderr
     );
 }
+
+/// A thousand puzzles through one and two workers (chunks queued
+/// while others run): the same lines, in input order, and the same summary.
+#[test]
+fn worker_counts_give_the_same_lines_in_order() {
+    let input = sample(1000);
+    let runs: Vec<_> = ["1", "2"]
+        .iter()
+        .map(|j| ruledoku_stdin(["filter", "-j", j, "-"], &input))
+        .collect();
+    let lines: Vec<&str> = runs[0].stdout.lines().collect();
+    assert_eq!(lines.len(), 1000, "{}", runs[0].stderr);
+    for (i, l) in lines.iter().enumerate() {
+        assert!(l.starts_with(&format!("{} ", i + 1)), "{l}");
+    }
+    for r in &runs {
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        assert_eq!(r.stdout, runs[0].stdout);
+        assert_eq!(
+            r.stderr.split(';').next().unwrap(),
+            "filter-fast: 1000 puzzles, 784 solved by the filter (78.4%), 25897 eliminations by its trial rules"
+        );
+    }
+}

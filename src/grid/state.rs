@@ -17,8 +17,47 @@ use std::fmt;
 /// bits `9c..9c+9`; the matcher's projections read them too).
 #[inline]
 pub fn cell_masks(s: &Bits) -> [u16; N_CELLS] {
-    std::array::from_fn(|c| cell_mask(s, c))
+    let mut m = [0u16; N_CELLS];
+    for r in 0..9 {
+        let row = row_bits(s, r);
+        for k in 0..9 {
+            m[9 * r + k] = ((row >> (9 * k)) & 0x1FF) as u16;
+        }
+    }
+    m
 }
+
+/// The 81 bits of row `r` in a candidate set (`9r..9r+9` cells, nine bits
+/// each): bit `9k + d` is digit `d` of the row's cell `k`.
+#[inline(always)]
+pub fn row_bits(s: &Bits, r: usize) -> u128 {
+    let i = 81 * r;
+    let (w, off) = (i >> 6, i & 63);
+    let lo = (s.0[w] as u128) | ((s.0[w + 1] as u128) << 64);
+    let mut v = lo >> off;
+    // 81 bits from `off` reach word w + 2 when off > 47.
+    if off > 47 {
+        v |= (s.0[w + 2] as u128) << (128 - off);
+    }
+    v & ROW81
+}
+
+/// The low 81 bits.
+const ROW81: u128 = (1 << 81) - 1;
+/// Bits 0..8 of each of nine 9-bit fields.
+const FIELD_LOW8: u128 = {
+    let mut m = 0u128;
+    let mut k = 0;
+    while k < 9 {
+        m |= 0xFF << (9 * k);
+        k += 1;
+    }
+    m
+};
+/// The top bit (8) of each of nine 9-bit fields.
+const FIELD_TOP: u128 = FIELD_LOW8 << 8 & !FIELD_LOW8 & ROW81;
+/// Fields 0, 3 and 6 full (a band's three blocks after folding).
+const FIELDS_036: u128 = 0x1FF | 0x1FF << 27 | 0x1FF << 54;
 
 /// The digits of cell `c` in a candidate set, as a 9-bit mask.
 #[inline]
@@ -118,25 +157,38 @@ impl State {
     /// with neither, or a house where some digit is neither a value nor a
     /// candidate.
     pub fn has_empty_var(&self) -> bool {
-        let held = cell_masks(&self.cands.or(&self.values));
-        if held.contains(&0) {
-            return true;
-        }
-        // Each house's digits: a row's, then the columns' and blocks'
-        // accumulated row by row.
-        let (mut cols, mut blocks) = ([0u16; 9], [0u16; 9]);
-        for (r, row) in held.chunks_exact(9).enumerate() {
-            let mut all = 0;
-            for (j, &m) in row.iter().enumerate() {
-                all |= m;
-                cols[j] |= m;
-                blocks[(r / 3) * 3 + j / 3] |= m;
-            }
-            if all != 0x1FF {
+        // Row by row, nine 9-bit fields a row (a cell's digits held, live
+        // or decided): a cell is empty when its field is 0, a row's digit
+        // when no field has it; columns and blocks are accumulated.
+        let held = self.cands.or(&self.values);
+        let (mut cols, mut band) = (0u128, 0u128);
+        for r in 0..9 {
+            let h = row_bits(&held, r);
+            // Bit 8 of each non-zero field: its low eight bits plus 0xFF
+            // carry into bit 8 (never beyond), or bit 8 is set itself.
+            if (((h & FIELD_LOW8) + FIELD_LOW8) | h) & FIELD_TOP != FIELD_TOP {
                 return true;
             }
+            // Field 0 gathers the row's nine fields.
+            let mut u = h | h >> 9;
+            u |= u >> 18;
+            u |= u >> 36;
+            u |= u >> 72;
+            if u & 0x1FF != 0x1FF {
+                return true;
+            }
+            cols |= h;
+            band |= h;
+            if r % 3 == 2 {
+                // Fields 0, 3, 6 gather the band's three blocks.
+                let b = band | band >> 9 | band >> 18;
+                if b & FIELDS_036 != FIELDS_036 {
+                    return true;
+                }
+                band = 0;
+            }
         }
-        cols.iter().any(|&m| m != 0x1FF) || blocks.iter().any(|&m| m != 0x1FF)
+        cols != ROW81
     }
 
     /// Undecided variables with no live candidate: a contradiction.
@@ -268,6 +320,56 @@ mod tests {
                 0
             }
         })
+    }
+
+    /// The row-wise bit tricks of `cell_masks` and `has_empty_var` agree
+    /// with their definitions (one cell at a time; the variables one at a
+    /// time) on random states, emptied or not, every variable emptied in
+    /// turn included.
+    #[test]
+    fn fast_masks_and_emptiness_agree_with_their_definitions() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut empties, mut fulls) = (0, 0);
+        for round in 0..400 {
+            let mut s = State::empty_grid();
+            // A few values asserted, then candidates thinned at random.
+            for _ in 0..(round % 20) {
+                let z = (next() % N_CANDS as u64) as usize;
+                if s.cands.contains(z) {
+                    s.assert(z);
+                }
+            }
+            let keep = 1 + next() % 8;
+            for z in s.cands.iter() {
+                if next() % 8 >= keep {
+                    s.cands.remove(z);
+                }
+            }
+            let masks = cell_masks(&s.cands);
+            for (c, &m) in masks.iter().enumerate() {
+                assert_eq!(m, cell_mask(&s.cands, c));
+            }
+            assert_eq!(s.has_empty_var(), !s.empty_vars().is_empty());
+            if s.has_empty_var() {
+                empties += 1;
+            } else {
+                fulls += 1;
+            }
+        }
+        // Each variable of a full grid emptied alone.
+        for v in 0..N_VARS {
+            let mut s = State::empty_grid();
+            s.cands = s.cands.minus(&s.var_cands(v));
+            assert!(s.has_empty_var(), "{v}");
+        }
+        assert!(!State::empty_grid().has_empty_var());
+        assert!(empties > 50 && fulls > 50, "{empties} {fulls}");
     }
 
     #[test]

@@ -13,8 +13,9 @@
 //! technique:
 //!
 //! - [`Lanes`]: the branch's state with, beside its candidates, the number
-//!   of live candidates of each of the 324 CSP variables and the set of
-//!   decided variables, kept up to date as candidates go. "Is some
+//!   of live candidates of each of the 324 CSP variables (a decided one
+//!   marked by an offset), kept up to date as candidates go, and the
+//!   candidates by digit (one 81-bit plane a digit). "Is some
 //!   variable empty" is then a counter, and "the variables of a space with
 //!   exactly K candidates" one look at 81 counters.
 //! - [`CountPlan`]: a pattern plan of the shape "one variable generator
@@ -33,8 +34,7 @@ use super::pattern::{Elem, Op, Plan, count_head};
 use super::{ConclusionKind, Found, SearchCx, Searcher};
 use crate::grid::bits::{Bits, VarSet};
 use crate::grid::geometry::*;
-use crate::grid::links::links;
-use crate::grid::state::State;
+use crate::grid::state::{State, cell_mask, cell_masks};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -78,14 +78,29 @@ impl CountPlan {
         })
     }
 
+    /// The first match's variable on `l`, in the plan's order.
+    pub fn first(&self, l: &Lanes) -> Option<usize> {
+        let mut first = None;
+        let _ = self.each(l, |v| {
+            first = Some(v);
+            ControlFlow::Break(())
+        });
+        first
+    }
+
     /// Calls `f` with each match's variable (its live candidates are the
     /// match's conclusions) on `l`, in the plan's order (variables in
     /// index order), until it breaks.
     fn each(&self, l: &Lanes, mut f: impl FnMut(usize) -> ControlFlow<()>) -> ControlFlow<()> {
         let base = var(self.space, 0);
         if self.count == 1 {
-            for v in l.ones.and(&SPACE_VARS[self.space as usize]).iter() {
-                f(v)?;
+            let words = &SPACE_WORDS[self.space as usize];
+            for (w, &mask) in words.iter().enumerate() {
+                let mut bits = l.ones.0[w] & mask;
+                while bits != 0 {
+                    f(64 * w + bits.trailing_zeros() as usize)?;
+                    bits &= bits - 1;
+                }
             }
             return ControlFlow::Continue(());
         }
@@ -98,10 +113,16 @@ impl CountPlan {
     }
 }
 
-/// The variables of each space.
-static SPACE_VARS: std::sync::LazyLock<[VarSet; 4]> = std::sync::LazyLock::new(|| {
-    std::array::from_fn(|s| VarSet::from_indices(s * 81..(s + 1) * 81))
-});
+/// The variables of each space, as the words of a [`VarSet`].
+static SPACE_WORDS: [[u64; 6]; 4] = {
+    let mut t = [[0u64; 6]; 4];
+    let mut v = 0;
+    while v < N_VARS {
+        t[v / 81][v / 64] |= 1 << (v % 64);
+        v += 1;
+    }
+    t
+};
 
 /// Is `op` the live candidates of the variable bound in `slot`?
 fn is_cands_of_slot(op: &Op, slot: usize) -> bool {
@@ -129,50 +150,104 @@ static CAND_VARS: [[u16; 4]; N_CANDS] = {
     t
 };
 
-/// The nine candidates of each variable (as [`var_cands`]), in order.
-static VAR_CANDS: std::sync::LazyLock<[[u16; 9]; N_VARS]> = std::sync::LazyLock::new(|| {
-    std::array::from_fn(|v| {
-        let mut t = [0u16; 9];
-        for (i, z) in var_cands(v).into_iter().enumerate() {
-            t[i] = z as u16;
-        }
-        t
-    })
-});
+/// The cells of each house (rows, columns, blocks), as 81-bit masks.
+static HOUSE81: [u128; N_HOUSES] = {
+    let mut t = [0u128; N_HOUSES];
+    let mut c = 0;
+    while c < N_CELLS {
+        let (r, k) = (c / 9, c % 9);
+        t[r] |= 1 << c;
+        t[9 + k] |= 1 << c;
+        t[18 + (r / 3) * 3 + k / 3] |= 1 << c;
+        c += 1;
+    }
+    t
+};
+
+/// The peers of each cell in five parts, as 81-bit masks: its row inside
+/// its block, its row outside, its column inside its block, its column
+/// outside, and its block outside its row and column.
+static PEER_PARTS: [[u128; 5]; N_CELLS] = {
+    let mut t = [[0u128; 5]; N_CELLS];
+    let mut c = 0;
+    while c < N_CELLS {
+        let (r, k) = (c / 9, c % 9);
+        let (row, col, block) = (
+            HOUSE81[r],
+            HOUSE81[9 + k],
+            HOUSE81[18 + (r / 3) * 3 + k / 3],
+        );
+        let me = !(1u128 << c);
+        t[c] = [
+            row & block & me,
+            row & !block,
+            col & block & me,
+            col & !block,
+            block & !row & !col,
+        ];
+        c += 1;
+    }
+    t
+};
+
+/// Each cell's bit in an 81-bit mask.
+static CELL81: [u128; N_CELLS] = {
+    let mut t = [0u128; N_CELLS];
+    let mut c = 0;
+    while c < N_CELLS {
+        t[c] = 1 << c;
+        c += 1;
+    }
+    t
+};
 
 /// A branch's state with per-variable counts of live candidates.
 #[derive(Clone, Copy, Debug)]
 pub struct Lanes {
     pub state: State,
+    /// The live candidates of each digit, one bit a cell (the same
+    /// candidates as `state.cands`, read by digit).
+    planes: [u128; 9],
     /// Live candidates of each CSP variable, plus [`DECIDED`] for a
     /// decided one (so that a decided variable never counts 0 or 1).
     count: [u8; N_VARS],
-    /// Variables holding a value.
-    decided: VarSet,
     /// Undecided variables with exactly one live candidate.
     ones: VarSet,
     /// Undecided variables without a live candidate.
     empty: u32,
+    /// Decided cells.
+    values: u32,
 }
 
 impl Lanes {
     pub fn new(state: &State) -> Lanes {
         let mut l = Lanes {
             state: *state,
+            planes: [0; 9],
             count: [0; N_VARS],
-            decided: VarSet::EMPTY,
             ones: VarSet::EMPTY,
             empty: 0,
+            values: state.values.len() as u32,
         };
-        for z in state.cands.iter() {
-            for v in cand_vars(z) {
-                l.count[v] += 1;
+        // The planes from the cells' digits; then a cell's count is its
+        // digits', a house's for a digit the digit's cells in the house.
+        let masks = cell_masks(&state.cands);
+        for (c, &m) in masks.iter().enumerate() {
+            l.count[c] = m.count_ones() as u8;
+            let mut m = m;
+            while m != 0 {
+                l.planes[m.trailing_zeros() as usize] |= CELL81[c];
+                m &= m - 1;
+            }
+        }
+        for (h, &house) in HOUSE81.iter().enumerate() {
+            for (d, &plane) in l.planes.iter().enumerate() {
+                l.count[N_CELLS + 9 * h + d] = (plane & house).count_ones() as u8;
             }
         }
         for z in state.values.iter() {
             for v in cand_vars(z) {
-                if !l.decided.contains(v) {
-                    l.decided.insert(v);
+                if l.count[v] < DECIDED {
                     l.count[v] += DECIDED;
                 }
             }
@@ -186,6 +261,12 @@ impl Lanes {
         l
     }
 
+    /// Is every cell decided?
+    #[inline]
+    pub fn is_solved(&self) -> bool {
+        self.values as usize == N_CELLS
+    }
+
     /// Is some undecided variable without a candidate?
     #[inline]
     pub fn has_empty_var(&self) -> bool {
@@ -194,24 +275,43 @@ impl Lanes {
 
     #[inline]
     fn drop_cand(&mut self, y: usize) {
-        self.state.cands.remove(y);
-        self.count_out(y);
+        self.drop_cell_digit(y / 9, y % 9);
     }
 
-    /// Updates the counts for candidate `y`, just removed.
-    #[inline]
-    fn count_out(&mut self, y: usize) {
-        for v in CAND_VARS[y] {
-            let v = usize::from(v);
-            self.count[v] -= 1;
-            match self.count[v] {
-                1 => self.ones.insert(v),
-                0 => {
-                    self.ones.remove(v);
-                    self.empty += 1;
-                }
-                _ => {}
+    /// Removes live candidate `9c + d` (the cell and digit known).
+    #[inline(always)]
+    fn drop_cell_digit(&mut self, c: usize, d: usize) {
+        self.drop_counting::<0b1111>(c, d);
+    }
+
+    /// Removes live candidate `9c + d`, counting it out of those of its
+    /// four variables (rc, rn, cn, bn) that `VARS` has bits for (bits 0 to
+    /// 3): the others are decided (an assertion's own variables), whose
+    /// count is [`DECIDED`] whatever goes.
+    #[inline(always)]
+    fn drop_counting<const VARS: u8>(&mut self, c: usize, d: usize) {
+        let y = 9 * c + d;
+        self.state.cands.remove(y);
+        self.planes[d] ^= CELL81[c];
+        let vars = CAND_VARS[y];
+        for (i, &v) in vars.iter().enumerate() {
+            if VARS & (1 << i) != 0 {
+                self.count_var_out(usize::from(v));
             }
+        }
+    }
+
+    /// One live candidate fewer for undecided variable `v`.
+    #[inline(always)]
+    fn count_var_out(&mut self, v: usize) {
+        self.count[v] -= 1;
+        match self.count[v] {
+            1 => self.ones.insert(v),
+            0 => {
+                self.ones.remove(v);
+                self.empty += 1;
+            }
+            _ => {}
         }
     }
 
@@ -240,17 +340,98 @@ impl Lanes {
         for v in CAND_VARS[z] {
             let v = usize::from(v);
             // `z` is live: its variables are neither decided nor empty.
-            self.decided.insert(v);
-            self.ones.remove(v);
-            self.count[v] += DECIDED;
+            // Their candidates all go below (each is linked to `z`).
+            if self.count[v] == 1 {
+                self.ones.remove(v);
+            }
+            self.count[v] = DECIDED;
         }
         self.state.values.insert(z);
-        self.drop_cand(z);
-        let gone = self.state.cands.and(links(z));
-        self.state.cands = self.state.cands.minus(&gone);
-        for y in gone.iter() {
-            self.count_out(y);
+        self.values += 1;
+        let (c, d) = (z / 9, z % 9);
+        self.drop_counting::<0>(c, d);
+        // The linked candidates: the cell's other digits (their rc
+        // variable is z's), and the digit in the cell's peers (their rn,
+        // cn or bn variable is z's when they share its row, column or
+        // block).
+        let mut digits = cell_mask(&self.state.cands, c);
+        while digits != 0 {
+            let e = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            self.drop_counting::<0b1110>(c, e);
         }
+        let plane = self.planes[d];
+        let [row_in, row_out, col_in, col_out, block_only] = PEER_PARTS[c];
+        self.drop_peers::<0b0101>(plane & row_in, d);
+        self.drop_peers::<0b1101>(plane & row_out, d);
+        self.drop_peers::<0b0011>(plane & col_in, d);
+        self.drop_peers::<0b1011>(plane & col_out, d);
+        self.drop_peers::<0b0111>(plane & block_only, d);
+    }
+
+    /// Drops digit `d` from the cells of `cells` (live there), counting it
+    /// out of the variables `VARS` selects (as [`Lanes::drop_counting`]).
+    #[inline(always)]
+    fn drop_peers<const VARS: u8>(&mut self, mut cells: u128, d: usize) {
+        while cells != 0 {
+            let p = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            self.drop_counting::<VARS>(p, d);
+        }
+    }
+
+    /// Applies a conclusion on candidate `z` when it is live; whether it was.
+    #[inline]
+    fn conclude(&mut self, kind: ConclusionKind, z: usize) -> bool {
+        let live = self.state.cands.contains(z);
+        if live {
+            match kind {
+                ConclusionKind::Eliminate => self.drop_cand(z),
+                ConclusionKind::Assert => self.assert(z),
+            }
+        }
+        live
+    }
+
+    /// The first live candidate of variable `v`, if any (as
+    /// [`Lanes::live_cands`]).
+    #[inline]
+    fn first_live(&self, v: usize) -> Option<usize> {
+        if v < N_CELLS {
+            let m = cell_mask(&self.state.cands, v);
+            (m != 0).then(|| 9 * v + m.trailing_zeros() as usize)
+        } else {
+            let (h, d) = ((v - N_CELLS) / 9, v % 9);
+            let m = self.planes[d] & HOUSE81[h];
+            (m != 0).then(|| 9 * m.trailing_zeros() as usize + d)
+        }
+    }
+
+    /// The live candidates of variable `v`, in increasing order (at most
+    /// nine): a cell's digits, or a house's places for a digit.
+    #[inline]
+    fn live_cands(&self, v: usize) -> ([u16; 9], usize) {
+        let mut out = [0u16; 9];
+        let mut n = 0;
+        if v < N_CELLS {
+            let mut m = cell_mask(&self.state.cands, v);
+            while m != 0 {
+                out[n] = (9 * v + m.trailing_zeros() as usize) as u16;
+                n += 1;
+                m &= m - 1;
+            }
+        } else {
+            // rn, cn, bn: variable 81 s + 9 i + d is digit d in house
+            // 9 (s - 1) + i.
+            let (h, d) = ((v - N_CELLS) / 9, v % 9);
+            let mut m = self.planes[d] & HOUSE81[h];
+            while m != 0 {
+                out[n] = (9 * m.trailing_zeros() as usize + d) as u16;
+                n += 1;
+                m &= m - 1;
+            }
+        }
+        (out, n)
     }
 }
 
@@ -276,18 +457,34 @@ enum Member {
 #[derive(Debug)]
 pub struct Prepared {
     members: Vec<Member>,
+    /// When every member is a count plan asserting on variables with one
+    /// live candidate: their spaces, in order (a round then reads its
+    /// matches off a copy of the lanes' `ones`, with no list built).
+    asserts_ones: Option<Vec<Space>>,
 }
 
 impl Prepared {
     pub fn new(set: &[Arc<dyn Searcher>]) -> Prepared {
-        let members = set
+        let members: Vec<Member> = set
             .iter()
             .map(|s| match CountPlan::of(&**s) {
                 Some(c) => Member::Count(c),
                 None => Member::Other(s.clone()),
             })
             .collect();
-        Prepared { members }
+        let asserts_ones = members
+            .iter()
+            .map(|m| match m {
+                Member::Count(c) if c.count == 1 && c.kind == ConclusionKind::Assert => {
+                    Some(c.space)
+                }
+                _ => None,
+            })
+            .collect();
+        Prepared {
+            members,
+            asserts_ones,
+        }
     }
 
     /// Runs the set in branch `l` to its fixpoint (`rounds: None`: the first
@@ -321,7 +518,7 @@ impl Prepared {
             if l.has_empty_var() {
                 return Some(applied);
             }
-            if l.state.is_solved()
+            if l.is_solved()
                 || cx.interrupted()
                 || rounds.is_some_and(|r| round >= r)
                 || over(applied + 1)
@@ -329,8 +526,49 @@ impl Prepared {
                 return None;
             }
             round += 1;
-            found.clear();
             let all = rounds.is_some();
+            if let Some(spaces) = &self.asserts_ones {
+                // The round's matches: the variables with one candidate
+                // when it starts, space by space, each in index order;
+                // each asserts its candidate if one is still live.
+                let ones = l.ones;
+                let mut any = false;
+                for &space in spaces {
+                    let words = &SPACE_WORDS[space as usize];
+                    for (w, &mask) in words.iter().enumerate() {
+                        let mut bits = ones.0[w] & mask;
+                        while bits != 0 {
+                            let v = 64 * w + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            any = true;
+                            if let Some(z) = l.first_live(v) {
+                                l.assert(z);
+                                applied += 1;
+                                if let Some(t) = trace.as_deref_mut() {
+                                    t.push(lit(z, true));
+                                }
+                            }
+                            if over(applied) {
+                                return None;
+                            }
+                            if !all {
+                                break;
+                            }
+                        }
+                        if any && !all {
+                            break;
+                        }
+                    }
+                    if any && !all {
+                        break;
+                    }
+                }
+                if !any {
+                    return None;
+                }
+                continue;
+            }
+            found.clear();
             for m in &self.members {
                 match m {
                     Member::Count(c) => {
@@ -362,39 +600,33 @@ impl Prepared {
                 return None;
             }
             for m in found.iter() {
-                let mut apply = |kind: ConclusionKind, z: usize| {
+                let mut done = |l: &mut Lanes, kind: ConclusionKind, z: usize| {
                     // A candidate no longer live is neither eliminated nor
                     // asserted.
-                    let done = match kind {
-                        ConclusionKind::Eliminate => l.eliminate(z),
-                        ConclusionKind::Assert => {
-                            let live = l.state.cands.contains(z);
-                            if live {
-                                l.assert(z);
-                            }
-                            live
-                        }
-                    };
-                    if done {
+                    if l.conclude(kind, z) {
                         applied += 1;
                         if let Some(t) = trace.as_deref_mut() {
                             t.push(lit(z, kind == ConclusionKind::Assert));
                         }
                     }
-                    done
                 };
                 match *m {
+                    // An assert's variable had one live candidate: the
+                    // first still live, if any, is asserted.
+                    Concluded::Var(ConclusionKind::Assert, v) => {
+                        if let Some(z) = l.first_live(usize::from(v)) {
+                            done(l, ConclusionKind::Assert, z);
+                        }
+                    }
                     Concluded::Var(kind, v) => {
-                        for &z in &VAR_CANDS[usize::from(v)] {
-                            // An assert's variable had one live candidate.
-                            if apply(kind, usize::from(z)) && kind == ConclusionKind::Assert {
-                                break;
-                            }
+                        let (zs, n) = l.live_cands(usize::from(v));
+                        for &z in &zs[..n] {
+                            done(l, kind, usize::from(z));
                         }
                     }
                     Concluded::Cands(kind, zs) => {
                         for z in zs.iter() {
-                            apply(kind, z);
+                            done(l, kind, z);
                         }
                     }
                 }
@@ -654,8 +886,18 @@ mod tests {
         for (z, vars) in CAND_VARS.iter().enumerate() {
             assert_eq!(vars.map(usize::from), cand_vars(z));
         }
+        assert_eq!(l.planes, fresh.planes);
+        assert_eq!((l.values, l.is_solved()), (fresh.values, s.is_solved()));
+        for v in 0..N_VARS {
+            let (zs, n) = l.live_cands(v);
+            let want: Vec<u16> = var_cands(v)
+                .into_iter()
+                .filter(|&z| s.cands.contains(z))
+                .map(|z| z as u16)
+                .collect();
+            assert_eq!(zs[..n], want[..], "{v}");
+        }
         assert_eq!(l.count, fresh.count);
-        assert_eq!(l.decided, fresh.decided);
         assert_eq!(l.ones, fresh.ones);
         assert!(!l.has_empty_var());
         for d in 0..9 {

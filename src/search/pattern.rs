@@ -1324,6 +1324,45 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// The matches of a plan with a count head ([`count_head`]) whose
+    /// generator binds variable `v`, a variable that passes the count
+    /// filter: the plan from its third instruction, as
+    /// [`Plan::run_counted`] goes on with each variable that passes (an
+    /// engine that keeps the counts finds the variable itself).
+    pub fn search_counted_at(
+        &self,
+        cx: &mut SearchCx,
+        state: &State,
+        v: usize,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let Some((slot, _, _)) = count_head(&self.instrs) else {
+            return self.search(cx, state, f);
+        };
+        let (mut env, mut live) = FRAMES.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+        env.clear();
+        env.resize(self.slots, Val::Int(0));
+        live.clear();
+        live.resize(self.instrs.len(), None);
+        env[slot] = Val::Idx(v);
+        let mut fr = Frame {
+            state,
+            env,
+            live,
+            cx,
+            f,
+            stop: usize::MAX,
+            sink: Vec::new(),
+            overflow: false,
+        };
+        let flow = self.run(2, &mut fr);
+        let bufs = (std::mem::take(&mut fr.env), std::mem::take(&mut fr.live));
+        FRAMES.with(|p| p.borrow_mut().push(bufs));
+        flow
+    }
+}
+
 impl Searcher for Plan {
     fn search(
         &self,
