@@ -313,6 +313,26 @@ fn digit_mask(state: &State, e: Elem, i: usize) -> u64 {
     }
 }
 
+/// The cells (`e` = cell) or the digits (`e` = digit) of the live
+/// candidates of house `h`, from its nine cells' digit masks.
+#[inline]
+fn house_project(state: &State, e: Elem, h: usize) -> Bits {
+    let cells = &HOUSE_CELLS[h];
+    if e == Elem::Digit {
+        let all = cells
+            .iter()
+            .fold(0, |a, &c| a | digit_mask(state, Elem::Cell, c));
+        return word_set(all);
+    }
+    let mut out = Bits::EMPTY;
+    for &c in cells {
+        if digit_mask(state, Elem::Cell, c) != 0 {
+            out.insert(c);
+        }
+    }
+    out
+}
+
 /// Sets with at most this many members are projected member by member;
 /// larger ones through per-cell masks.
 const SMALL_SET: usize = 24;
@@ -556,7 +576,7 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
         pre,
     } = qo;
     let (q, slot) = (*q, *slot);
-    let dom = domain.eval_set(cx);
+    let dom = set_of(domain, cx);
     if !dom.is_empty() {
         for (t, v) in pre {
             cx.vals[*t] = v.eval(cx);
@@ -595,6 +615,27 @@ fn ev(op: &Op, cx: &mut Env) -> Val {
         Op::Slot(s) => cx.vals[*s],
         Op::Int(i) => Val::Int(*i),
         _ => op.eval(cx),
+    }
+}
+
+/// The value of a set operand: a bound value, the live candidates of a
+/// bound element, or `grid` are read in place, anything else evaluated by
+/// [`Op::eval_set`] (these leaves are most of the operands of set
+/// operations, and a call of `eval_set`, whose frame holds 96-byte sets,
+/// costs more than reading them).
+#[inline(always)]
+fn set_of(op: &Op, cx: &mut Env) -> Bits {
+    match op {
+        Op::Slot(s) => cx.vals[*s].set(),
+        Op::Cands(e, x) => match &**x {
+            Op::Slot(s) => match &cx.vals[*s] {
+                Val::Idx(i) => cands_of(cx.state, *e, *i),
+                v => cands_val(cx.state, *e, *v),
+            },
+            _ => op.eval_set(cx),
+        },
+        Op::Grid => cx.state.cands,
+        _ => op.eval_set(cx),
     }
 }
 
@@ -659,14 +700,14 @@ impl Op {
             | Op::Peers(_)
             | Op::SetBin(..) => Val::Set(self.eval_set(cx)),
             Op::First(x) => {
-                let s = x.eval_set(cx);
+                let s = set_of(x, cx);
                 Val::Idx(s.min().unwrap_or_else(|| {
                     cx.undefined = true;
                     0
                 }))
             }
             Op::Last(x) => {
-                let s = x.eval_set(cx);
+                let s = set_of(x, cx);
                 Val::Idx(s.max().unwrap_or_else(|| {
                     cx.undefined = true;
                     0
@@ -715,10 +756,21 @@ impl Op {
                         v => project(*e, &cands_val(cx.state, *inner, v)),
                     };
                 }
-                project(*e, &x.eval_set(cx))
+                // `cells(H)` and `digits(H)` of one house read its nine
+                // cells' masks.
+                if matches!(e, Elem::Cell | Elem::Digit)
+                    && let Op::Cands(inner, y) = &**x
+                    && inner.is_house()
+                {
+                    return match ev(y, cx) {
+                        Val::Idx(h) => house_project(cx.state, *e, h),
+                        v => project(*e, &cands_val(cx.state, *inner, v)),
+                    };
+                }
+                project(*e, &set_of(x, cx))
             }
             Op::Linked(x) => {
-                let s = x.eval_set(cx);
+                let s = set_of(x, cx);
                 if s.is_empty() {
                     Bits::EMPTY
                 } else {
@@ -726,7 +778,7 @@ impl Op {
                 }
             }
             Op::Peers(x) => {
-                let s = x.eval_set(cx);
+                let s = set_of(x, cx);
                 if s.is_empty() {
                     return Bits::EMPTY;
                 }
@@ -737,8 +789,8 @@ impl Op {
                 acc
             }
             Op::SetBin(op, a, b) => {
-                let a = a.eval_set(cx);
-                let b = b.eval_set(cx);
+                let a = set_of(a, cx);
+                let b = set_of(b, cx);
                 match op {
                     SetOp::Union => a.or(&b),
                     SetOp::Inter => a.and(&b),
@@ -762,7 +814,7 @@ impl Op {
                         v => cands_val(cx.state, Elem::Cell, v).len() as i64,
                     };
                 }
-                x.eval_set(cx).len() as i64
+                set_of(x, cx).len() as i64
             }
             Op::IntBin(op, a, b) => {
                 let a = a.eval_int(cx);
@@ -810,16 +862,16 @@ impl Op {
                 }
             }
             Op::SetEq(eq, a, b) => {
-                let a = a.eval_set(cx);
-                (a == b.eval_set(cx)) == *eq
+                let a = set_of(a, cx);
+                (a == set_of(b, cx)) == *eq
             }
             Op::SubsetOf(a, b) => {
-                let a = a.eval_set(cx);
-                a.is_subset(&b.eval_set(cx))
+                let a = set_of(a, cx);
+                a.is_subset(&set_of(b, cx))
             }
             Op::In(a, b) => {
                 let i = ev(a, cx).idx();
-                b.eval_set(cx).contains(i)
+                set_of(b, cx).contains(i)
             }
             Op::And(a, b) => a.eval_bool(cx) && b.eval_bool(cx),
             Op::Or(a, b) => a.eval_bool(cx) || b.eval_bool(cx),
@@ -1375,6 +1427,39 @@ impl Searcher for Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `cells(H)` and `digits(H)` read from the cells' masks are the
+    /// projections of the house's live candidates, on states from full to
+    /// nearly empty.
+    #[test]
+    fn house_projections_agree() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut checked = 0;
+        for density in [0u64, 2, 16, 128, 250, 256] {
+            for _ in 0..20 {
+                let mut masks = [0u16; N_CELLS];
+                for m in masks.iter_mut() {
+                    for d in 0..9 {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        if (x >> 56) < density {
+                            *m |= 1 << d;
+                        }
+                    }
+                }
+                let state = State::from_masks(&masks, &[0; N_CELLS]);
+                for h in 0..N_HOUSES {
+                    let live = state.cands.and(&TABLES.house[h]);
+                    for e in [Elem::Cell, Elem::Digit] {
+                        assert_eq!(house_project(&state, e, h), project(e, &live), "{e:?} {h}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 6 * 20 * N_HOUSES * 2);
+    }
 
     /// The fast projections agree with the per-cell masks on sets of every
     /// size, member-wise ones included.
