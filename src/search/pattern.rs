@@ -231,6 +231,10 @@ static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
         .collect()
 });
 
+/// Each cell's three houses as bits of one word (row, column, block).
+static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
+    LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
+
 static ALL_CELLS: LazyLock<Bits> = LazyLock::new(|| Bits::first(N_CELLS));
 
 /// Live candidates of one element.
@@ -343,20 +347,24 @@ pub fn project(e: Elem, s: &Bits) -> Bits {
         Elem::Cand => *s,
         Elem::Cell => cells_in(s),
         Elem::Row | Elem::Column | Elem::Block | Elem::House => {
-            let kinds: &[usize] = match e {
-                Elem::Row => &[0],
-                Elem::Column => &[1],
-                Elem::Block => &[2],
-                _ => &[0, 1, 2],
+            // Houses are members 0 to 26: one word, the union of the
+            // present cells' house bits.
+            let keep: u64 = match e {
+                Elem::Row => 0x1FF,
+                Elem::Column => 0x1FF << 9,
+                Elem::Block => 0x1FF << 18,
+                _ => 0x7FF_FFFF,
             };
-            let mut out = Bits::EMPTY;
-            for c in cells_in(s).iter() {
-                let hs = cell_houses(c);
-                for &k in kinds {
-                    out.insert(hs[k]);
+            let c = cells_in(s);
+            let mut all = 0;
+            for (w, &word) in c.0[..2].iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    all |= CELL_HOUSE_BITS[w * 64 + m.trailing_zeros() as usize];
+                    m &= m - 1;
                 }
             }
-            out
+            word_set(all & keep)
         }
         Elem::Digit if s.len() > SMALL_SET => {
             let mut out = Bits::EMPTY;
