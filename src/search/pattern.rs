@@ -337,6 +337,21 @@ fn house_project(state: &State, e: Elem, h: usize) -> Bits {
     out
 }
 
+/// The indices `i` with `i op j` (`op` an order; `==` and `!=` keep
+/// all): the members a bound on a generator's element keeps
+/// ([`super::fold::bound_of`]).
+fn side(op: CmpOp, j: usize) -> Bits {
+    let below = |n: usize| Bits::first(n.min(Bits::CAPACITY));
+    let all = below(Bits::CAPACITY);
+    match op {
+        CmpOp::Lt => below(j),
+        CmpOp::Le => below(j + 1),
+        CmpOp::Gt => all.minus(&below(j + 1)),
+        CmpOp::Ge => all.minus(&below(j)),
+        CmpOp::Eq | CmpOp::Ne => all,
+    }
+}
+
 /// Sets with at most this many members are projected member by member;
 /// larger ones through per-cell masks.
 const SMALL_SET: usize = 24;
@@ -1072,6 +1087,11 @@ impl Plan {
                     };
                     dom = dom.and(&d);
                 }
+                if let Some((op, s)) = self.folded.bounds.get(k).copied().flatten()
+                    && let Val::Idx(j) = fr.env[s]
+                {
+                    dom = dom.and(&side(op, j));
+                }
                 match *size {
                     None => {
                         for i in dom.iter() {
@@ -1435,6 +1455,25 @@ impl Searcher for Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The members a bound keeps: those on its side of the index.
+    #[test]
+    fn sides_of_an_index() {
+        let of = |op, j| side(op, j).iter().collect::<Vec<_>>();
+        assert_eq!(of(CmpOp::Lt, 3), [0, 1, 2]);
+        assert_eq!(of(CmpOp::Le, 3), [0, 1, 2, 3]);
+        assert_eq!(of(CmpOp::Gt, 764), [765, 766, 767]);
+        assert_eq!(of(CmpOp::Ge, 765), [765, 766, 767]);
+        assert!(side(CmpOp::Lt, 0).is_empty());
+        assert!(side(CmpOp::Gt, 767).is_empty());
+        assert_eq!(side(CmpOp::Ne, 5).len(), Bits::CAPACITY);
+        for j in [0, 1, 63, 64, 80, 400, 728] {
+            let (lt, ge) = (side(CmpOp::Lt, j), side(CmpOp::Ge, j));
+            assert!(!lt.intersects(&ge));
+            assert_eq!(lt.len() + ge.len(), Bits::CAPACITY);
+            assert_eq!(side(CmpOp::Le, j).len(), j + 1);
+        }
+    }
 
     /// `cells(H)` and `digits(H)` read from the cells' masks are the
     /// projections of the house's live candidates, on states from full to
