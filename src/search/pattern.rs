@@ -662,6 +662,16 @@ fn set_of(op: &Op, cx: &mut Env) -> Bits {
     }
 }
 
+/// Two values compared as integers: integers as they are, anything else
+/// (indices) by its index.
+#[inline(always)]
+fn compared(a: &Val, b: &Val) -> (i64, i64) {
+    match (a, b) {
+        (Val::Int(a), Val::Int(b)) => (*a, *b),
+        (a, b) => (a.idx() as i64, b.idx() as i64),
+    }
+}
+
 impl Op {
     /// The value of the expression on `state` with the bound values
     /// `vals`; `None` when it is undefined (`first` or `last` of an empty
@@ -869,11 +879,11 @@ impl Op {
             Op::Cmp(op, a, b) => {
                 let (a, b) = if a.is_int() && b.is_int() {
                     (a.eval_int(cx), b.eval_int(cx))
+                } else if let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) {
+                    // Two bound values (`A < B`, `z == w`), read in place.
+                    compared(&cx.vals[*x], &cx.vals[*y])
                 } else {
-                    match (ev(a, cx), ev(b, cx)) {
-                        (Val::Int(a), Val::Int(b)) => (a, b),
-                        (a, b) => (a.idx() as i64, b.idx() as i64),
-                    }
+                    compared(&ev(a, cx), &ev(b, cx))
                 };
                 match op {
                     CmpOp::Eq => a == b,
@@ -893,7 +903,10 @@ impl Op {
                 a.is_subset(&set_of(b, cx))
             }
             Op::In(a, b) => {
-                let i = ev(a, cx).idx();
+                let i = match &**a {
+                    Op::Slot(x) => cx.vals[*x].idx(),
+                    a => ev(a, cx).idx(),
+                };
                 set_of(b, cx).contains(i)
             }
             Op::And(a, b) => a.eval_bool(cx) && b.eval_bool(cx),
