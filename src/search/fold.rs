@@ -11,8 +11,11 @@
 //! anyway) instead of once per binding that reaches them, and runs what is
 //! left of the filter.
 //!
-//! Only single-element generators without an `in` domain are folded: the
-//! default domain is what the folded conditions are tested on. Conditions
+//! Only single-element generators are folded. The folded conditions are
+//! tested on the generator's default domain; a generator with an `in`
+//! domain keeps the members of that domain that are in it, which are the
+//! members that pass the conditions (the default domain is computed for
+//! every generator, on the first binding that reaches it). Conditions
 //! are pure (an undefined value makes one fail, wherever it is tested), so
 //! testing a term earlier, or apart from the other terms of its `and`,
 //! changes no match and no order of matches. The plan's instructions are
@@ -67,10 +70,7 @@ pub fn fold(instrs: &[Instr], prefixes: &[usize]) -> Folded {
     }
     for (k, instr) in instrs.iter().enumerate() {
         let Instr::Gen {
-            slot,
-            size: None,
-            domain: None,
-            ..
+            slot, size: None, ..
         } = instr
         else {
             continue;
@@ -220,10 +220,10 @@ mod tests {
     }
 
     /// A filter that reads an earlier generator's element stays; a whole
-    /// filter on the element alone is folded; a generator with an `in`
-    /// domain folds nothing.
+    /// filter on the element alone is folded, after a generator with an
+    /// `in` domain too (`let A: cell in peers(P); where |A| == 2`).
     #[test]
-    fn only_conditions_on_one_element_of_a_default_domain_are_folded() {
+    fn only_conditions_on_one_element_are_folded() {
         let both = ge(
             Op::Len(Box::new(Op::SetBin(
                 crate::search::pattern::SetOp::Union,
@@ -249,8 +249,8 @@ mod tests {
         assert_eq!(f.conds[1].len(), 1);
         assert!(matches!(f.rest[2], Rest::Whole));
         assert!(matches!(f.rest[3], Rest::Nothing));
-        assert!(f.conds[4].is_empty());
-        assert!(matches!(f.rest[5], Rest::Whole));
+        assert_eq!(f.conds[4].len(), 1);
+        assert!(matches!(f.rest[5], Rest::Nothing));
     }
 
     fn cmp(op: CmpOp, a: usize, b: usize) -> Op {
