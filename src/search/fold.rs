@@ -122,11 +122,10 @@ pub fn bound_of(instrs: &[Instr], k: usize, prefixes: &[usize]) -> Option<(CmpOp
     };
     let before: Vec<usize> = instrs[..k]
         .iter()
-        .map(|i| match i {
+        .filter_map(|i| match i {
             Instr::Gen { slot, .. } | Instr::Def { slot, .. } => Some(*slot),
             Instr::Filter(_) => None,
         })
-        .flatten()
         .collect();
     for (j, next) in instrs.iter().enumerate().skip(k + 1) {
         if prefixes.contains(&j) {
