@@ -11,8 +11,11 @@
 //! anyway) instead of once per binding that reaches them, and runs what is
 //! left of the filter.
 //!
-//! Only single-element generators without an `in` domain are folded: the
-//! default domain is what the folded conditions are tested on. Conditions
+//! Only single-element generators are folded. The folded conditions are
+//! tested on the generator's default domain; a generator with an `in`
+//! domain keeps the members of that domain that are in it, which are the
+//! members that pass the conditions (the default domain is computed for
+//! every generator, on the first binding that reaches it). Conditions
 //! are pure (an undefined value makes one fail, wherever it is tested), so
 //! testing a term earlier, or apart from the other terms of its `and`,
 //! changes no match and no order of matches. The plan's instructions are
@@ -20,7 +23,7 @@
 //! read them.
 
 use super::hoist::free_slots;
-use super::pattern::{Instr, Op};
+use super::pattern::{CmpOp, Instr, Op};
 
 /// What [`fold`] found in a plan, indexed by instruction.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +33,12 @@ pub struct Folded {
     pub conds: Vec<Vec<Op>>,
     /// For a filter: what is left of it to test per binding.
     pub rest: Vec<Rest>,
+    /// For a single-element generator: a comparison `X < S` (`<=`, `>`,
+    /// `>=`) of its element X with an element S bound before it, found in
+    /// a filter that follows it (`where A < B`, `e < D2`): the matcher
+    /// keeps only the members on the right side of S's index in the
+    /// generator's domain (see [`bound_of`]). The filter still tests it.
+    pub bounds: Vec<Option<(CmpOp, usize)>>,
 }
 
 /// What is left of a filter once its terms on one generator's element are
@@ -54,13 +63,14 @@ pub fn fold(instrs: &[Instr], prefixes: &[usize]) -> Folded {
     let mut out = Folded {
         conds: vec![Vec::new(); instrs.len()],
         rest: vec![Rest::Whole; instrs.len()],
+        bounds: vec![None; instrs.len()],
     };
+    for k in 0..instrs.len() {
+        out.bounds[k] = bound_of(instrs, k, prefixes);
+    }
     for (k, instr) in instrs.iter().enumerate() {
         let Instr::Gen {
-            slot,
-            size: None,
-            domain: None,
-            ..
+            slot, size: None, ..
         } = instr
         else {
             continue;
@@ -92,6 +102,65 @@ pub fn fold(instrs: &[Instr], prefixes: &[usize]) -> Folded {
     out
 }
 
+/// The first bound of generator `k`'s element in the filters after it (up
+/// to the next generator or the end of a shared prefix): a term `X op S`
+/// or `S op X` of a filter's top-level `and`, where X is the generator's
+/// element, `op` an order (`<`, `<=`, `>`, `>=`) and S a name bound by an
+/// instruction before the generator, so that its value is known when the
+/// generator runs. Returned as `(op, S)` with X on the left. A member on
+/// the wrong side of S fails that filter, whatever comes between: leaving
+/// it out of the domain changes no match and no order of matches (only
+/// the nodes visited). Single-element generators only.
+pub fn bound_of(instrs: &[Instr], k: usize, prefixes: &[usize]) -> Option<(CmpOp, usize)> {
+    let Instr::Gen {
+        slot: x,
+        size: None,
+        ..
+    } = instrs[k]
+    else {
+        return None;
+    };
+    let before: Vec<usize> = instrs[..k]
+        .iter()
+        .filter_map(|i| match i {
+            Instr::Gen { slot, .. } | Instr::Def { slot, .. } => Some(*slot),
+            Instr::Filter(_) => None,
+        })
+        .collect();
+    for (j, next) in instrs.iter().enumerate().skip(k + 1) {
+        if prefixes.contains(&j) {
+            break;
+        }
+        let op = match next {
+            Instr::Gen { .. } => break,
+            Instr::Def { .. } => continue,
+            Instr::Filter(op) => op,
+        };
+        let mut terms = Vec::new();
+        conjuncts(op, &mut terms);
+        for t in terms {
+            let Op::Cmp(c, a, b) = t else { continue };
+            let flipped = match c {
+                CmpOp::Lt => CmpOp::Gt,
+                CmpOp::Le => CmpOp::Ge,
+                CmpOp::Gt => CmpOp::Lt,
+                CmpOp::Ge => CmpOp::Le,
+                CmpOp::Eq | CmpOp::Ne => continue,
+            };
+            match (&**a, &**b) {
+                (Op::Slot(l), Op::Slot(r)) if *l == x && before.contains(r) => {
+                    return Some((*c, *r));
+                }
+                (Op::Slot(l), Op::Slot(r)) if *r == x && before.contains(l) => {
+                    return Some((flipped, *l));
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
 /// The terms of a top-level `and`, left to right.
 fn conjuncts<'a>(op: &'a Op, out: &mut Vec<&'a Op>) {
     match op {
@@ -114,7 +183,7 @@ fn reads_only(op: &Op, slot: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::pattern::{CmpOp, Elem};
+    use crate::search::pattern::Elem;
 
     fn len_of(slot: usize) -> Op {
         Op::Len(Box::new(Op::Cands(Elem::Cell, Box::new(Op::Slot(slot)))))
@@ -151,10 +220,10 @@ mod tests {
     }
 
     /// A filter that reads an earlier generator's element stays; a whole
-    /// filter on the element alone is folded; a generator with an `in`
-    /// domain folds nothing.
+    /// filter on the element alone is folded, after a generator with an
+    /// `in` domain too (`let A: cell in peers(P); where |A| == 2`).
     #[test]
-    fn only_conditions_on_one_element_of_a_default_domain_are_folded() {
+    fn only_conditions_on_one_element_are_folded() {
         let both = ge(
             Op::Len(Box::new(Op::SetBin(
                 crate::search::pattern::SetOp::Union,
@@ -181,8 +250,81 @@ mod tests {
         assert_eq!(f.conds[1].len(), 1);
         assert!(matches!(f.rest[2], Rest::Whole));
         assert!(matches!(f.rest[3], Rest::Nothing));
-        assert!(f.conds[4].is_empty());
-        assert!(matches!(f.rest[5], Rest::Whole));
+        assert_eq!(f.conds[4].len(), 1);
+        assert!(matches!(f.rest[5], Rest::Nothing));
+    }
+
+    fn cmp(op: CmpOp, a: usize, b: usize) -> Op {
+        Op::Cmp(op, Box::new(Op::Slot(a)), Box::new(Op::Slot(b)))
+    }
+
+    /// `let B: cell; let A: cell; where A < B and |A| >= 2`: A's members
+    /// are bounded by B; written `B > A`, the same bound.
+    #[test]
+    fn an_order_with_an_earlier_element_bounds_a_generator() {
+        for lt in [cmp(CmpOp::Lt, 1, 0), cmp(CmpOp::Gt, 0, 1)] {
+            let instrs = [
+                cell_gen(0),
+                cell_gen(1),
+                Instr::Filter(Op::And(Box::new(ge(len_of(1), 2)), Box::new(lt))),
+            ];
+            let f = fold(&instrs, &[]);
+            assert_eq!(f.bounds, [None, Some((CmpOp::Lt, 0)), None]);
+        }
+        let instrs = [
+            cell_gen(0),
+            cell_gen(1),
+            Instr::Filter(cmp(CmpOp::Ge, 0, 1)),
+        ];
+        assert_eq!(fold(&instrs, &[]).bounds[1], Some((CmpOp::Le, 0)));
+    }
+
+    /// No bound from a name defined after the generator (its value is not
+    /// known yet), from `==` or `!=`, from a filter beyond the next
+    /// generator or across the end of a shared prefix, nor on a subset.
+    #[test]
+    fn only_names_known_before_the_generator_bound_it() {
+        let later = [
+            cell_gen(0),
+            cell_gen(1),
+            Instr::Def {
+                slot: 2,
+                op: Op::Slot(0),
+            },
+            Instr::Filter(cmp(CmpOp::Lt, 1, 2)),
+        ];
+        assert_eq!(fold(&later, &[]).bounds, [None; 4]);
+        let eq = [
+            cell_gen(0),
+            cell_gen(1),
+            Instr::Filter(cmp(CmpOp::Ne, 1, 0)),
+        ];
+        assert_eq!(fold(&eq, &[]).bounds, [None; 3]);
+        let beyond = [
+            cell_gen(0),
+            cell_gen(1),
+            cell_gen(2),
+            Instr::Filter(cmp(CmpOp::Lt, 1, 0)),
+        ];
+        assert_eq!(fold(&beyond, &[]).bounds, [None; 4]);
+        let across = [
+            cell_gen(0),
+            cell_gen(1),
+            Instr::Filter(cmp(CmpOp::Lt, 1, 0)),
+        ];
+        assert_eq!(fold(&across, &[2]).bounds, [None; 3]);
+        let subset = [
+            cell_gen(0),
+            Instr::Gen {
+                slot: 1,
+                elem: Elem::Cell,
+                size: Some(2),
+                domain: None,
+                order: Vec::new(),
+            },
+            Instr::Filter(cmp(CmpOp::Lt, 1, 0)),
+        ];
+        assert_eq!(fold(&subset, &[]).bounds, [None; 3]);
     }
 
     /// A filter after the end of a shared prefix is not folded into a

@@ -231,6 +231,10 @@ static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
         .collect()
 });
 
+/// Each cell's three houses as bits of one word (row, column, block).
+static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
+    LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
+
 static ALL_CELLS: LazyLock<Bits> = LazyLock::new(|| Bits::first(N_CELLS));
 
 /// Live candidates of one element.
@@ -313,6 +317,41 @@ fn digit_mask(state: &State, e: Elem, i: usize) -> u64 {
     }
 }
 
+/// The cells (`e` = cell) or the digits (`e` = digit) of the live
+/// candidates of house `h`, from its nine cells' digit masks.
+#[inline]
+fn house_project(state: &State, e: Elem, h: usize) -> Bits {
+    let cells = &HOUSE_CELLS[h];
+    if e == Elem::Digit {
+        let all = cells
+            .iter()
+            .fold(0, |a, &c| a | digit_mask(state, Elem::Cell, c));
+        return word_set(all);
+    }
+    let mut out = Bits::EMPTY;
+    for &c in cells {
+        if digit_mask(state, Elem::Cell, c) != 0 {
+            out.insert(c);
+        }
+    }
+    out
+}
+
+/// The indices `i` with `i op j` (`op` an order; `==` and `!=` keep
+/// all): the members a bound on a generator's element keeps
+/// ([`super::fold::bound_of`]).
+fn side(op: CmpOp, j: usize) -> Bits {
+    let below = |n: usize| Bits::first(n.min(Bits::CAPACITY));
+    let all = below(Bits::CAPACITY);
+    match op {
+        CmpOp::Lt => below(j),
+        CmpOp::Le => below(j + 1),
+        CmpOp::Gt => all.minus(&below(j + 1)),
+        CmpOp::Ge => all.minus(&below(j)),
+        CmpOp::Eq | CmpOp::Ne => all,
+    }
+}
+
 /// Sets with at most this many members are projected member by member;
 /// larger ones through per-cell masks.
 const SMALL_SET: usize = 24;
@@ -323,20 +362,24 @@ pub fn project(e: Elem, s: &Bits) -> Bits {
         Elem::Cand => *s,
         Elem::Cell => cells_in(s),
         Elem::Row | Elem::Column | Elem::Block | Elem::House => {
-            let kinds: &[usize] = match e {
-                Elem::Row => &[0],
-                Elem::Column => &[1],
-                Elem::Block => &[2],
-                _ => &[0, 1, 2],
+            // Houses are members 0 to 26: one word, the union of the
+            // present cells' house bits.
+            let keep: u64 = match e {
+                Elem::Row => 0x1FF,
+                Elem::Column => 0x1FF << 9,
+                Elem::Block => 0x1FF << 18,
+                _ => 0x7FF_FFFF,
             };
-            let mut out = Bits::EMPTY;
-            for c in cells_in(s).iter() {
-                let hs = cell_houses(c);
-                for &k in kinds {
-                    out.insert(hs[k]);
+            let c = cells_in(s);
+            let mut all = 0;
+            for (w, &word) in c.0[..2].iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    all |= CELL_HOUSE_BITS[w * 64 + m.trailing_zeros() as usize];
+                    m &= m - 1;
                 }
             }
-            out
+            word_set(all & keep)
         }
         Elem::Digit if s.len() > SMALL_SET => {
             let mut out = Bits::EMPTY;
@@ -556,7 +599,7 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
         pre,
     } = qo;
     let (q, slot) = (*q, *slot);
-    let dom = domain.eval_set(cx);
+    let dom = set_of(domain, cx);
     if !dom.is_empty() {
         for (t, v) in pre {
             cx.vals[*t] = v.eval(cx);
@@ -595,6 +638,37 @@ fn ev(op: &Op, cx: &mut Env) -> Val {
         Op::Slot(s) => cx.vals[*s],
         Op::Int(i) => Val::Int(*i),
         _ => op.eval(cx),
+    }
+}
+
+/// The value of a set operand: a bound value, the live candidates of a
+/// bound element, or `grid` are read in place, anything else evaluated by
+/// [`Op::eval_set`] (these leaves are most of the operands of set
+/// operations, and a call of `eval_set`, whose frame holds 96-byte sets,
+/// costs more than reading them).
+#[inline(always)]
+fn set_of(op: &Op, cx: &mut Env) -> Bits {
+    match op {
+        Op::Slot(s) => cx.vals[*s].set(),
+        Op::Cands(e, x) => match &**x {
+            Op::Slot(s) => match &cx.vals[*s] {
+                Val::Idx(i) => cands_of(cx.state, *e, *i),
+                v => cands_val(cx.state, *e, *v),
+            },
+            _ => op.eval_set(cx),
+        },
+        Op::Grid => cx.state.cands,
+        _ => op.eval_set(cx),
+    }
+}
+
+/// Two values compared as integers: integers as they are, anything else
+/// (indices) by its index.
+#[inline(always)]
+fn compared(a: &Val, b: &Val) -> (i64, i64) {
+    match (a, b) {
+        (Val::Int(a), Val::Int(b)) => (*a, *b),
+        (a, b) => (a.idx() as i64, b.idx() as i64),
     }
 }
 
@@ -659,14 +733,14 @@ impl Op {
             | Op::Peers(_)
             | Op::SetBin(..) => Val::Set(self.eval_set(cx)),
             Op::First(x) => {
-                let s = x.eval_set(cx);
+                let s = set_of(x, cx);
                 Val::Idx(s.min().unwrap_or_else(|| {
                     cx.undefined = true;
                     0
                 }))
             }
             Op::Last(x) => {
-                let s = x.eval_set(cx);
+                let s = set_of(x, cx);
                 Val::Idx(s.max().unwrap_or_else(|| {
                     cx.undefined = true;
                     0
@@ -715,10 +789,21 @@ impl Op {
                         v => project(*e, &cands_val(cx.state, *inner, v)),
                     };
                 }
-                project(*e, &x.eval_set(cx))
+                // `cells(H)` and `digits(H)` of one house read its nine
+                // cells' masks.
+                if matches!(e, Elem::Cell | Elem::Digit)
+                    && let Op::Cands(inner, y) = &**x
+                    && inner.is_house()
+                {
+                    return match ev(y, cx) {
+                        Val::Idx(h) => house_project(cx.state, *e, h),
+                        v => project(*e, &cands_val(cx.state, *inner, v)),
+                    };
+                }
+                project(*e, &set_of(x, cx))
             }
             Op::Linked(x) => {
-                let s = x.eval_set(cx);
+                let s = set_of(x, cx);
                 if s.is_empty() {
                     Bits::EMPTY
                 } else {
@@ -726,7 +811,7 @@ impl Op {
                 }
             }
             Op::Peers(x) => {
-                let s = x.eval_set(cx);
+                let s = set_of(x, cx);
                 if s.is_empty() {
                     return Bits::EMPTY;
                 }
@@ -737,8 +822,8 @@ impl Op {
                 acc
             }
             Op::SetBin(op, a, b) => {
-                let a = a.eval_set(cx);
-                let b = b.eval_set(cx);
+                let a = set_of(a, cx);
+                let b = set_of(b, cx);
                 match op {
                     SetOp::Union => a.or(&b),
                     SetOp::Inter => a.and(&b),
@@ -762,7 +847,7 @@ impl Op {
                         v => cands_val(cx.state, Elem::Cell, v).len() as i64,
                     };
                 }
-                x.eval_set(cx).len() as i64
+                set_of(x, cx).len() as i64
             }
             Op::IntBin(op, a, b) => {
                 let a = a.eval_int(cx);
@@ -794,11 +879,11 @@ impl Op {
             Op::Cmp(op, a, b) => {
                 let (a, b) = if a.is_int() && b.is_int() {
                     (a.eval_int(cx), b.eval_int(cx))
+                } else if let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) {
+                    // Two bound values (`A < B`, `z == w`), read in place.
+                    compared(&cx.vals[*x], &cx.vals[*y])
                 } else {
-                    match (ev(a, cx), ev(b, cx)) {
-                        (Val::Int(a), Val::Int(b)) => (a, b),
-                        (a, b) => (a.idx() as i64, b.idx() as i64),
-                    }
+                    compared(&ev(a, cx), &ev(b, cx))
                 };
                 match op {
                     CmpOp::Eq => a == b,
@@ -810,16 +895,19 @@ impl Op {
                 }
             }
             Op::SetEq(eq, a, b) => {
-                let a = a.eval_set(cx);
-                (a == b.eval_set(cx)) == *eq
+                let a = set_of(a, cx);
+                (a == set_of(b, cx)) == *eq
             }
             Op::SubsetOf(a, b) => {
-                let a = a.eval_set(cx);
-                a.is_subset(&b.eval_set(cx))
+                let a = set_of(a, cx);
+                a.is_subset(&set_of(b, cx))
             }
             Op::In(a, b) => {
-                let i = ev(a, cx).idx();
-                b.eval_set(cx).contains(i)
+                let i = match &**a {
+                    Op::Slot(x) => cx.vals[*x].idx(),
+                    a => ev(a, cx).idx(),
+                };
+                set_of(b, cx).contains(i)
             }
             Op::And(a, b) => a.eval_bool(cx) && b.eval_bool(cx),
             Op::Or(a, b) => a.eval_bool(cx) || b.eval_bool(cx),
@@ -1016,6 +1104,11 @@ impl Plan {
                         return ControlFlow::Continue(());
                     };
                     dom = dom.and(&d);
+                }
+                if let Some((op, s)) = self.folded.bounds.get(k).copied().flatten()
+                    && let Val::Idx(j) = fr.env[s]
+                {
+                    dom = dom.and(&side(op, j));
                 }
                 if !order.is_empty() {
                     return self.run_ordered(k, *slot, order, dom, fr);
@@ -1450,6 +1543,58 @@ impl Searcher for Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The members a bound keeps: those on its side of the index.
+    #[test]
+    fn sides_of_an_index() {
+        let of = |op, j| side(op, j).iter().collect::<Vec<_>>();
+        assert_eq!(of(CmpOp::Lt, 3), [0, 1, 2]);
+        assert_eq!(of(CmpOp::Le, 3), [0, 1, 2, 3]);
+        assert_eq!(of(CmpOp::Gt, 764), [765, 766, 767]);
+        assert_eq!(of(CmpOp::Ge, 765), [765, 766, 767]);
+        assert!(side(CmpOp::Lt, 0).is_empty());
+        assert!(side(CmpOp::Gt, 767).is_empty());
+        assert_eq!(side(CmpOp::Ne, 5).len(), Bits::CAPACITY);
+        for j in [0, 1, 63, 64, 80, 400, 728] {
+            let (lt, ge) = (side(CmpOp::Lt, j), side(CmpOp::Ge, j));
+            assert!(!lt.intersects(&ge));
+            assert_eq!(lt.len() + ge.len(), Bits::CAPACITY);
+            assert_eq!(side(CmpOp::Le, j).len(), j + 1);
+        }
+    }
+
+    /// `cells(H)` and `digits(H)` read from the cells' masks are the
+    /// projections of the house's live candidates, on states from full to
+    /// nearly empty.
+    #[test]
+    fn house_projections_agree() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut checked = 0;
+        for density in [0u64, 2, 16, 128, 250, 256] {
+            for _ in 0..20 {
+                let mut masks = [0u16; N_CELLS];
+                for m in masks.iter_mut() {
+                    for d in 0..9 {
+                        x = x
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        if (x >> 56) < density {
+                            *m |= 1 << d;
+                        }
+                    }
+                }
+                let state = State::from_masks(&masks, &[0; N_CELLS]);
+                for h in 0..N_HOUSES {
+                    let live = state.cands.and(&TABLES.house[h]);
+                    for e in [Elem::Cell, Elem::Digit] {
+                        assert_eq!(house_project(&state, e, h), project(e, &live), "{e:?} {h}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 6 * 20 * N_HOUSES * 2);
+    }
 
     /// The fast projections agree with the per-cell masks on sets of every
     /// size, member-wise ones included.
