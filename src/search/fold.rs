@@ -75,15 +75,7 @@ pub fn fold(instrs: &[Instr], prefixes: &[usize]) -> Folded {
         else {
             continue;
         };
-        for (j, next) in instrs.iter().enumerate().skip(k + 1) {
-            if prefixes.contains(&j) {
-                break;
-            }
-            let op = match next {
-                Instr::Gen { .. } => break,
-                Instr::Def { .. } => continue,
-                Instr::Filter(op) => op,
-            };
+        for (j, op) in filters_after(instrs, k, prefixes) {
             let mut terms = Vec::new();
             conjuncts(op, &mut terms);
             let (on_slot, left): (Vec<&Op>, Vec<&Op>) =
@@ -127,15 +119,7 @@ pub fn bound_of(instrs: &[Instr], k: usize, prefixes: &[usize]) -> Option<(CmpOp
             Instr::Filter(_) => None,
         })
         .collect();
-    for (j, next) in instrs.iter().enumerate().skip(k + 1) {
-        if prefixes.contains(&j) {
-            break;
-        }
-        let op = match next {
-            Instr::Gen { .. } => break,
-            Instr::Def { .. } => continue,
-            Instr::Filter(op) => op,
-        };
+    for (_, op) in filters_after(instrs, k, prefixes) {
         let mut terms = Vec::new();
         conjuncts(op, &mut terms);
         for t in terms {
@@ -159,6 +143,25 @@ pub fn bound_of(instrs: &[Instr], k: usize, prefixes: &[usize]) -> Option<(CmpOp
         }
     }
     None
+}
+
+/// The filters that run after generator `k` while it is the last one
+/// bound (up to the next generator or the end of a shared prefix), with
+/// their instruction numbers.
+fn filters_after<'a>(
+    instrs: &'a [Instr],
+    k: usize,
+    prefixes: &'a [usize],
+) -> impl Iterator<Item = (usize, &'a Op)> {
+    instrs
+        .iter()
+        .enumerate()
+        .skip(k + 1)
+        .take_while(|(j, next)| !prefixes.contains(j) && !matches!(next, Instr::Gen { .. }))
+        .filter_map(|(j, next)| match next {
+            Instr::Filter(op) => Some((j, op)),
+            _ => None,
+        })
 }
 
 /// The terms of a top-level `and`, left to right.

@@ -1433,12 +1433,27 @@ impl Plan {
         let Some((slot, _, _)) = count_head(&self.instrs) else {
             return self.search(cx, state, f);
         };
+        self.framed(cx, state, f, |plan, fr| {
+            fr.env[slot] = Val::Idx(v);
+            plan.run(2, fr)
+        })
+    }
+
+    /// Runs `body` on a fresh frame for one search of this plan on
+    /// `state`. The frame's vectors come from a per-thread pool: a trial's
+    /// branches search their rules thousands of times a step.
+    fn framed(
+        &self,
+        cx: &mut SearchCx,
+        state: &State,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+        body: impl FnOnce(&Plan, &mut Frame) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let (mut env, mut live) = FRAMES.with(|p| p.borrow_mut().pop()).unwrap_or_default();
         env.clear();
         env.resize(self.slots, Val::Int(0));
         live.clear();
         live.resize(self.instrs.len(), None);
-        env[slot] = Val::Idx(v);
         let mut fr = Frame {
             state,
             env,
@@ -1449,7 +1464,7 @@ impl Plan {
             sink: Vec::new(),
             overflow: false,
         };
-        let flow = self.run(2, &mut fr);
+        let flow = body(self, &mut fr);
         let bufs = (std::mem::take(&mut fr.env), std::mem::take(&mut fr.live));
         FRAMES.with(|p| p.borrow_mut().push(bufs));
         flow
@@ -1463,27 +1478,7 @@ impl Searcher for Plan {
         state: &State,
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        // The frame's vectors come from a per-thread pool: a trial's
-        // branches search their rules thousands of times a step.
-        let (mut env, mut live) = FRAMES.with(|p| p.borrow_mut().pop()).unwrap_or_default();
-        env.clear();
-        env.resize(self.slots, Val::Int(0));
-        live.clear();
-        live.resize(self.instrs.len(), None);
-        let mut fr = Frame {
-            state,
-            env,
-            live,
-            cx,
-            f,
-            stop: usize::MAX,
-            sink: Vec::new(),
-            overflow: false,
-        };
-        let flow = self.search_in(&mut fr);
-        let bufs = (std::mem::take(&mut fr.env), std::mem::take(&mut fr.live));
-        FRAMES.with(|p| p.borrow_mut().push(bufs));
-        flow
+        self.framed(cx, state, f, |plan, fr| plan.search_in(fr))
     }
 
     /// The `parents` expression, evaluated on `original` with the match's
