@@ -324,25 +324,29 @@ impl Lanes {
                 m &= m - 1;
             }
         }
-        for (h, &house) in HOUSE81.iter().enumerate() {
-            for (d, &plane) in l.planes.iter().enumerate() {
+        for (d, &plane) in l.planes.iter().enumerate() {
+            for (h, &house) in HOUSE81.iter().enumerate() {
                 l.count[N_CELLS + 9 * h + d] = (plane & house).count_ones() as u8;
             }
         }
         for z in state.values.iter() {
             l.open[z % 9] &= !HOUSE_BITS[z / 9];
-            for v in cand_vars(z) {
-                if l.count[v] < DECIDED {
-                    l.count[v] += DECIDED;
+            for v in CAND_VARS[z] {
+                let n = &mut l.count[usize::from(v)];
+                if *n < DECIDED {
+                    *n += DECIDED;
                 }
             }
         }
-        for v in 0..N_VARS {
-            if l.count[v] == 1 {
-                l.ones.insert(v);
+        for (v, &n) in l.count.iter().enumerate() {
+            if n <= 1 {
+                if n == 1 {
+                    l.ones.insert(v);
+                } else {
+                    l.empty += 1;
+                }
             }
         }
-        l.empty = l.count.iter().filter(|&&n| n == 0).count() as u32;
         l
     }
 
