@@ -6,6 +6,8 @@
 //! evidence and the state it was found in, so that it is rendered only when
 //! a path is printed. With statistics on, the run also counts, per rule,
 //! the searches made, the time they took and the conclusions they gave.
+//! A tally ([`Runner::tally`]) runs the same steps for callers that only
+//! count them, building none.
 //!
 //! Architecture Invariant: the engine knows no technique. It only orders
 //! compiled rules by complexity, asks each searcher for its first match,

@@ -28,6 +28,14 @@
 //! The order of matches is the plan's (variables in index order), and the
 //! set's rules keep their order, so a branch concludes exactly what the
 //! generic runner concludes.
+//!
+//! A set of count plans that all assert at count 1 (the singles) reads a
+//! round's matches off the `ones`; when no trace is wanted its last round
+//! is not applied in turn but judged on the planes
+//! ([`Lanes::last_round_of_ones`]): when no two of the round's candidates
+//! are linked, the round asserts them all whatever the order, and the
+//! branch is contradicted when a variable loses all its candidates to
+//! them.
 
 use super::implication::lit;
 use super::pattern::{Elem, Op, Plan, count_head};
