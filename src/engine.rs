@@ -6,6 +6,8 @@
 //! evidence and the state it was found in, so that it is rendered only when
 //! a path is printed. With statistics on, the run also counts, per rule,
 //! the searches made, the time they took and the conclusions they gave.
+//! A tally ([`Runner::tally`]) runs the same steps for callers that only
+//! count them, building none.
 //!
 //! Architecture Invariant: the engine knows no technique. It only orders
 //! compiled rules by complexity, asks each searcher for its first match,
@@ -186,6 +188,20 @@ impl Run {
     }
 }
 
+/// The outcome of a run without its steps ([`Runner::tally`]): how it
+/// ended and, per rule, the steps it made and their conclusions.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    pub state: State,
+    pub stop: StopReason,
+    pub elapsed: Duration,
+    /// Steps applied by each rule, in the set's rule order.
+    pub steps: Vec<usize>,
+    /// Conclusions of those steps (candidates asserted or eliminated,
+    /// as many as the steps' `conclusions`), by rule.
+    pub conclusions: Vec<usize>,
+}
+
 /// Runs a rule set with limits, optionally counting per-rule statistics.
 pub struct Runner<'a> {
     set: &'a RuleSet,
@@ -221,6 +237,59 @@ impl<'a> Runner<'a> {
     pub fn with_stats(mut self, on: bool) -> Self {
         self.stats = on;
         self
+    }
+
+    /// Runs as [`Runner::run`] does (the same steps to the same end, with
+    /// [`Runner::outcome_only`] on), keeping only how many steps each rule
+    /// made and how many conclusions they had: no [`Step`] is built, and a
+    /// count plan's match is applied straight from the lanes' counts (its
+    /// conclusions are its variable's live candidates), with no search.
+    /// For batches that only count (the contradiction filter).
+    pub fn tally(&self, state: State) -> Tally {
+        let set = self.set;
+        let start = Instant::now();
+        let deadline = self.limits.max_time.and_then(|t| start.checked_add(t));
+        let mut cx = SearchCx::new(deadline);
+        cx.outcome_only = true;
+        let n = set.rules.len();
+        let (mut steps, mut conclusions) = (vec![0; n], vec![0; n]);
+        let counted: Vec<Option<CountPlan>> = set
+            .rules
+            .iter()
+            .map(|r| CountPlan::of(&*r.searcher))
+            .collect();
+        let mut lanes = Lanes::new(&state);
+        let mut made = 0;
+        let stop = loop {
+            if lanes.is_solved() {
+                break StopReason::Solved;
+            }
+            if lanes.has_empty_var() {
+                break StopReason::Contradiction;
+            }
+            if self.limits.max_steps.is_some_and(|m| made >= m) {
+                break StopReason::StepLimit;
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break StopReason::TimeLimit;
+            }
+            let Some((ri, k)) = tally_step(set, &mut lanes, &counted, &mut cx) else {
+                if cx.interrupted() {
+                    break StopReason::TimeLimit;
+                }
+                break StopReason::Stuck;
+            };
+            steps[ri] += 1;
+            conclusions[ri] += k;
+            made += 1;
+        };
+        Tally {
+            state: lanes.state,
+            stop,
+            elapsed: start.elapsed(),
+            steps,
+            conclusions,
+        }
     }
 
     /// Runs until solved, stuck, contradictory or out of limits.
@@ -405,6 +474,54 @@ fn first_counted_step(
     None
 }
 
+/// The first match of the simplest applicable rule, applied to `lanes`
+/// as [`first_counted_step`]'s step would be: the rule's index and the
+/// number of the step's conclusions. `None` when no rule applies or the
+/// deadline passed.
+fn tally_step(
+    set: &RuleSet,
+    lanes: &mut Lanes,
+    counted: &[Option<CountPlan>],
+    cx: &mut SearchCx,
+) -> Option<(usize, usize)> {
+    for (ri, rule) in set.rules.iter().enumerate() {
+        if let Some(cp) = counted[ri] {
+            let Some(v) = cp.first(lanes) else {
+                continue;
+            };
+            return Some((ri, lanes.conclude_var(cp.kind, v, set.blocked)));
+        }
+        let mut found = None;
+        let _ = rule.searcher.search(cx, &lanes.state, &mut |m| {
+            found = Some(m);
+            ControlFlow::Break(())
+        });
+        if let Some(f) = found {
+            let mut zs = Step::ordered(&f.conclusions);
+            if !set.blocked {
+                zs.truncate(1);
+            }
+            for &z in &zs {
+                match f.kind {
+                    ConclusionKind::Eliminate => {
+                        lanes.eliminate(z);
+                    }
+                    ConclusionKind::Assert => {
+                        if lanes.state.cands.contains(z) {
+                            lanes.assert(z);
+                        }
+                    }
+                }
+            }
+            return Some((ri, zs.len()));
+        }
+        if cx.interrupted() {
+            return None;
+        }
+    }
+    None
+}
+
 /// Applies a step's conclusions to `lanes` (as [`apply`]).
 fn apply_lanes(lanes: &mut Lanes, step: &Step) {
     for &z in &step.conclusions {
@@ -478,6 +595,57 @@ mod tests {
             }
         }
         assert!(steps > 2000, "{steps}");
+    }
+
+    /// A tally ends as the outcome-only run does, in the same state, with
+    /// the same steps and conclusions per rule, with the singles, the basic
+    /// rules, both filters and the W rules, and under a step limit.
+    #[test]
+    fn tallies_count_the_runs_steps() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/cbg-000-first1000.txt"),
+        )
+        .unwrap();
+        let mut steps = 0;
+        for (name, puzzles, max_steps) in [
+            ("singles", 40, None),
+            ("basic", 20, None),
+            ("filter-fast", 40, None),
+            ("filter-fast", 10, Some(30)),
+            ("filter-slow", 4, None),
+            ("w", 4, None),
+        ] {
+            let set = crate::ruleset::load(name).unwrap();
+            let limits = Limits {
+                max_steps,
+                max_time: None,
+            };
+            for line in text.lines().skip(1).take(puzzles) {
+                let p = crate::input::parse_puzzle(&line[..81]).unwrap();
+                let state = State::from_masks(&p.masks, &p.givens);
+                let runner = Runner::new(&set).limits(limits).outcome_only(true);
+                let run = runner.run(state);
+                let tally = runner.tally(state);
+                assert_eq!(tally.stop, run.stop, "{name} {line}");
+                assert_eq!(tally.state, run.state, "{name} {line}");
+                let (mut per_rule, mut concl) =
+                    (vec![0; set.rules.len()], vec![0; set.rules.len()]);
+                for s in &run.steps {
+                    let ri = set
+                        .rules
+                        .iter()
+                        .position(|r| Arc::ptr_eq(r, &s.rule))
+                        .unwrap();
+                    per_rule[ri] += 1;
+                    concl[ri] += s.conclusions.len();
+                }
+                assert_eq!(tally.steps, per_rule, "{name} {line}");
+                assert_eq!(tally.conclusions, concl, "{name} {line}");
+                steps += run.steps.len();
+            }
+        }
+        assert!(steps > 3000, "{steps}");
     }
 
     #[test]

@@ -9,7 +9,7 @@
 
 use super::study_cli::each_record;
 use super::{Fail, Results, count, no_puzzle, progress, records, seconds, worker_threads};
-use ruledoku::engine::{Limits, Run, Runner, StopReason};
+use ruledoku::engine::{Limits, Runner, StopReason, Tally};
 use ruledoku::grid::state::State;
 use ruledoku::ruleset;
 use ruledoku::search::trial::TrialSearch;
@@ -121,16 +121,20 @@ struct Filtered {
 }
 
 impl Filtered {
-    fn of(run: &Run) -> Filtered {
-        let trial: Vec<_> = run
-            .steps
-            .iter()
-            .filter(|s| s.rule.searcher.as_any().is::<TrialSearch>())
-            .collect();
+    /// The filter's figures from a tally; `trial`: which of the set's
+    /// rules are trial rules.
+    fn of(run: &Tally, trial: &[bool]) -> Filtered {
+        let of_trials = |v: &[usize]| -> usize {
+            v.iter()
+                .zip(trial)
+                .filter(|(_, t)| **t)
+                .map(|(n, _)| n)
+                .sum()
+        };
         Filtered {
             stop: run.stop,
-            eliminations: trial.iter().map(|s| s.conclusions.len()).sum(),
-            trial_steps: trial.len(),
+            eliminations: of_trials(&run.conclusions),
+            trial_steps: of_trials(&run.steps),
             left: if run.stop == StopReason::Solved {
                 0
             } else {
@@ -163,6 +167,11 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
             "`{name}` has no trial rule: a filter set assumes candidates (see rules/filter.rules)"
         )));
     }
+    let trial: Vec<bool> = set
+        .rules
+        .iter()
+        .map(|r| r.searcher.as_any().is::<TrialSearch>())
+        .collect();
     let limits = Limits {
         max_steps: None,
         max_time: args.max_seconds,
@@ -187,9 +196,8 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
         |p| {
             let run = Runner::new(&set)
                 .limits(limits)
-                .outcome_only(true)
-                .run(State::from_masks(&p.masks, &p.givens));
-            Filtered::of(&run)
+                .tally(State::from_masks(&p.masks, &p.givens));
+            Filtered::of(&run, &trial)
         },
         |out, r| {
             pb.inc(1);

@@ -28,6 +28,14 @@
 //! The order of matches is the plan's (variables in index order), and the
 //! set's rules keep their order, so a branch concludes exactly what the
 //! generic runner concludes.
+//!
+//! A set of count plans that all assert at count 1 (the singles) reads a
+//! round's matches off the `ones`; when no trace is wanted its last round
+//! is not applied in turn but judged on the planes
+//! ([`Lanes::last_round_of_ones`]): when no two of the round's candidates
+//! are linked, the round asserts them all whatever the order, and the
+//! branch is contradicted when a variable loses all its candidates to
+//! them.
 
 use super::implication::lit;
 use super::pattern::{Elem, Op, Plan, count_head};
@@ -94,8 +102,7 @@ impl CountPlan {
     fn each(&self, l: &Lanes, mut f: impl FnMut(usize) -> ControlFlow<()>) -> ControlFlow<()> {
         let base = var(self.space, 0);
         if self.count == 1 {
-            let words = &SPACE_WORDS[self.space as usize];
-            for (w, &mask) in words.iter().enumerate() {
+            for (w, mask) in space_words(self.space) {
                 let mut bits = l.ones.0[w] & mask;
                 while bits != 0 {
                     f(64 * w + bits.trailing_zeros() as usize)?;
@@ -123,6 +130,14 @@ static SPACE_WORDS: [[u64; 6]; 4] = {
     }
     t
 };
+
+/// The words of a [`VarSet`] that hold variables of `space` (two or
+/// three), each with the mask of those variables.
+#[inline(always)]
+fn space_words(space: Space) -> impl Iterator<Item = (usize, u64)> {
+    let s = space as usize;
+    (81 * s / 64..=(81 * s + 80) / 64).map(move |w| (w, SPACE_WORDS[s][w]))
+}
 
 /// Is `op` the live candidates of the variable bound in `slot`?
 fn is_cands_of_slot(op: &Op, slot: usize) -> bool {
@@ -190,6 +205,80 @@ static PEER_PARTS: [[u128; 5]; N_CELLS] = {
     t
 };
 
+/// The peers of each cell, as 81-bit masks (the cell excluded).
+static PEERS81: [u128; N_CELLS] = {
+    let mut t = [0u128; N_CELLS];
+    let mut c = 0;
+    while c < N_CELLS {
+        let [a, b, d, e, f] = PEER_PARTS[c];
+        t[c] = a | b | d | e | f;
+        c += 1;
+    }
+    t
+};
+
+/// The houses of each cell, as bits of an [`occupied`] mask.
+static HOUSE_BITS: [u128; N_CELLS] = {
+    let mut t = [0u128; N_CELLS];
+    let mut c = 0;
+    while c < N_CELLS {
+        let (r, k) = (c / 9, c % 9);
+        t[c] = 1 << (9 * r) | 1 << (27 * (r / 3) + 3 * (k / 3) + 1) | 1 << (81 + k);
+        c += 1;
+    }
+    t
+};
+
+/// The bits of all 27 houses in an [`occupied`] mask.
+const ALL_HOUSE_BITS: u128 = {
+    let mut m = 0u128;
+    let mut c = 0;
+    while c < N_CELLS {
+        m |= HOUSE_BITS[c];
+        c += 1;
+    }
+    m
+};
+
+/// The houses that hold a cell of `cells` (an 81-bit mask), one bit a
+/// house: row `r` at bit `9r`, block `3b + j` (band `b`, stack `j`) at bit
+/// `27b + 3j + 1`, column `k` at bit `81 + k`.
+#[inline(always)]
+fn occupied(cells: u128) -> u128 {
+    // Each mini-row's cells gathered at its first cell (bit 9r + 3j).
+    let minis = cells | cells >> 1 | cells >> 2;
+    let rows = minis | minis >> 3 | minis >> 6;
+    let blocks = minis | minis >> 9 | minis >> 18;
+    // Each column's cells gathered at its first-row cell (bit k).
+    let mut cols = cells | cells >> 36;
+    cols |= cols >> 18;
+    cols |= cols >> 9;
+    cols |= cells >> 72;
+    (rows & ROW_STARTS) | (blocks & BLOCK_STARTS) << 1 | (cols & 0x1FF) << 81
+}
+
+/// The first cell of each row, as an 81-bit mask.
+const ROW_STARTS: u128 = {
+    let mut m = 0u128;
+    let mut r = 0;
+    while r < 9 {
+        m |= 1 << (9 * r);
+        r += 1;
+    }
+    m
+};
+
+/// The first cell of each block, as an 81-bit mask.
+const BLOCK_STARTS: u128 = {
+    let mut m = 0u128;
+    let mut b = 0;
+    while b < 9 {
+        m |= 1 << (27 * (b / 3) + 3 * (b % 3));
+        b += 1;
+    }
+    m
+};
+
 /// Each cell's bit in an 81-bit mask.
 static CELL81: [u128; N_CELLS] = {
     let mut t = [0u128; N_CELLS];
@@ -213,6 +302,8 @@ pub struct Lanes {
     count: [u8; N_VARS],
     /// Undecided variables with exactly one live candidate.
     ones: VarSet,
+    /// The houses where each digit is undecided, as [`occupied`] masks.
+    open: [u128; 9],
     /// Undecided variables without a live candidate.
     empty: u32,
     /// Decided cells.
@@ -226,6 +317,7 @@ impl Lanes {
             planes: [0; 9],
             count: [0; N_VARS],
             ones: VarSet::EMPTY,
+            open: [ALL_HOUSE_BITS; 9],
             empty: 0,
             values: state.values.len() as u32,
         };
@@ -240,24 +332,29 @@ impl Lanes {
                 m &= m - 1;
             }
         }
-        for (h, &house) in HOUSE81.iter().enumerate() {
-            for (d, &plane) in l.planes.iter().enumerate() {
+        for (d, &plane) in l.planes.iter().enumerate() {
+            for (h, &house) in HOUSE81.iter().enumerate() {
                 l.count[N_CELLS + 9 * h + d] = (plane & house).count_ones() as u8;
             }
         }
         for z in state.values.iter() {
-            for v in cand_vars(z) {
-                if l.count[v] < DECIDED {
-                    l.count[v] += DECIDED;
+            l.open[z % 9] &= !HOUSE_BITS[z / 9];
+            for v in CAND_VARS[z] {
+                let n = &mut l.count[usize::from(v)];
+                if *n < DECIDED {
+                    *n += DECIDED;
                 }
             }
         }
-        for v in 0..N_VARS {
-            if l.count[v] == 1 {
-                l.ones.insert(v);
+        for (v, &n) in l.count.iter().enumerate() {
+            if n <= 1 {
+                if n == 1 {
+                    l.ones.insert(v);
+                } else {
+                    l.empty += 1;
+                }
             }
         }
-        l.empty = l.count.iter().filter(|&&n| n == 0).count() as u32;
         l
     }
 
@@ -349,6 +446,7 @@ impl Lanes {
         self.state.values.insert(z);
         self.values += 1;
         let (c, d) = (z / 9, z % 9);
+        self.open[d] &= !HOUSE_BITS[c];
         self.drop_counting::<0>(c, d);
         // The linked candidates: the cell's other digits (their rc
         // variable is z's), and the digit in the cell's peers (their rn,
@@ -380,6 +478,182 @@ impl Lanes {
         }
     }
 
+    /// A last round of assertions, when only its outcome is wanted: the
+    /// undecided variables of `spaces` with one live candidate (the
+    /// round's matches, space by space, each in index order) each assert
+    /// their candidate if it is still live. Returns whether some
+    /// undecided variable is left without a candidate, and how many
+    /// candidates were asserted: what the same round gives through
+    /// [`Lanes::assert`]. The lanes are left as they are (or, when the
+    /// order matters, inconsistent): drop them.
+    ///
+    /// When no two of the round's candidates are linked, each is still
+    /// live when its turn comes and the round's outcome does not depend
+    /// on their order: it is read off the planes, with no count kept up
+    /// to date. Otherwise they are asserted in turn
+    /// ([`Lanes::last_round_in_order`]).
+    fn last_round_of_ones(&mut self, spaces: &[Space]) -> (bool, usize) {
+        // The round's candidates, by digit (`on`), their cells, and the
+        // peers of each digit's candidates (what they eliminate).
+        let (mut on, mut kill, mut cells) = ([0u128; 9], [0u128; 9], 0u128);
+        let mut applied = 0;
+        for &space in spaces {
+            for (w, mask) in space_words(space) {
+                let mut bits = self.ones.0[w] & mask;
+                while bits != 0 {
+                    let v = 64 * w + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let (c, d) = if v < N_CELLS {
+                        let m = cell_mask(&self.state.cands, v);
+                        (v, m.trailing_zeros() as usize)
+                    } else {
+                        let (h, d) = ((v - N_CELLS) / 9, v % 9);
+                        let m = self.planes[d] & HOUSE81[h];
+                        (m.trailing_zeros() as usize, d)
+                    };
+                    let bit = CELL81[c];
+                    if on[d] & bit != 0 {
+                        // Asserted already: no longer live.
+                        continue;
+                    }
+                    if (cells | kill[d]) & bit != 0 {
+                        // Linked to a candidate asserted before it: the
+                        // order matters (which one is asserted).
+                        return self.last_round_in_order(spaces);
+                    }
+                    on[d] |= bit;
+                    cells |= bit;
+                    kill[d] |= PEERS81[c];
+                    applied += 1;
+                }
+            }
+        }
+        // No two are linked: each is live when its turn comes, and the
+        // round ends with all of them asserted whatever the order. A
+        // variable is then empty when it is undecided and every candidate
+        // it had is gone: a cell whose digits all went, a digit whose
+        // places in an open house all went (and not to one asserted
+        // there).
+        let (mut undecided, mut left) = (0u128, 0u128);
+        for d in 0..9 {
+            let plane = self.planes[d];
+            undecided |= plane;
+            let kept = plane & !cells & !kill[d];
+            left |= kept;
+            if kept | on[d] != plane && self.open[d] & !occupied(kept | on[d]) != 0 {
+                return (true, applied);
+            }
+        }
+        (undecided & !cells & !left != 0, applied)
+    }
+
+    /// [`Lanes::last_round_of_ones`] when the order of the round's
+    /// assertions matters: each is made in turn. Nothing is kept for a
+    /// later round, so only the planes and the counts are kept up to date
+    /// (no candidates, values or `ones`), and once a variable is empty
+    /// only the planes (which candidates are still live).
+    #[inline(never)]
+    fn last_round_in_order(&mut self, spaces: &[Space]) -> (bool, usize) {
+        let ones = self.ones;
+        // Cells decided in this round (their candidates are no longer live).
+        let mut taken = 0u128;
+        let mut empty = false;
+        let mut applied = 0;
+        for &space in spaces {
+            for (w, mask) in space_words(space) {
+                let mut bits = ones.0[w] & mask;
+                while bits != 0 {
+                    let v = 64 * w + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    // The variable's one candidate when the round began, if
+                    // it is still live (a cell's from the candidates, which
+                    // this round leaves as they were; a house's from the
+                    // planes, which it keeps up to date).
+                    let (c, d) = if v < N_CELLS {
+                        let m = cell_mask(&self.state.cands, v);
+                        let d = m.trailing_zeros() as usize;
+                        if self.planes[d] & !taken & CELL81[v] == 0 {
+                            continue;
+                        }
+                        (v, d)
+                    } else {
+                        let (h, d) = ((v - N_CELLS) / 9, v % 9);
+                        let m = self.planes[d] & !taken & HOUSE81[h];
+                        if m == 0 {
+                            continue;
+                        }
+                        (m.trailing_zeros() as usize, d)
+                    };
+                    applied += 1;
+                    taken |= CELL81[c];
+                    if empty {
+                        self.planes[d] &= !PEERS81[c];
+                        continue;
+                    }
+                    empty = self.assert_counting(c, d);
+                }
+            }
+        }
+        (empty, applied)
+    }
+
+    /// Decides live candidate `9c + d` keeping only the planes and the
+    /// counts (see [`Lanes::last_round_of_ones`]); whether an undecided
+    /// variable lost its last candidate.
+    #[inline(always)]
+    fn assert_counting(&mut self, c: usize, d: usize) -> bool {
+        let mut empty = false;
+        // The cell's other live digits: their rn, cn and bn variables
+        // lose a candidate (the cell's own variable is decided).
+        self.planes[d] ^= CELL81[c];
+        let mut digits = cell_mask(&self.state.cands, c) & !(1 << d);
+        while digits != 0 {
+            let e = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            if self.planes[e] & CELL81[c] != 0 {
+                empty |= self.drop_light::<0b1110>(c, e);
+            }
+        }
+        let plane = self.planes[d];
+        let [row_in, row_out, col_in, col_out, block_only] = PEER_PARTS[c];
+        empty |= self.drop_peers_light::<0b0101>(plane & row_in, d);
+        empty |= self.drop_peers_light::<0b1101>(plane & row_out, d);
+        empty |= self.drop_peers_light::<0b0011>(plane & col_in, d);
+        empty |= self.drop_peers_light::<0b1011>(plane & col_out, d);
+        empty |= self.drop_peers_light::<0b0111>(plane & block_only, d);
+        empty
+    }
+
+    /// Drops digit `d` from the cells of `cells` as [`Lanes::drop_light`].
+    #[inline(always)]
+    fn drop_peers_light<const VARS: u8>(&mut self, mut cells: u128, d: usize) -> bool {
+        let mut empty = false;
+        while cells != 0 {
+            let p = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            empty |= self.drop_light::<VARS>(p, d);
+        }
+        empty
+    }
+
+    /// Removes live candidate `9c + d` from its plane and counts it out of
+    /// the variables `VARS` selects (as [`Lanes::drop_counting`]); whether
+    /// one of them is left without a candidate.
+    #[inline(always)]
+    fn drop_light<const VARS: u8>(&mut self, c: usize, d: usize) -> bool {
+        self.planes[d] ^= CELL81[c];
+        let vars = CAND_VARS[9 * c + d];
+        let mut empty = false;
+        for (i, &v) in vars.iter().enumerate() {
+            if VARS & (1 << i) != 0 {
+                let n = &mut self.count[usize::from(v)];
+                *n -= 1;
+                empty |= *n == 0;
+            }
+        }
+        empty
+    }
+
     /// Applies a conclusion on candidate `z` when it is live; whether it was.
     #[inline]
     fn conclude(&mut self, kind: ConclusionKind, z: usize) -> bool {
@@ -391,6 +665,24 @@ impl Lanes {
             }
         }
         live
+    }
+
+    /// Applies the match of a count plan concluding `kind` on variable
+    /// `v` as an engine step does: its conclusions are `v`'s live
+    /// candidates, all of them or (`all` off) only the first in print
+    /// order, the greatest; they are applied in print order (decreasing).
+    /// Returns how many conclusions the step has.
+    pub fn conclude_var(&mut self, kind: ConclusionKind, v: usize, all: bool) -> usize {
+        let (zs, n) = self.live_cands(v);
+        let zs = if all {
+            &zs[..n]
+        } else {
+            &zs[n.saturating_sub(1)..n]
+        };
+        for &z in zs.iter().rev() {
+            self.conclude(kind, usize::from(z));
+        }
+        zs.len()
     }
 
     /// The first live candidate of variable `v`, if any (as
@@ -527,6 +819,15 @@ impl Prepared {
             }
             round += 1;
             let all = rounds.is_some();
+            if let Some(spaces) = &self.asserts_ones
+                && trace.is_none()
+                && rounds == Some(round)
+            {
+                // The last round, when no trace is wanted: its outcome only.
+                let (empty, n) = l.last_round_of_ones(spaces);
+                applied += n;
+                return (empty && !over(applied)).then_some(applied);
+            }
             if let Some(spaces) = &self.asserts_ones {
                 // The round's matches: the variables with one candidate
                 // when it starts, space by space, each in index order;
@@ -534,8 +835,7 @@ impl Prepared {
                 let ones = l.ones;
                 let mut any = false;
                 for &space in spaces {
-                    let words = &SPACE_WORDS[space as usize];
-                    for (w, &mask) in words.iter().enumerate() {
+                    for (w, mask) in space_words(space) {
                         let mut bits = ones.0[w] & mask;
                         while bits != 0 {
                             let v = 64 * w + bits.trailing_zeros() as usize;
@@ -808,6 +1108,124 @@ mod tests {
         assert!(
             branches > 5000 && contradictions > 500,
             "{branches} {contradictions}"
+        );
+    }
+
+    /// The candidates a round of count-1 asserts of `spaces` starts with
+    /// on `l`, and whether two of them are linked (then the round's
+    /// outcome depends on their order).
+    fn round_is_linked(l: &Lanes, spaces: &[Space]) -> bool {
+        let mut zs: Vec<usize> = Vec::new();
+        for &sp in spaces {
+            for v in var(sp, 0)..var(sp, 0) + 81 {
+                if l.ones.contains(v)
+                    && let Some(z) = l.first_live(v)
+                    && !zs.contains(&z)
+                {
+                    zs.push(z);
+                }
+            }
+        }
+        zs.iter().enumerate().any(|(i, &y)| {
+            zs[i + 1..].iter().any(|&z| {
+                cand_cell(y) == cand_cell(z)
+                    || (cand_digit(y) == cand_digit(z)
+                        && PEERS81[cand_cell(y)] & CELL81[cand_cell(z)] != 0)
+            })
+        })
+    }
+
+    /// A run without a trace (whose last round of singles is judged on
+    /// the planes when no two of its candidates are linked, in turn
+    /// otherwise) gives what the traced run gives, with and without a
+    /// limit, for sets of singles of all or some spaces, in any order,
+    /// for one round and two. Both kinds of last rounds occur: unlinked
+    /// ones, with and without a contradiction, and linked ones (always a
+    /// contradiction: the first of two linked candidates asserted leaves
+    /// the other's variable empty).
+    #[test]
+    fn untraced_runs_equal_traced_runs() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/cbg-000-first1000.txt"),
+        )
+        .unwrap();
+        let singles = ruleset::load("singles").unwrap();
+        let filter = ruleset::load("filter-fast").unwrap();
+        let s: Vec<Arc<dyn Searcher>> = singles.rules.iter().map(|r| r.searcher.clone()).collect();
+        type Set = Vec<Arc<dyn Searcher>>;
+        let sets: [(Set, Option<usize>); 4] = [
+            (s.clone(), Some(1)),
+            (s.clone(), Some(2)),
+            (vec![s[0].clone()], Some(1)),
+            (vec![s[3].clone(), s[1].clone()], Some(1)),
+        ];
+        // (linked, contradicted) -> last rounds seen
+        let mut seen = std::collections::BTreeMap::<(bool, bool), usize>::new();
+        for (set, rounds) in &sets {
+            let prepared = Prepared::new(set);
+            let spaces = prepared.asserts_ones.clone().unwrap();
+            for line in text.lines().skip(1).take(12) {
+                let p = crate::input::parse_puzzle(&line[..81]).unwrap();
+                let run = crate::engine::run(
+                    &filter,
+                    State::from_masks(&p.masks, &p.givens),
+                    crate::engine::Limits::default(),
+                );
+                for step in run.steps.iter().filter(|s| s.grade.complexity >= 1000) {
+                    let base = Lanes::new(&step.before);
+                    for z in step.before.cands.iter() {
+                        let mut b = base;
+                        b.assert(z);
+                        let linked = *rounds == Some(1)
+                            && !b.has_empty_var()
+                            && round_is_linked(&b, &spaces);
+                        let mut cx = SearchCx::new(None);
+                        let mut traced = |l: Lanes, limit| {
+                            let mut l = l;
+                            let mut t = Vec::new();
+                            let n = prepared.run(
+                                &mut cx,
+                                *rounds,
+                                &mut l,
+                                &mut Vec::new(),
+                                limit,
+                                Some(&mut t),
+                            );
+                            if let Some(n) = n {
+                                assert_eq!(n, t.len());
+                            }
+                            n
+                        };
+                        let want = traced(b, None);
+                        let limits =
+                            want.map_or(vec![0, 3], |n| vec![n.saturating_sub(1), n, n + 1]);
+                        let with_limits: Vec<_> =
+                            limits.iter().map(|&k| traced(b, Some(k))).collect();
+                        let mut cx = SearchCx::new(None);
+                        let mut untraced = |limit| {
+                            let mut l = b;
+                            prepared.run(&mut cx, *rounds, &mut l, &mut Vec::new(), limit, None)
+                        };
+                        assert_eq!(untraced(None), want, "{z}");
+                        for (&k, &w) in limits.iter().zip(&with_limits) {
+                            assert_eq!(untraced(Some(k)), w, "{z} {k}");
+                            assert_eq!(w, want.filter(|&n| n <= k), "{z} {k}");
+                        }
+                        if *rounds == Some(1) && !b.has_empty_var() {
+                            *seen.entry((linked, want.is_some())).or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let count = |k| seen.get(&k).copied().unwrap_or(0);
+        assert!(
+            count((false, false)) > 1000
+                && count((false, true)) > 50
+                && count((true, true)) > 50
+                && count((true, false)) == 0,
+            "{seen:?}"
         );
     }
 
