@@ -602,7 +602,7 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
     let dom = set_of(domain, cx);
     if !dom.is_empty() {
         for (t, v) in pre {
-            cx.vals[*t] = v.eval(cx);
+            v.eval_into(cx, *t);
         }
     }
     let mut count = 0;
@@ -659,6 +659,41 @@ fn set_of(op: &Op, cx: &mut Env) -> Bits {
         },
         Op::Grid => cx.state.cands,
         _ => op.eval_set(cx),
+    }
+}
+
+/// The digits of one cell or one candidate as a 9-bit mask, when `op`
+/// is `digits(X)` (the projection onto digits of `cands(X)`) and X is
+/// bound to one element; `None` for any other expression (the caller
+/// evaluates it as a set). X is evaluated only when the shape fits.
+#[inline(always)]
+fn one_digit_mask(op: &Op, cx: &mut Env) -> Option<u64> {
+    let Op::Project(Elem::Digit, x) = op else {
+        return None;
+    };
+    let Op::Cands(inner @ (Elem::Cell | Elem::Cand), y) = &**x else {
+        return None;
+    };
+    let Op::Slot(s) = &**y else {
+        return None;
+    };
+    match cx.vals[*s] {
+        Val::Idx(i) => Some(digit_mask(cx.state, *inner, i)),
+        _ => None,
+    }
+}
+
+/// The first word of a set operand (members 0 to 63): a bound value is
+/// read in place.
+#[inline(always)]
+fn first_word(op: &Op, cx: &mut Env) -> u64 {
+    match op {
+        Op::Slot(s) => match &cx.vals[*s] {
+            Val::Set(b) => b.0[0],
+            Val::Idx(i) if *i < 64 => 1 << i,
+            _ => 0,
+        },
+        _ => set_of(op, cx).0[0],
     }
 }
 
@@ -758,6 +793,42 @@ impl Op {
         }
     }
 
+    /// `cx.vals[slot] = self.eval(cx)`, with a condition, an integer or a
+    /// set computed by its own evaluator and stored as it is (no whole
+    /// [`Val`] is returned and copied).
+    #[inline]
+    pub fn eval_into(&self, cx: &mut Env, slot: usize) {
+        match self {
+            Op::Cmp(..)
+            | Op::SetEq(..)
+            | Op::SubsetOf(..)
+            | Op::In(..)
+            | Op::And(..)
+            | Op::Or(..)
+            | Op::Not(_) => {
+                let b = self.eval_bool(cx);
+                cx.vals[slot] = Val::Bool(b);
+            }
+            Op::Len(_) | Op::IntBin(..) => {
+                let i = self.eval_int(cx);
+                cx.vals[slot] = Val::Int(i);
+            }
+            Op::Grid
+            | Op::Cands(..)
+            | Op::Project(..)
+            | Op::Linked(_)
+            | Op::Peers(_)
+            | Op::SetBin(..) => {
+                let b = self.eval_set(cx);
+                cx.vals[slot] = Val::Set(b);
+            }
+            _ => {
+                let v = self.eval(cx);
+                cx.vals[slot] = v;
+            }
+        }
+    }
+
     /// `self.eval(cx)` as a set (an index is the set of it; an integer or
     /// a condition the empty set).
     pub fn eval_set(&self, cx: &mut Env) -> Bits {
@@ -811,6 +882,12 @@ impl Op {
                 }
             }
             Op::Peers(x) => {
+                // The peers of one bound cell are read from the table.
+                if let Op::Slot(s) = &**x
+                    && let Val::Idx(c) = cx.vals[*s]
+                {
+                    return CELL_PEERS[c];
+                }
                 let s = set_of(x, cx);
                 if s.is_empty() {
                     return Bits::EMPTY;
@@ -840,6 +917,14 @@ impl Op {
             Op::Int(i) => *i,
             Op::Slot(s) => cx.vals[*s].int(),
             Op::Len(x) => {
+                // A bound set is counted in place.
+                if let Op::Slot(s) = &**x {
+                    return match &cx.vals[*s] {
+                        Val::Set(b) => b.len() as i64,
+                        Val::Idx(_) => 1,
+                        _ => 0,
+                    };
+                }
                 // `|C|` of one cell counts its mask's bits.
                 if let Op::Cands(Elem::Cell, y) = &**x {
                     return match ev(y, cx) {
@@ -899,6 +984,11 @@ impl Op {
                 (a == set_of(b, cx)) == *eq
             }
             Op::SubsetOf(a, b) => {
+                // `digits(x) <= S` of one cell or candidate: its 9-bit
+                // mask against S's first word (the mask has no other).
+                if let Some(m) = one_digit_mask(a, cx) {
+                    return m & !first_word(b, cx) == 0;
+                }
                 let a = set_of(a, cx);
                 a.is_subset(&set_of(b, cx))
             }
@@ -907,7 +997,22 @@ impl Op {
                     Op::Slot(x) => cx.vals[*x].idx(),
                     a => ev(a, cx).idx(),
                 };
-                set_of(b, cx).contains(i)
+                match &**b {
+                    // A bound set or element, read in place.
+                    Op::Slot(s) => match &cx.vals[*s] {
+                        Val::Set(b) => b.contains(i),
+                        Val::Idx(j) => *j == i,
+                        _ => false,
+                    },
+                    // `B in peers(A)` of one bound cell: the table.
+                    Op::Peers(x) => match &**x {
+                        Op::Slot(s) if matches!(cx.vals[*s], Val::Idx(_)) => {
+                            CELL_PEERS[cx.vals[*s].idx()].contains(i)
+                        }
+                        _ => set_of(b, cx).contains(i),
+                    },
+                    b => set_of(b, cx).contains(i),
+                }
             }
             Op::And(a, b) => a.eval_bool(cx) && b.eval_bool(cx),
             Op::Or(a, b) => a.eval_bool(cx) || b.eval_bool(cx),
@@ -922,6 +1027,31 @@ impl Op {
         match self {
             Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
             Op::Quant(qo) => [Some(&qo.domain), Some(&qo.body)],
+            Op::Cands(_, x)
+            | Op::Project(_, x)
+            | Op::Linked(x)
+            | Op::Peers(x)
+            | Op::First(x)
+            | Op::Last(x)
+            | Op::Len(x)
+            | Op::Not(x) => [Some(x), None],
+            Op::SetBin(_, a, b)
+            | Op::IntBin(_, a, b)
+            | Op::Cmp(_, a, b)
+            | Op::SetEq(_, a, b)
+            | Op::SubsetOf(a, b)
+            | Op::In(a, b)
+            | Op::And(a, b)
+            | Op::Or(a, b) => [Some(a), Some(b)],
+        }
+    }
+
+    /// The operands of an operation, to change them in place (a
+    /// quantifier's are its domain and condition, as in [`Op::operands`]).
+    pub fn operands_mut(&mut self) -> [Option<&mut Op>; 2] {
+        match self {
+            Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::Quant(qo) => [Some(&mut qo.domain), Some(&mut qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
             | Op::Linked(x)
@@ -1066,10 +1196,15 @@ impl Plan {
         };
         match instr {
             Instr::Def { slot, op } => {
-                let Some(v) = op.value(fr.state, &mut fr.env) else {
-                    return ControlFlow::Continue(());
+                let mut cx = Env {
+                    state: fr.state,
+                    vals: &mut fr.env,
+                    undefined: false,
                 };
-                fr.env[*slot] = v;
+                op.eval_into(&mut cx, *slot);
+                if cx.undefined {
+                    return ControlFlow::Continue(());
+                }
                 self.run(k + 1, fr)
             }
             Instr::Filter(op) => {
