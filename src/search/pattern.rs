@@ -605,11 +605,29 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
             v.eval_into(cx, *t);
         }
     }
+    // `digits(x) <= S`, with S the same for every member (a moved part
+    // or a name bound outside): each member's 9-bit mask against S's
+    // first word.
+    let within = match body {
+        Op::SubsetOf(a, b) => match (&**a, &**b) {
+            (Op::Project(Elem::Digit, x), Op::Slot(t)) if *t != slot => match &**x {
+                Op::Cands(e @ (Elem::Cell | Elem::Cand), y) if matches!(**y, Op::Slot(s) if s == slot) => {
+                    Some((*e, first_word(b, cx)))
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    };
     let mut count = 0;
     let mut chosen = Bits::EMPTY;
     for i in dom.iter() {
         cx.vals[slot] = Val::Idx(i);
-        let holds = body.eval_bool(cx);
+        let holds = match within {
+            Some((e, w)) => digit_mask(cx.state, e, i) & !w == 0,
+            None => body.eval_bool(cx),
+        };
         if cx.undefined {
             return Val::Bool(false);
         }
@@ -659,6 +677,27 @@ fn set_of(op: &Op, cx: &mut Env) -> Bits {
         },
         Op::Grid => cx.state.cands,
         _ => op.eval_set(cx),
+    }
+}
+
+/// The value of a condition operand: a bound condition is read in place,
+/// anything else evaluated by [`Op::eval_bool`].
+#[inline(always)]
+fn cond(op: &Op, cx: &mut Env) -> bool {
+    match op {
+        Op::Slot(s) => cx.vals[*s].bool(),
+        _ => op.eval_bool(cx),
+    }
+}
+
+/// The value of an integer operand: a constant or a bound integer is read
+/// in place, anything else evaluated by [`Op::eval_int`].
+#[inline(always)]
+fn int_of(op: &Op, cx: &mut Env) -> i64 {
+    match op {
+        Op::Int(i) => *i,
+        Op::Slot(s) => cx.vals[*s].int(),
+        _ => op.eval_int(cx),
     }
 }
 
@@ -932,6 +971,18 @@ impl Op {
                         v => cands_val(cx.state, Elem::Cell, v).len() as i64,
                     };
                 }
+                // `|S & T|` (or `|S - T|`, `|S | T|`) of two operands read
+                // in place: no set is returned.
+                if let Op::SetBin(op, a, b) = &**x {
+                    let a = set_of(a, cx);
+                    let b = set_of(b, cx);
+                    return match op {
+                        SetOp::Union => a.or(&b),
+                        SetOp::Inter => a.and(&b),
+                        SetOp::Minus => a.minus(&b),
+                    }
+                    .len() as i64;
+                }
                 set_of(x, cx).len() as i64
             }
             Op::IntBin(op, a, b) => {
@@ -963,7 +1014,7 @@ impl Op {
             Op::Slot(s) => cx.vals[*s].bool(),
             Op::Cmp(op, a, b) => {
                 let (a, b) = if a.is_int() && b.is_int() {
-                    (a.eval_int(cx), b.eval_int(cx))
+                    (int_of(a, cx), int_of(b, cx))
                 } else if let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) {
                     // Two bound values (`A < B`, `z == w`), read in place.
                     compared(&cx.vals[*x], &cx.vals[*y])
@@ -1014,9 +1065,9 @@ impl Op {
                     b => set_of(b, cx).contains(i),
                 }
             }
-            Op::And(a, b) => a.eval_bool(cx) && b.eval_bool(cx),
-            Op::Or(a, b) => a.eval_bool(cx) || b.eval_bool(cx),
-            Op::Not(a) => !a.eval_bool(cx),
+            Op::And(a, b) => cond(a, cx) && cond(b, cx),
+            Op::Or(a, b) => cond(a, cx) || cond(b, cx),
+            Op::Not(a) => !cond(a, cx),
             _ => self.eval(cx).bool(),
         }
     }
