@@ -235,8 +235,6 @@ static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
 static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
     LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
 
-static ALL_CELLS: LazyLock<Bits> = LazyLock::new(|| Bits::first(N_CELLS));
-
 /// Live candidates of one element.
 #[inline]
 fn cands_of(state: &State, e: Elem, i: usize) -> Bits {
@@ -701,6 +699,28 @@ fn int_of(op: &Op, cx: &mut Env) -> i64 {
     }
 }
 
+/// The cells sharing a house with every cell of the set `op`, or `None`
+/// when the set is empty (whose `peers` are empty). One bound cell's are
+/// read from the table; those of a union `P | Q` are the peers of P that
+/// are peers of Q (of the non-empty ones), so `peers(A | B)` builds no set
+/// of A and B.
+fn peers_of(op: &Op, cx: &mut Env) -> Option<Bits> {
+    match op {
+        Op::Slot(s) if matches!(cx.vals[*s], Val::Idx(_)) => Some(CELL_PEERS[cx.vals[*s].idx()]),
+        Op::SetBin(SetOp::Union, p, q) => match (peers_of(p, cx), peers_of(q, cx)) {
+            (Some(a), Some(b)) => Some(a.and(&b)),
+            (a, None) => a,
+            (None, b) => b,
+        },
+        _ => {
+            let s = set_of(op, cx);
+            let mut cells = s.iter();
+            let first = cells.next()?;
+            Some(cells.fold(CELL_PEERS[first], |acc, c| acc.and(&CELL_PEERS[c])))
+        }
+    }
+}
+
 /// The digits of one cell or one candidate as a 9-bit mask, when `op`
 /// is `digits(X)` (the projection onto digits of `cands(X)`) and X is
 /// bound to one element; `None` for any other expression (the caller
@@ -896,6 +916,13 @@ impl Op {
                 {
                     return match ev(y, cx) {
                         Val::Idx(i) => word_set(digit_mask(cx.state, *inner, i)),
+                        // The digits of a set of cells: the union of their
+                        // masks.
+                        Val::Set(cells) if *inner == Elem::Cell => word_set(
+                            cells
+                                .iter()
+                                .fold(0, |a, c| a | digit_mask(cx.state, Elem::Cell, c)),
+                        ),
                         v => project(*e, &cands_val(cx.state, *inner, v)),
                     };
                 }
@@ -920,23 +947,7 @@ impl Op {
                     common_links_in(&s, &cx.state.cands)
                 }
             }
-            Op::Peers(x) => {
-                // The peers of one bound cell are read from the table.
-                if let Op::Slot(s) = &**x
-                    && let Val::Idx(c) = cx.vals[*s]
-                {
-                    return CELL_PEERS[c];
-                }
-                let s = set_of(x, cx);
-                if s.is_empty() {
-                    return Bits::EMPTY;
-                }
-                let mut acc = *ALL_CELLS;
-                for c in s.iter() {
-                    acc = acc.and(&CELL_PEERS[c]);
-                }
-                acc
-            }
+            Op::Peers(x) => peers_of(x, cx).unwrap_or(Bits::EMPTY),
             Op::SetBin(op, a, b) => {
                 let a = set_of(a, cx);
                 let b = set_of(b, cx);
@@ -1031,6 +1042,13 @@ impl Op {
                 }
             }
             Op::SetEq(eq, a, b) => {
+                // `digits(z) == digits(w)` of two single elements: their
+                // masks.
+                if let Some(m) = one_digit_mask(a, cx)
+                    && let Some(n) = one_digit_mask(b, cx)
+                {
+                    return (m == n) == *eq;
+                }
                 let a = set_of(a, cx);
                 (a == set_of(b, cx)) == *eq
             }
@@ -1048,6 +1066,10 @@ impl Op {
                     Op::Slot(x) => cx.vals[*x].idx(),
                     a => ev(a, cx).idx(),
                 };
+                // `d in digits(x)` of one cell or candidate: its mask.
+                if let Some(m) = one_digit_mask(b, cx) {
+                    return i < 64 && m >> i & 1 != 0;
+                }
                 match &**b {
                     // A bound set or element, read in place.
                     Op::Slot(s) => match &cx.vals[*s] {
