@@ -684,6 +684,22 @@ fn set_of(op: &Op, cx: &mut Env) -> Bits {
 fn cond(op: &Op, cx: &mut Env) -> bool {
     match op {
         Op::Slot(s) => cx.vals[*s].bool(),
+        // A comparison of two bound values (`z == u`).
+        Op::Cmp(c, a, b) if matches!((&**a, &**b), (Op::Slot(_), Op::Slot(_))) => {
+            let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) else {
+                unreachable!("matched above")
+            };
+            let (a, b) = compared(&cx.vals[*x], &cx.vals[*y]);
+            match c {
+                CmpOp::Eq => a == b,
+                CmpOp::Ne => a != b,
+                CmpOp::Lt => a < b,
+                CmpOp::Le => a <= b,
+                CmpOp::Gt => a > b,
+                CmpOp::Ge => a >= b,
+            }
+        }
+        Op::Quant(qo) => quantify(qo, cx).bool(),
         _ => op.eval_bool(cx),
     }
 }
@@ -1090,6 +1106,7 @@ impl Op {
             Op::And(a, b) => cond(a, cx) && cond(b, cx),
             Op::Or(a, b) => cond(a, cx) || cond(b, cx),
             Op::Not(a) => !cond(a, cx),
+            Op::Quant(qo) => quantify(qo, cx).bool(),
             _ => self.eval(cx).bool(),
         }
     }
