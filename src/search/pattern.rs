@@ -1783,6 +1783,111 @@ mod tests {
         }
     }
 
+    /// The shapes read from tables and masks (`peers` of one cell or of a
+    /// union, `digits(x) <= S`, `d in digits(x)`, `digits(z) ==
+    /// digits(w)`, `digits` of a set of cells, a quantifier over
+    /// `digits(x) <= S`) give what the sets they stand for give, on
+    /// random states.
+    #[test]
+    fn mask_and_table_shapes_agree_with_sets() {
+        let b = Box::new;
+        let slot = |s| b(Op::Slot(s));
+        let digits_of = |e: Elem, s| Op::Project(Elem::Digit, b(Op::Cands(e, slot(s))));
+        let mut x: u64 = 0x5851_F42D_4C95_7F2D;
+        let mut next = |n: u64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 33) % n) as usize
+        };
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut masks = [0u16; N_CELLS];
+            for m in masks.iter_mut() {
+                *m = next(512) as u16;
+            }
+            let state = State::from_masks(&masks, &[0; N_CELLS]);
+            let digits = |c: usize| word_set(u64::from(masks[c]));
+            let (c1, c2, c3) = (next(81), next(81), next(81));
+            let cells = Bits::from_indices([c1, c2, c3]);
+            let d = next(9);
+            let z = cand(c1, next(9));
+            let w = cand(c2, next(9));
+            let sub = word_set(next(512) as u64);
+            // Slots: 0, 1 cells; 2 a set of cells; 3 a digit; 4, 5
+            // candidates; 6 a digit set; 7 the empty set; 8 a quantifier.
+            let mut vals = vec![
+                Val::Idx(c1),
+                Val::Idx(c2),
+                Val::Set(cells),
+                Val::Idx(d),
+                Val::Idx(z),
+                Val::Idx(w),
+                Val::Set(sub),
+                Val::Set(Bits::EMPTY),
+                Val::Int(0),
+            ];
+            let peers = |c: usize| CELL_PEERS[c];
+            let set = |op: &Op, vals: &mut Vec<Val>| op.value_set(&state, vals).unwrap();
+            let cond = |op: &Op, vals: &mut Vec<Val>| op.holds(&state, vals);
+            assert_eq!(set(&Op::Peers(slot(0)), &mut vals), peers(c1));
+            let union = Op::Peers(b(Op::SetBin(SetOp::Union, slot(0), slot(1))));
+            assert_eq!(set(&union, &mut vals), peers(c1).and(&peers(c2)));
+            let with_empty = Op::Peers(b(Op::SetBin(SetOp::Union, slot(7), slot(1))));
+            assert_eq!(set(&with_empty, &mut vals), peers(c2));
+            assert_eq!(set(&Op::Peers(slot(7)), &mut vals), Bits::EMPTY);
+            let all3 = peers(c1).and(&peers(c2)).and(&peers(c3));
+            assert_eq!(set(&Op::Peers(slot(2)), &mut vals), all3);
+            assert_eq!(
+                cond(&Op::In(slot(1), b(Op::Peers(slot(0)))), &mut vals),
+                peers(c1).contains(c2)
+            );
+            assert_eq!(
+                cond(
+                    &Op::SubsetOf(b(digits_of(Elem::Cell, 0)), slot(6)),
+                    &mut vals
+                ),
+                digits(c1).is_subset(&sub)
+            );
+            assert_eq!(
+                cond(&Op::In(slot(3), b(digits_of(Elem::Cell, 1))), &mut vals),
+                digits(c2).contains(d)
+            );
+            let live = |z: usize| state.cands.contains(z);
+            let dz = if live(z) {
+                Bits::single(cand_digit(z))
+            } else {
+                Bits::EMPTY
+            };
+            let dw = if live(w) {
+                Bits::single(cand_digit(w))
+            } else {
+                Bits::EMPTY
+            };
+            let same = Op::SetEq(
+                true,
+                b(digits_of(Elem::Cand, 4)),
+                b(digits_of(Elem::Cand, 5)),
+            );
+            assert_eq!(cond(&same, &mut vals), dz == dw);
+            assert_eq!(
+                set(&digits_of(Elem::Cell, 2), &mut vals),
+                digits(c1).or(&digits(c2)).or(&digits(c3))
+            );
+            let any = Op::Quant(Box::new(QuantOp {
+                q: Quant::Any,
+                slot: 8,
+                domain: Op::Slot(2),
+                body: Op::SubsetOf(b(digits_of(Elem::Cell, 8)), slot(6)),
+                pre: Vec::new(),
+            }));
+            let expect = [c1, c2, c3].iter().any(|&c| digits(c).is_subset(&sub));
+            assert_eq!(cond(&any, &mut vals), expect);
+            checked += 1;
+        }
+        assert_eq!(checked, 200);
+    }
+
     /// `cells(H)` and `digits(H)` read from the cells' masks are the
     /// projections of the house's live candidates, on states from full to
     /// nearly empty.
