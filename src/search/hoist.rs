@@ -11,6 +11,9 @@
 //! undefined part evaluated where the condition would not have evaluated
 //! it would change the answer. Parts that cost nothing to read (a bound
 //! value, a constant, `grid`) stay. The checker calls [`hoist`] as it
+//! An inner quantifier's moved part that moves on whole to an outer one
+//! leaves no copy behind: the inner condition reads the outer slot. The
+//! checker calls [`hoist`] as it
 //! builds each quantifier, inner ones first, so the slots it takes follow
 //! the rule's text as the other slots do, and plans that begin alike still
 //! share their prefixes ([`super::prefix`]).
@@ -76,7 +79,19 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
                     (t, visit(v, bound, pre, next))
                 })
                 .collect();
-            let body = visit(body, &inner_bound, pre, next);
+            let mut body = visit(body, &inner_bound, pre, next);
+            // A moved part that moved on whole is now a slot of ours: the
+            // inner condition reads that slot instead of a copy of it.
+            let inner = inner
+                .into_iter()
+                .filter(|(t, v)| match v {
+                    Op::Slot(s) => {
+                        rename(&mut body, *t, *s);
+                        false
+                    }
+                    _ => true,
+                })
+                .collect();
             Op::Quant(Box::new(QuantOp {
                 q: kind,
                 slot,
@@ -86,6 +101,25 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
             }))
         }
         leaf @ (Op::Slot(_) | Op::Int(_) | Op::Grid) => leaf,
+    }
+}
+
+/// Makes every read of slot `from` in `op` a read of slot `to`.
+fn rename(op: &mut Op, from: usize, to: usize) {
+    match op {
+        Op::Slot(s) if *s == from => *s = to,
+        Op::Quant(q) => {
+            rename(&mut q.domain, from, to);
+            for (_, v) in &mut q.pre {
+                rename(v, from, to);
+            }
+            rename(&mut q.body, from, to);
+        }
+        _ => {
+            for x in op.operands_mut().into_iter().flatten() {
+                rename(x, from, to);
+            }
+        }
     }
 }
 
@@ -158,6 +192,42 @@ mod tests {
             text.contains("Slot(5)") && text.contains("Slot(1)"),
             "{text}"
         );
+    }
+
+    /// `all(w in S0: all(u in S1: u in cands(D) and w < u))`, D in
+    /// slot 2: the inner quantifier moves `cands(D)` out of its condition,
+    /// then the outer one moves it on; the inner condition reads the outer
+    /// slot and keeps no copy of it.
+    #[test]
+    fn a_part_moved_twice_is_read_where_it_lands() {
+        let inner_body = Op::And(
+            b(Op::In(
+                b(Op::Slot(4)),
+                b(Op::Cands(Elem::Cell, b(Op::Slot(2)))),
+            )),
+            b(Op::Cmp(CmpOp::Lt, b(Op::Slot(3)), b(Op::Slot(4)))),
+        );
+        let mut next = 10;
+        let (inner_pre, inner_body) = hoist(inner_body, 4, &mut next);
+        assert_eq!(inner_pre.len(), 1);
+        assert_eq!(inner_pre[0].0, 10);
+        let inner = Op::Quant(Box::new(QuantOp {
+            q: Quant::All,
+            slot: 4,
+            domain: Op::Slot(1),
+            body: inner_body,
+            pre: inner_pre,
+        }));
+        let (pre, body) = hoist(inner, 3, &mut next);
+        assert_eq!(pre.len(), 1, "{pre:?}");
+        assert_eq!(pre[0].0, 11);
+        let Op::Quant(q) = &body else {
+            panic!("{body:?}")
+        };
+        assert!(q.pre.is_empty(), "{:?}", q.pre);
+        let mut free = Vec::new();
+        free_slots(&q.body, &mut vec![4], &mut free);
+        assert!(free.contains(&11) && !free.contains(&10), "{free:?}");
     }
 
     /// Nothing undefined moves (`first(S)`), nor a part that reads an inner

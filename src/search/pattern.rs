@@ -235,8 +235,6 @@ static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
 static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
     LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
 
-static ALL_CELLS: LazyLock<Bits> = LazyLock::new(|| Bits::first(N_CELLS));
-
 /// Live candidates of one element.
 #[inline]
 fn cands_of(state: &State, e: Elem, i: usize) -> Bits {
@@ -602,14 +600,32 @@ fn quantify(qo: &QuantOp, cx: &mut Env) -> Val {
     let dom = set_of(domain, cx);
     if !dom.is_empty() {
         for (t, v) in pre {
-            cx.vals[*t] = v.eval(cx);
+            v.eval_into(cx, *t);
         }
     }
+    // `digits(x) <= S`, with S the same for every member (a moved part
+    // or a name bound outside): each member's 9-bit mask against S's
+    // first word.
+    let within = match body {
+        Op::SubsetOf(a, b) => match (&**a, &**b) {
+            (Op::Project(Elem::Digit, x), Op::Slot(t)) if *t != slot => match &**x {
+                Op::Cands(e @ (Elem::Cell | Elem::Cand), y) if matches!(**y, Op::Slot(s) if s == slot) => {
+                    Some((*e, first_word(b, cx)))
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    };
     let mut count = 0;
     let mut chosen = Bits::EMPTY;
     for i in dom.iter() {
         cx.vals[slot] = Val::Idx(i);
-        let holds = body.eval_bool(cx);
+        let holds = match within {
+            Some((e, w)) => digit_mask(cx.state, e, i) & !w == 0,
+            None => body.eval_bool(cx),
+        };
         if cx.undefined {
             return Val::Bool(false);
         }
@@ -659,6 +675,100 @@ fn set_of(op: &Op, cx: &mut Env) -> Bits {
         },
         Op::Grid => cx.state.cands,
         _ => op.eval_set(cx),
+    }
+}
+
+/// The value of a condition operand: a bound condition is read in place,
+/// anything else evaluated by [`Op::eval_bool`].
+#[inline(always)]
+fn cond(op: &Op, cx: &mut Env) -> bool {
+    match op {
+        Op::Slot(s) => cx.vals[*s].bool(),
+        // A comparison of two bound values (`z == u`).
+        Op::Cmp(c, a, b) if matches!((&**a, &**b), (Op::Slot(_), Op::Slot(_))) => {
+            let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) else {
+                unreachable!("matched above")
+            };
+            let (a, b) = compared(&cx.vals[*x], &cx.vals[*y]);
+            match c {
+                CmpOp::Eq => a == b,
+                CmpOp::Ne => a != b,
+                CmpOp::Lt => a < b,
+                CmpOp::Le => a <= b,
+                CmpOp::Gt => a > b,
+                CmpOp::Ge => a >= b,
+            }
+        }
+        Op::Quant(qo) => quantify(qo, cx).bool(),
+        _ => op.eval_bool(cx),
+    }
+}
+
+/// The value of an integer operand: a constant or a bound integer is read
+/// in place, anything else evaluated by [`Op::eval_int`].
+#[inline(always)]
+fn int_of(op: &Op, cx: &mut Env) -> i64 {
+    match op {
+        Op::Int(i) => *i,
+        Op::Slot(s) => cx.vals[*s].int(),
+        _ => op.eval_int(cx),
+    }
+}
+
+/// The cells sharing a house with every cell of the set `op`, or `None`
+/// when the set is empty (whose `peers` are empty). One bound cell's are
+/// read from the table; those of a union `P | Q` are the peers of P that
+/// are peers of Q (of the non-empty ones), so `peers(A | B)` builds no set
+/// of A and B.
+fn peers_of(op: &Op, cx: &mut Env) -> Option<Bits> {
+    match op {
+        Op::Slot(s) if matches!(cx.vals[*s], Val::Idx(_)) => Some(CELL_PEERS[cx.vals[*s].idx()]),
+        Op::SetBin(SetOp::Union, p, q) => match (peers_of(p, cx), peers_of(q, cx)) {
+            (Some(a), Some(b)) => Some(a.and(&b)),
+            (a, None) => a,
+            (None, b) => b,
+        },
+        _ => {
+            let s = set_of(op, cx);
+            let mut cells = s.iter();
+            let first = cells.next()?;
+            Some(cells.fold(CELL_PEERS[first], |acc, c| acc.and(&CELL_PEERS[c])))
+        }
+    }
+}
+
+/// The digits of one cell or one candidate as a 9-bit mask, when `op`
+/// is `digits(X)` (the projection onto digits of `cands(X)`) and X is
+/// bound to one element; `None` for any other expression (the caller
+/// evaluates it as a set). X is evaluated only when the shape fits.
+#[inline(always)]
+fn one_digit_mask(op: &Op, cx: &mut Env) -> Option<u64> {
+    let Op::Project(Elem::Digit, x) = op else {
+        return None;
+    };
+    let Op::Cands(inner @ (Elem::Cell | Elem::Cand), y) = &**x else {
+        return None;
+    };
+    let Op::Slot(s) = &**y else {
+        return None;
+    };
+    match cx.vals[*s] {
+        Val::Idx(i) => Some(digit_mask(cx.state, *inner, i)),
+        _ => None,
+    }
+}
+
+/// The first word of a set operand (members 0 to 63): a bound value is
+/// read in place.
+#[inline(always)]
+fn first_word(op: &Op, cx: &mut Env) -> u64 {
+    match op {
+        Op::Slot(s) => match &cx.vals[*s] {
+            Val::Set(b) => b.0[0],
+            Val::Idx(i) if *i < 64 => 1 << i,
+            _ => 0,
+        },
+        _ => set_of(op, cx).0[0],
     }
 }
 
@@ -758,6 +868,42 @@ impl Op {
         }
     }
 
+    /// `cx.vals[slot] = self.eval(cx)`, with a condition, an integer or a
+    /// set computed by its own evaluator and stored as it is (no whole
+    /// [`Val`] is returned and copied).
+    #[inline]
+    pub fn eval_into(&self, cx: &mut Env, slot: usize) {
+        match self {
+            Op::Cmp(..)
+            | Op::SetEq(..)
+            | Op::SubsetOf(..)
+            | Op::In(..)
+            | Op::And(..)
+            | Op::Or(..)
+            | Op::Not(_) => {
+                let b = self.eval_bool(cx);
+                cx.vals[slot] = Val::Bool(b);
+            }
+            Op::Len(_) | Op::IntBin(..) => {
+                let i = self.eval_int(cx);
+                cx.vals[slot] = Val::Int(i);
+            }
+            Op::Grid
+            | Op::Cands(..)
+            | Op::Project(..)
+            | Op::Linked(_)
+            | Op::Peers(_)
+            | Op::SetBin(..) => {
+                let b = self.eval_set(cx);
+                cx.vals[slot] = Val::Set(b);
+            }
+            _ => {
+                let v = self.eval(cx);
+                cx.vals[slot] = v;
+            }
+        }
+    }
+
     /// `self.eval(cx)` as a set (an index is the set of it; an integer or
     /// a condition the empty set).
     pub fn eval_set(&self, cx: &mut Env) -> Bits {
@@ -786,6 +932,13 @@ impl Op {
                 {
                     return match ev(y, cx) {
                         Val::Idx(i) => word_set(digit_mask(cx.state, *inner, i)),
+                        // The digits of a set of cells: the union of their
+                        // masks.
+                        Val::Set(cells) if *inner == Elem::Cell => word_set(
+                            cells
+                                .iter()
+                                .fold(0, |a, c| a | digit_mask(cx.state, Elem::Cell, c)),
+                        ),
                         v => project(*e, &cands_val(cx.state, *inner, v)),
                     };
                 }
@@ -810,17 +963,7 @@ impl Op {
                     common_links_in(&s, &cx.state.cands)
                 }
             }
-            Op::Peers(x) => {
-                let s = set_of(x, cx);
-                if s.is_empty() {
-                    return Bits::EMPTY;
-                }
-                let mut acc = *ALL_CELLS;
-                for c in s.iter() {
-                    acc = acc.and(&CELL_PEERS[c]);
-                }
-                acc
-            }
+            Op::Peers(x) => peers_of(x, cx).unwrap_or(Bits::EMPTY),
             Op::SetBin(op, a, b) => {
                 let a = set_of(a, cx);
                 let b = set_of(b, cx);
@@ -840,12 +983,32 @@ impl Op {
             Op::Int(i) => *i,
             Op::Slot(s) => cx.vals[*s].int(),
             Op::Len(x) => {
+                // A bound set is counted in place.
+                if let Op::Slot(s) = &**x {
+                    return match &cx.vals[*s] {
+                        Val::Set(b) => b.len() as i64,
+                        Val::Idx(_) => 1,
+                        _ => 0,
+                    };
+                }
                 // `|C|` of one cell counts its mask's bits.
                 if let Op::Cands(Elem::Cell, y) = &**x {
                     return match ev(y, cx) {
                         Val::Idx(c) => digit_mask(cx.state, Elem::Cell, c).count_ones() as i64,
                         v => cands_val(cx.state, Elem::Cell, v).len() as i64,
                     };
+                }
+                // `|S & T|` (or `|S - T|`, `|S | T|`) of two operands read
+                // in place: no set is returned.
+                if let Op::SetBin(op, a, b) = &**x {
+                    let a = set_of(a, cx);
+                    let b = set_of(b, cx);
+                    return match op {
+                        SetOp::Union => a.or(&b),
+                        SetOp::Inter => a.and(&b),
+                        SetOp::Minus => a.minus(&b),
+                    }
+                    .len() as i64;
                 }
                 set_of(x, cx).len() as i64
             }
@@ -878,7 +1041,7 @@ impl Op {
             Op::Slot(s) => cx.vals[*s].bool(),
             Op::Cmp(op, a, b) => {
                 let (a, b) = if a.is_int() && b.is_int() {
-                    (a.eval_int(cx), b.eval_int(cx))
+                    (int_of(a, cx), int_of(b, cx))
                 } else if let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) {
                     // Two bound values (`A < B`, `z == w`), read in place.
                     compared(&cx.vals[*x], &cx.vals[*y])
@@ -895,10 +1058,22 @@ impl Op {
                 }
             }
             Op::SetEq(eq, a, b) => {
+                // `digits(z) == digits(w)` of two single elements: their
+                // masks.
+                if let Some(m) = one_digit_mask(a, cx)
+                    && let Some(n) = one_digit_mask(b, cx)
+                {
+                    return (m == n) == *eq;
+                }
                 let a = set_of(a, cx);
                 (a == set_of(b, cx)) == *eq
             }
             Op::SubsetOf(a, b) => {
+                // `digits(x) <= S` of one cell or candidate: its 9-bit
+                // mask against S's first word (the mask has no other).
+                if let Some(m) = one_digit_mask(a, cx) {
+                    return m & !first_word(b, cx) == 0;
+                }
                 let a = set_of(a, cx);
                 a.is_subset(&set_of(b, cx))
             }
@@ -907,11 +1082,31 @@ impl Op {
                     Op::Slot(x) => cx.vals[*x].idx(),
                     a => ev(a, cx).idx(),
                 };
-                set_of(b, cx).contains(i)
+                // `d in digits(x)` of one cell or candidate: its mask.
+                if let Some(m) = one_digit_mask(b, cx) {
+                    return i < 64 && m >> i & 1 != 0;
+                }
+                match &**b {
+                    // A bound set or element, read in place.
+                    Op::Slot(s) => match &cx.vals[*s] {
+                        Val::Set(b) => b.contains(i),
+                        Val::Idx(j) => *j == i,
+                        _ => false,
+                    },
+                    // `B in peers(A)` of one bound cell: the table.
+                    Op::Peers(x) => match &**x {
+                        Op::Slot(s) if matches!(cx.vals[*s], Val::Idx(_)) => {
+                            CELL_PEERS[cx.vals[*s].idx()].contains(i)
+                        }
+                        _ => set_of(b, cx).contains(i),
+                    },
+                    b => set_of(b, cx).contains(i),
+                }
             }
-            Op::And(a, b) => a.eval_bool(cx) && b.eval_bool(cx),
-            Op::Or(a, b) => a.eval_bool(cx) || b.eval_bool(cx),
-            Op::Not(a) => !a.eval_bool(cx),
+            Op::And(a, b) => cond(a, cx) && cond(b, cx),
+            Op::Or(a, b) => cond(a, cx) || cond(b, cx),
+            Op::Not(a) => !cond(a, cx),
+            Op::Quant(qo) => quantify(qo, cx).bool(),
             _ => self.eval(cx).bool(),
         }
     }
@@ -922,6 +1117,31 @@ impl Op {
         match self {
             Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
             Op::Quant(qo) => [Some(&qo.domain), Some(&qo.body)],
+            Op::Cands(_, x)
+            | Op::Project(_, x)
+            | Op::Linked(x)
+            | Op::Peers(x)
+            | Op::First(x)
+            | Op::Last(x)
+            | Op::Len(x)
+            | Op::Not(x) => [Some(x), None],
+            Op::SetBin(_, a, b)
+            | Op::IntBin(_, a, b)
+            | Op::Cmp(_, a, b)
+            | Op::SetEq(_, a, b)
+            | Op::SubsetOf(a, b)
+            | Op::In(a, b)
+            | Op::And(a, b)
+            | Op::Or(a, b) => [Some(a), Some(b)],
+        }
+    }
+
+    /// The operands of an operation, to change them in place (a
+    /// quantifier's are its domain and condition, as in [`Op::operands`]).
+    pub fn operands_mut(&mut self) -> [Option<&mut Op>; 2] {
+        match self {
+            Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::Quant(qo) => [Some(&mut qo.domain), Some(&mut qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
             | Op::Linked(x)
@@ -1066,10 +1286,15 @@ impl Plan {
         };
         match instr {
             Instr::Def { slot, op } => {
-                let Some(v) = op.value(fr.state, &mut fr.env) else {
-                    return ControlFlow::Continue(());
+                let mut cx = Env {
+                    state: fr.state,
+                    vals: &mut fr.env,
+                    undefined: false,
                 };
-                fr.env[*slot] = v;
+                op.eval_into(&mut cx, *slot);
+                if cx.undefined {
+                    return ControlFlow::Continue(());
+                }
                 self.run(k + 1, fr)
             }
             Instr::Filter(op) => {
@@ -1556,6 +1781,111 @@ mod tests {
             assert_eq!(lt.len() + ge.len(), Bits::CAPACITY);
             assert_eq!(side(CmpOp::Le, j).len(), j + 1);
         }
+    }
+
+    /// The shapes read from tables and masks (`peers` of one cell or of a
+    /// union, `digits(x) <= S`, `d in digits(x)`, `digits(z) ==
+    /// digits(w)`, `digits` of a set of cells, a quantifier over
+    /// `digits(x) <= S`) give what the sets they stand for give, on
+    /// random states.
+    #[test]
+    fn mask_and_table_shapes_agree_with_sets() {
+        let b = Box::new;
+        let slot = |s| b(Op::Slot(s));
+        let digits_of = |e: Elem, s| Op::Project(Elem::Digit, b(Op::Cands(e, slot(s))));
+        let mut x: u64 = 0x5851_F42D_4C95_7F2D;
+        let mut next = |n: u64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 33) % n) as usize
+        };
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut masks = [0u16; N_CELLS];
+            for m in masks.iter_mut() {
+                *m = next(512) as u16;
+            }
+            let state = State::from_masks(&masks, &[0; N_CELLS]);
+            let digits = |c: usize| word_set(u64::from(masks[c]));
+            let (c1, c2, c3) = (next(81), next(81), next(81));
+            let cells = Bits::from_indices([c1, c2, c3]);
+            let d = next(9);
+            let z = cand(c1, next(9));
+            let w = cand(c2, next(9));
+            let sub = word_set(next(512) as u64);
+            // Slots: 0, 1 cells; 2 a set of cells; 3 a digit; 4, 5
+            // candidates; 6 a digit set; 7 the empty set; 8 a quantifier.
+            let mut vals = vec![
+                Val::Idx(c1),
+                Val::Idx(c2),
+                Val::Set(cells),
+                Val::Idx(d),
+                Val::Idx(z),
+                Val::Idx(w),
+                Val::Set(sub),
+                Val::Set(Bits::EMPTY),
+                Val::Int(0),
+            ];
+            let peers = |c: usize| CELL_PEERS[c];
+            let set = |op: &Op, vals: &mut Vec<Val>| op.value_set(&state, vals).unwrap();
+            let cond = |op: &Op, vals: &mut Vec<Val>| op.holds(&state, vals);
+            assert_eq!(set(&Op::Peers(slot(0)), &mut vals), peers(c1));
+            let union = Op::Peers(b(Op::SetBin(SetOp::Union, slot(0), slot(1))));
+            assert_eq!(set(&union, &mut vals), peers(c1).and(&peers(c2)));
+            let with_empty = Op::Peers(b(Op::SetBin(SetOp::Union, slot(7), slot(1))));
+            assert_eq!(set(&with_empty, &mut vals), peers(c2));
+            assert_eq!(set(&Op::Peers(slot(7)), &mut vals), Bits::EMPTY);
+            let all3 = peers(c1).and(&peers(c2)).and(&peers(c3));
+            assert_eq!(set(&Op::Peers(slot(2)), &mut vals), all3);
+            assert_eq!(
+                cond(&Op::In(slot(1), b(Op::Peers(slot(0)))), &mut vals),
+                peers(c1).contains(c2)
+            );
+            assert_eq!(
+                cond(
+                    &Op::SubsetOf(b(digits_of(Elem::Cell, 0)), slot(6)),
+                    &mut vals
+                ),
+                digits(c1).is_subset(&sub)
+            );
+            assert_eq!(
+                cond(&Op::In(slot(3), b(digits_of(Elem::Cell, 1))), &mut vals),
+                digits(c2).contains(d)
+            );
+            let live = |z: usize| state.cands.contains(z);
+            let dz = if live(z) {
+                Bits::single(cand_digit(z))
+            } else {
+                Bits::EMPTY
+            };
+            let dw = if live(w) {
+                Bits::single(cand_digit(w))
+            } else {
+                Bits::EMPTY
+            };
+            let same = Op::SetEq(
+                true,
+                b(digits_of(Elem::Cand, 4)),
+                b(digits_of(Elem::Cand, 5)),
+            );
+            assert_eq!(cond(&same, &mut vals), dz == dw);
+            assert_eq!(
+                set(&digits_of(Elem::Cell, 2), &mut vals),
+                digits(c1).or(&digits(c2)).or(&digits(c3))
+            );
+            let any = Op::Quant(Box::new(QuantOp {
+                q: Quant::Any,
+                slot: 8,
+                domain: Op::Slot(2),
+                body: Op::SubsetOf(b(digits_of(Elem::Cell, 8)), slot(6)),
+                pre: Vec::new(),
+            }));
+            let expect = [c1, c2, c3].iter().any(|&c| digits(c).is_subset(&sub));
+            assert_eq!(cond(&any, &mut vals), expect);
+            checked += 1;
+        }
+        assert_eq!(checked, 200);
     }
 
     /// `cells(H)` and `digits(H)` read from the cells' masks are the
