@@ -47,12 +47,11 @@ use super::implication::{
     self, Cause, Chain, Graph, Implications, chains_key, lit, lit_cand, lit_on,
 };
 use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
-use crate::grid::bits::Bits;
+use crate::grid::bits::{Bits, LitSet};
 use crate::grid::geometry::*;
 use crate::grid::state::{State, cell_mask};
 use crate::rating::Rating;
 use std::any::Any;
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::sync::{Arc, OnceLock};
 
@@ -696,60 +695,140 @@ struct Prop<'a> {
     original: &'a State,
     steps: Steps,
     dynamic: bool,
-    /// Static steps read only the original state: each literal's
-    /// inferences, computed once, one after the other in literal order
-    /// (literal `l`'s are `cache[starts[l]..starts[l + 1]]`; both empty when
-    /// dynamic). One array, not one per literal: a pass builds it anew on
-    /// every search.
-    cache: Vec<Inference>,
-    starts: Vec<u32>,
     /// The rules applied when the steps are exhausted (`apply SET`).
     apply: Option<&'a [AppliedRule]>,
-    /// Queues and buffers of [`Prop::cycles`] and [`Prop::forcing`], kept
-    /// between their calls (one per candidate and pass) to spare their
-    /// allocations.
-    scratch: std::cell::RefCell<Scratch>,
+    /// Queues, buffers and the static steps' inferences, kept between the
+    /// propagations of one pass (one per candidate) and, through the
+    /// thread's [`SCRATCHES`], between passes and searches (boxed: moved
+    /// in and out of the pool).
+    scratch: std::cell::RefCell<Option<Box<Scratch>>>,
+}
+
+thread_local! {
+    /// The buffers of finished propagations, reused by the next ones (a
+    /// trial applied in another's branches makes thousands a step).
+    static SCRATCHES: std::cell::RefCell<Vec<Box<Scratch>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for Prop<'_> {
+    fn drop(&mut self) {
+        if let Some(sc) = self.scratch.get_mut().take() {
+            SCRATCHES.with(|p| p.borrow_mut().push(sc));
+        }
+    }
+}
+
+/// A first-in first-out queue of nodes that keeps its memory (a
+/// propagation only appends to it, so it never wraps).
+#[derive(Default)]
+struct Queue {
+    items: Vec<u32>,
+    head: usize,
+}
+
+impl Queue {
+    fn clear(&mut self) {
+        self.items.clear();
+        self.head = 0;
+    }
+
+    #[inline]
+    fn push_back(&mut self, n: u32) {
+        self.items.push(n);
+    }
+
+    #[inline]
+    fn pop_front(&mut self) -> Option<u32> {
+        let n = *self.items.get(self.head)?;
+        self.head += 1;
+        Some(n)
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.head == self.items.len()
+    }
 }
 
 /// Reusable buffers of a breadth-first propagation.
 #[derive(Default)]
 struct Scratch {
-    pend_on: VecDeque<u32>,
-    pend_off: VecDeque<u32>,
-    out: Vec<Inference>,
+    pend_on: Queue,
+    pend_off: Queue,
     par: Vec<u32>,
+    infer: Infer,
+    reach: Reach,
 }
 
-/// The parts of a [`Scratch`], its queues emptied.
-type ScratchParts<'s> = (
-    &'s mut VecDeque<u32>,
-    &'s mut VecDeque<u32>,
-    &'s mut Vec<Inference>,
-    &'s mut Vec<u32>,
-);
+/// What each literal implies through any number of static steps (its
+/// strongly connected component's closure), for forcing chains: a
+/// breadth-first propagation from a literal reaches exactly these
+/// literals, so one that cannot reach its negation needs no propagation.
+#[derive(Default)]
+struct Reach {
+    /// Computed for the current pass.
+    ready: bool,
+    /// Per literal: its component (`u32::MAX`: not a live literal).
+    comp: Vec<u32>,
+    /// Per component: the literals its members reach, themselves included.
+    sets: Vec<LitSet>,
+    // Tarjan's search: visit order, low links, the component stack, the
+    // call stack (literal, next inference), a component's members.
+    index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: LitSet,
+    stack: Vec<u16>,
+    call: Vec<(u16, u32)>,
+    members: Vec<u16>,
+}
 
 impl Scratch {
-    /// Its parts for a new propagation: the queues emptied (the other
-    /// buffers are cleared where they are filled).
-    fn emptied(&mut self) -> ScratchParts<'_> {
+    /// Ready for a new propagation: the queues emptied (the other buffers
+    /// are cleared where they are filled; the static inferences stay).
+    fn emptied(&mut self) -> &mut Scratch {
         self.pend_on.clear();
         self.pend_off.clear();
-        (
-            &mut self.pend_on,
-            &mut self.pend_off,
-            &mut self.out,
-            &mut self.par,
-        )
+        self
     }
 }
 
-/// An inferred literal before it becomes a node: its cause and the
-/// literals (off) it also depends on, read from the branch's state.
+/// The inferences of literals: a dynamic step's, computed at each step, or
+/// the static steps', which read only the original state: each literal's
+/// computed the first time it is stepped, then kept for the pass.
+#[derive(Default)]
+struct Infer {
+    /// A dynamic step's inferences.
+    out: Vec<Inference>,
+    /// The hidden literals of `out`'s inferences.
+    hidden: Vec<u16>,
+    /// Static steps: once `done` holds literal `l`, its inferences are
+    /// `cache[span[l].0 ..][.. span[l].1]` (one array, not one per literal).
+    cache: Vec<Inference>,
+    span: Vec<(u32, u32)>,
+    done: LitSet,
+}
+
+/// An inferred literal before it becomes a node: its cause, and the
+/// literals (off) it also depends on, read from the branch's state: the
+/// `n_hidden` literals from `hidden` in the step's hidden buffer.
+#[derive(Clone, Copy)]
 struct Inference {
     lit: u16,
     cause: Cause,
-    hidden: [u16; 9],
-    n_hidden: usize,
+    hidden: u16,
+    n_hidden: u8,
+}
+
+impl Inference {
+    fn new(lit: u16, cause: Cause) -> Inference {
+        Inference {
+            lit,
+            cause,
+            hidden: 0,
+            n_hidden: 0,
+        }
+    }
 }
 
 const HOUSE_ORDER: [usize; 3] = [2, 0, 1]; // block, row, column
@@ -761,39 +840,63 @@ static HOUSE_DIGIT: std::sync::LazyLock<Vec<Bits>> = std::sync::LazyLock::new(||
         .collect()
 });
 
+/// The cells of each house, in [`house_cells`] order.
+static HOUSE_CELLS: std::sync::LazyLock<Vec<[u8; 9]>> = std::sync::LazyLock::new(|| {
+    (0..N_HOUSES)
+        .map(|h| house_cells(h).map(|o| o as u8))
+        .collect()
+});
+
+/// The peers of each cell with the house that links them, in the order an
+/// "on" literal's house steps take them: its block, row, then column
+/// ([`HOUSE_ORDER`]), each house's cells in order, each peer once.
+static PEERS: std::sync::LazyLock<Vec<Vec<(u8, u8)>>> = std::sync::LazyLock::new(|| {
+    (0..N_CELLS)
+        .map(|c| {
+            let mut peers: Vec<(u8, u8)> = Vec::with_capacity(20);
+            for k in HOUSE_ORDER {
+                let h = cell_houses(c)[k];
+                for o in house_cells(h) {
+                    if o != c && !peers.iter().any(|&(p, _)| usize::from(p) == o) {
+                        peers.push((o as u8, h as u8));
+                    }
+                }
+            }
+            peers
+        })
+        .collect()
+});
+
+/// The places of digit `d` in house `h` that `cands` holds: bit `k` for
+/// the house's `k`-th cell.
+#[inline]
+fn house_mask(cands: &Bits, h: usize, d: usize) -> u16 {
+    let mut m = 0;
+    for (k, &o) in HOUSE_CELLS[h].iter().enumerate() {
+        if cands.contains(cand(usize::from(o), d)) {
+            m |= 1 << k;
+        }
+    }
+    m
+}
+
 impl<'a> Prop<'a> {
     fn new(original: &'a State, steps: Steps, dynamic: bool) -> Prop<'a> {
-        let mut p = Prop {
+        let mut sc = SCRATCHES.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+        sc.reach.ready = false;
+        let inf = &mut sc.infer;
+        inf.cache.clear();
+        inf.done = LitSet::EMPTY;
+        if inf.span.len() < 2 * N_CANDS {
+            inf.span.resize(2 * N_CANDS, (0, 0));
+        }
+        Prop {
             original,
             steps,
             dynamic,
-            cache: Vec::new(),
-            starts: Vec::new(),
             apply: None,
-            scratch: Default::default(),
-        };
-        if !dynamic {
-            let mut cache: Vec<Inference> = Vec::with_capacity(16 * original.cands.len());
-            let mut starts: Vec<u32> = Vec::with_capacity(2 * N_CANDS + 1);
-            let mut out = Vec::with_capacity(32);
-            for z in 0..N_CANDS {
-                let live = original.cands.contains(z);
-                starts.push(cache.len() as u32);
-                if live {
-                    p.on_to_off(z, &original.cands, &mut out);
-                    cache.append(&mut out);
-                }
-                starts.push(cache.len() as u32);
-                if live {
-                    p.off_to_on(z, &original.cands, &mut out);
-                    cache.append(&mut out);
-                }
-            }
-            starts.push(cache.len() as u32);
-            p.cache = cache;
-            p.starts = starts;
+            scratch: std::cell::RefCell::new(Some(sc)),
         }
-        p
     }
 
     /// The same propagation, applying `rules` whenever its steps are
@@ -807,13 +910,7 @@ impl<'a> Prop<'a> {
     /// whose parents are its match's parents, queued on `pend_off`: the
     /// first group of rules (equal complexity) with a match that has
     /// parents gives them all. `false` when no group has one.
-    fn advanced(
-        &self,
-        cx: &mut SearchCx,
-        g: &mut Graph,
-        cur: &Bits,
-        pend_off: &mut VecDeque<u32>,
-    ) -> bool {
+    fn advanced(&self, cx: &mut SearchCx, g: &mut Graph, cur: &Bits, pend_off: &mut Queue) -> bool {
         let Some(rules) = self.apply else {
             return false;
         };
@@ -885,80 +982,90 @@ impl<'a> Prop<'a> {
         any
     }
 
-    /// The inferences of literal `l` in `cur`: from the cache when static.
-    fn step<'b>(&'b self, l: u16, cur: &Bits, out: &'b mut Vec<Inference>) -> &'b [Inference] {
+    /// The inferences of literal `l` in `cur`, with the buffer of hidden
+    /// literals they index. Static steps read the original state (`cur`
+    /// is not read): a literal's are computed once, then read from
+    /// `inf`'s cache.
+    #[inline]
+    fn step<'s>(&self, l: u16, cur: &Bits, inf: &'s mut Infer) -> (&'s [Inference], &'s [u16]) {
+        let z = lit_cand(l);
         if !self.dynamic {
-            let l = usize::from(l);
-            return &self.cache[self.starts[l] as usize..self.starts[l + 1] as usize];
+            let i = usize::from(l);
+            if !inf.done.contains(i) {
+                inf.done.insert(i);
+                let start = inf.cache.len();
+                let orig = &self.original.cands;
+                if orig.contains(z) {
+                    if lit_on(l) {
+                        self.on_to_off(z, orig, &mut inf.cache);
+                    } else {
+                        self.off_to_on(z, orig, &mut inf.cache, &mut inf.hidden);
+                    }
+                }
+                inf.span[i] = (start as u32, (inf.cache.len() - start) as u32);
+            }
+            let (s, n) = inf.span[i];
+            return (&inf.cache[s as usize..(s + n) as usize], &[]);
         }
+        inf.out.clear();
+        inf.hidden.clear();
         if lit_on(l) {
-            self.on_to_off(lit_cand(l), cur, out);
+            self.on_to_off(z, cur, &mut inf.out);
         } else {
-            self.off_to_on(lit_cand(l), cur, out);
+            self.off_to_on(z, cur, &mut inf.out, &mut inf.hidden);
         }
-        out
+        (&inf.out, &inf.hidden)
     }
 
-    /// The literals an "on" literal of `z` makes off, in `cur`.
+    /// Appends to `out` the literals an "on" literal of `z` makes off, in
+    /// `cur`: the cell's other candidates, then the digit's other places
+    /// in the block, the row and the column (each once).
     fn on_to_off(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>) {
-        out.clear();
         let (c, d) = (cand_cell(z), cand_digit(z));
         if self.steps.on_off_cell {
-            for e in 0..9 {
-                if e != d && cur.contains(cand(c, e)) {
-                    out.push(Inference {
-                        lit: lit(cand(c, e), false),
-                        cause: Cause::Cell,
-                        hidden: [0; 9],
-                        n_hidden: 0,
-                    });
-                }
+            let mut m = cell_mask(cur, c) & !(1u16 << d);
+            while m != 0 {
+                let e = m.trailing_zeros() as usize;
+                m &= m - 1;
+                out.push(Inference::new(lit(cand(c, e), false), Cause::Cell));
             }
         }
         if self.steps.on_off_house {
-            let hs = cell_houses(c);
-            let mut seen = Bits::EMPTY;
-            for k in HOUSE_ORDER {
-                let h = hs[k];
-                for o in house_cells(h) {
-                    let y = cand(o, d);
-                    if o != c && cur.contains(y) && !seen.contains(y) {
-                        seen.insert(y);
-                        out.push(Inference {
-                            lit: lit(y, false),
-                            cause: Cause::House(h as u8),
-                            hidden: [0; 9],
-                            n_hidden: 0,
-                        });
-                    }
+            for &(o, h) in &PEERS[c] {
+                let y = cand(usize::from(o), d);
+                if cur.contains(y) {
+                    out.push(Inference::new(lit(y, false), Cause::House(h)));
                 }
             }
         }
     }
 
-    /// The literals an "off" literal of `z` makes on, in `cur`; dynamic
-    /// steps also name the candidates gone from the cell or house.
-    fn off_to_on(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>) {
-        out.clear();
+    /// Appends to `out` the literals an "off" literal of `z` makes on, in
+    /// `cur`; dynamic steps also name the candidates gone from the cell or
+    /// house, appended to `hidden`.
+    fn off_to_on(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>, hidden: &mut Vec<u16>) {
+        let start = out.len();
         let (c, d) = (cand_cell(z), cand_digit(z));
         let orig = &self.original.cands;
         if self.steps.off_on_cell {
-            let live = cur.and(&TABLES.cell[c]);
-            if live.len() == 2 {
-                let other = live.iter().find(|&y| y != z).unwrap_or(z);
-                let mut inf = Inference {
-                    lit: lit(other, true),
-                    cause: Cause::Cell,
-                    hidden: [0; 9],
-                    n_hidden: 0,
+            let live = cell_mask(cur, c);
+            if live.count_ones() == 2 {
+                // The other candidate (the first when `z` is not live).
+                let rest = live & !(1u16 << d);
+                let e = if rest != 0 {
+                    rest.trailing_zeros() as usize
+                } else {
+                    d
                 };
+                let mut inf = Inference::new(lit(cand(c, e), true), Cause::Cell);
                 if self.dynamic {
-                    for e in 0..9 {
-                        let y = cand(c, e);
-                        if orig.contains(y) && !cur.contains(y) {
-                            inf.hidden[inf.n_hidden] = lit(y, false);
-                            inf.n_hidden += 1;
-                        }
+                    inf.hidden = hidden.len() as u16;
+                    let mut gone = cell_mask(orig, c) & !live;
+                    while gone != 0 {
+                        let e = gone.trailing_zeros() as usize;
+                        gone &= gone - 1;
+                        hidden.push(lit(cand(c, e), false));
+                        inf.n_hidden += 1;
                     }
                 }
                 out.push(inf);
@@ -968,30 +1075,38 @@ impl<'a> Prop<'a> {
             let hs = cell_houses(c);
             for k in HOUSE_ORDER {
                 let h = hs[k];
-                let live = cur.and(&HOUSE_DIGIT[h * 9 + d]);
-                if live.len() != 2 {
+                let cells = &HOUSE_CELLS[h];
+                let live = house_mask(cur, h, d);
+                if live.count_ones() != 2 {
                     continue;
                 }
-                let Some(y) = live.iter().find(|&y| y != z) else {
+                // The first place that is not `z`'s cell.
+                let mut rest = live;
+                let mut other = None;
+                while rest != 0 {
+                    let k = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if usize::from(cells[k]) != c {
+                        other = Some(cand(usize::from(cells[k]), d));
+                        break;
+                    }
+                }
+                let Some(y) = other else {
                     continue;
                 };
                 let l = lit(y, true);
-                if out.iter().any(|i| i.lit == l) {
+                if out[start..].iter().any(|i| i.lit == l) {
                     continue;
                 }
-                let mut inf = Inference {
-                    lit: l,
-                    cause: Cause::House(h as u8),
-                    hidden: [0; 9],
-                    n_hidden: 0,
-                };
+                let mut inf = Inference::new(l, Cause::House(h as u8));
                 if self.dynamic {
-                    for p in house_cells(h) {
-                        let y = cand(p, d);
-                        if orig.contains(y) && !cur.contains(y) {
-                            inf.hidden[inf.n_hidden] = lit(y, false);
-                            inf.n_hidden += 1;
-                        }
+                    inf.hidden = hidden.len() as u16;
+                    let mut gone = house_mask(orig, h, d) & !live;
+                    while gone != 0 {
+                        let k = gone.trailing_zeros() as usize;
+                        gone &= gone - 1;
+                        hidden.push(lit(cand(usize::from(cells[k]), d), false));
+                        inf.n_hidden += 1;
                     }
                 }
                 out.push(inf);
@@ -1001,10 +1116,15 @@ impl<'a> Prop<'a> {
 
     /// The parents of an inference: the producing node, then the latest
     /// nodes of its hidden literals.
-    fn parents(g: &Graph, p: u32, inf: &Inference, buf: &mut Vec<u32>) {
+    #[inline]
+    fn parents(g: &Graph, p: u32, inf: &Inference, hidden: &[u16], buf: &mut Vec<u32>) {
         buf.clear();
         buf.push(p);
-        for &h in &inf.hidden[..inf.n_hidden] {
+        if inf.n_hidden == 0 {
+            return;
+        }
+        let at = usize::from(inf.hidden);
+        for &h in &hidden[at..at + usize::from(inf.n_hidden)] {
             if let Some(n) = g.get(h) {
                 buf.push(n);
             }
@@ -1015,15 +1135,20 @@ impl<'a> Prop<'a> {
     /// literal at a time ("on" literals first). Stops at the first literal
     /// inferred both on and off and returns its two nodes (on, off).
     fn chain(&self, cx: &mut SearchCx, g: &mut Graph) -> Option<(u32, u32)> {
-        let mut sc = self.scratch.take();
-        let r = self.chain_in(cx, g, &mut sc);
-        self.scratch.replace(sc);
-        r
+        let mut sc = self.scratch.borrow_mut();
+        let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
+        self.chain_in(cx, g, sc.emptied())
     }
 
     fn chain_in(&self, cx: &mut SearchCx, g: &mut Graph, sc: &mut Scratch) -> Option<(u32, u32)> {
         let mut cur = self.original.cands;
-        let (pend_on, pend_off, out, par) = sc.emptied();
+        let Scratch {
+            pend_on,
+            pend_off,
+            par,
+            infer,
+            ..
+        } = sc;
         for n in 0..g.len() as u32 {
             if lit_on(g.node(n).lit) {
                 pend_on.push_back(n);
@@ -1036,7 +1161,8 @@ impl<'a> Prop<'a> {
                 return None;
             }
             if let Some(p) = pend_on.pop_front() {
-                for inf in self.step(g.node(p).lit, &cur, out) {
+                let (infs, _) = self.step(g.node(p).lit, &cur, infer);
+                for inf in infs {
                     if let Some(on) = g.get(implication::conjugate(inf.lit)) {
                         let off = g.push(inf.lit, inf.cause, &[p]);
                         return Some((on, off));
@@ -1048,12 +1174,12 @@ impl<'a> Prop<'a> {
                 }
             } else if let Some(p) = pend_off.pop_front() {
                 let z = lit_cand(g.node(p).lit);
-                let infs = self.step(g.node(p).lit, &cur, out);
+                let (infs, hidden) = self.step(g.node(p).lit, &cur, infer);
                 if self.dynamic {
                     cur.remove(z);
                 }
                 for inf in infs {
-                    Self::parents(g, p, inf, par);
+                    Self::parents(g, p, inf, hidden, par);
                     if let Some(off) = g.get(implication::conjugate(inf.lit)) {
                         let on = g.push(inf.lit, inf.cause, par);
                         return Some((on, off));
@@ -1073,17 +1199,22 @@ impl<'a> Prop<'a> {
     /// repeated along its own path; every return to `z` on after at least
     /// four layers is a cycle. Returns the nodes of `z` on that close one.
     fn cycles(&self, cx: &mut SearchCx, g: &mut Graph, z: usize) -> Vec<u32> {
-        let mut sc = self.scratch.take();
-        let found = self.cycles_in(cx, g, z, &mut sc);
-        self.scratch.replace(sc);
-        found
+        let mut sc = self.scratch.borrow_mut();
+        let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
+        self.cycles_in(cx, g, z, sc.emptied())
     }
 
     fn cycles_in(&self, cx: &mut SearchCx, g: &mut Graph, z: usize, sc: &mut Scratch) -> Vec<u32> {
         let cur = self.original.cands;
         let source = lit(z, true);
         let s = g.add(source, Cause::Assumption, &[]);
-        let (pend_on, pend_off, out, par) = sc.emptied();
+        let Scratch {
+            pend_on,
+            pend_off,
+            par,
+            infer,
+            ..
+        } = sc;
         pend_on.push_back(s);
         let mut found = Vec::new();
         let mut length = 0;
@@ -1093,7 +1224,8 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return found;
                 }
-                for inf in self.step(g.node(p).lit, &cur, out) {
+                let (infs, _) = self.step(g.node(p).lit, &cur, infer);
+                for inf in infs {
                     // A literal never inferred is on no path (a cheap test first).
                     if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
@@ -1106,8 +1238,9 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return found;
                 }
-                for inf in self.step(g.node(p).lit, &cur, out) {
-                    Self::parents(g, p, inf, par);
+                let (infs, hidden) = self.step(g.node(p).lit, &cur, infer);
+                for inf in infs {
+                    Self::parents(g, p, inf, hidden, par);
                     if length >= 4 && inf.lit == source {
                         found.push(g.push(inf.lit, inf.cause, par));
                     }
@@ -1121,13 +1254,125 @@ impl<'a> Prop<'a> {
         found
     }
 
+    /// Computes what each live literal reaches by static steps (see
+    /// [`Reach`]), for [`Prop::forcing`]; nothing when the steps are
+    /// dynamic.
+    fn reach_all(&self) {
+        if self.dynamic {
+            return;
+        }
+        let mut sc = self.scratch.borrow_mut();
+        let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
+        let Scratch { infer, reach, .. } = sc;
+        let orig = &self.original.cands;
+        // Every live literal's inferences, in the cache.
+        for z in orig.iter() {
+            for on in [true, false] {
+                let _ = self.step(lit(z, on), orig, infer);
+            }
+        }
+        const NONE: u32 = u32::MAX;
+        let n = 2 * N_CANDS;
+        reach.comp.clear();
+        reach.comp.resize(n, NONE);
+        reach.index.clear();
+        reach.index.resize(n, NONE);
+        reach.low.clear();
+        reach.low.resize(n, 0);
+        reach.sets.clear();
+        reach.on_stack = LitSet::EMPTY;
+        reach.stack.clear();
+        reach.call.clear();
+        let edges = |l: u16| {
+            let (s, k) = infer.span[usize::from(l)];
+            &infer.cache[s as usize..(s + k) as usize]
+        };
+        let mut counter = 0u32;
+        for z in orig.iter() {
+            for on in [true, false] {
+                let root = lit(z, on);
+                if reach.index[usize::from(root)] != NONE {
+                    continue;
+                }
+                let visit = |r: &mut Reach, v: u16, counter: &mut u32| {
+                    r.index[usize::from(v)] = *counter;
+                    r.low[usize::from(v)] = *counter;
+                    *counter += 1;
+                    r.stack.push(v);
+                    r.on_stack.insert(usize::from(v));
+                    r.call.push((v, 0));
+                };
+                visit(reach, root, &mut counter);
+                while let Some(&(v, next)) = reach.call.last() {
+                    let out = edges(v);
+                    if let Some(e) = out.get(next as usize) {
+                        reach.call.last_mut().expect("non-empty").1 += 1;
+                        let w = e.lit;
+                        if reach.index[usize::from(w)] == NONE {
+                            visit(reach, w, &mut counter);
+                        } else if reach.on_stack.contains(usize::from(w)) {
+                            let iw = reach.index[usize::from(w)];
+                            let lv = &mut reach.low[usize::from(v)];
+                            *lv = (*lv).min(iw);
+                        }
+                        continue;
+                    }
+                    reach.call.pop();
+                    let lowv = reach.low[usize::from(v)];
+                    if let Some(&(u, _)) = reach.call.last() {
+                        let lu = &mut reach.low[usize::from(u)];
+                        *lu = (*lu).min(lowv);
+                    }
+                    if lowv != reach.index[usize::from(v)] {
+                        continue;
+                    }
+                    // `v` roots a component: its members are on the stack;
+                    // every component they reach is complete.
+                    let k = reach.sets.len() as u32;
+                    let mut set = LitSet::EMPTY;
+                    reach.members.clear();
+                    while let Some(w) = reach.stack.pop() {
+                        reach.on_stack.remove(usize::from(w));
+                        reach.comp[usize::from(w)] = k;
+                        set.insert(usize::from(w));
+                        reach.members.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    for &m in &reach.members {
+                        for e in edges(m) {
+                            let c = reach.comp[usize::from(e.lit)];
+                            if c != k {
+                                set = set.or(&reach.sets[c as usize]);
+                            }
+                        }
+                    }
+                    reach.sets.push(set);
+                }
+            }
+        }
+        reach.ready = true;
+    }
+
     /// Forcing chains from literal `source`: breadth-first until nothing
     /// is new; returns the first node of the negation of `source` reached.
     fn forcing(&self, cx: &mut SearchCx, g: &mut Graph, source: u16) -> Option<u32> {
-        let mut sc = self.scratch.take();
-        let hit = self.forcing_in(cx, g, source, &mut sc);
-        self.scratch.replace(sc);
-        hit
+        let mut sc = self.scratch.borrow_mut();
+        let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
+        let r = &sc.reach;
+        if r.ready
+            && let Some(&k) = r.comp.get(usize::from(source)).filter(|&&k| k != u32::MAX)
+        {
+            let set = &r.sets[k as usize];
+            if !set.contains(usize::from(implication::conjugate(source))) {
+                // The propagation would visit each literal of `set` once,
+                // to find nothing.
+                cx.tick_n(set.len() as u32);
+                return None;
+            }
+        }
+        self.forcing_in(cx, g, source, sc.emptied())
     }
 
     fn forcing_in(
@@ -1140,7 +1385,13 @@ impl<'a> Prop<'a> {
         let cur = self.original.cands;
         let s = g.add(source, Cause::Assumption, &[]);
         let neg = implication::conjugate(source);
-        let (pend_on, pend_off, out, par) = sc.emptied();
+        let Scratch {
+            pend_on,
+            pend_off,
+            par,
+            infer,
+            ..
+        } = sc;
         if lit_on(source) {
             pend_on.push_back(s);
         } else {
@@ -1152,7 +1403,8 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return None;
                 }
-                for inf in self.step(g.node(p).lit, &cur, out) {
+                let (infs, _) = self.step(g.node(p).lit, &cur, infer);
+                for inf in infs {
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &[p]));
                     }
@@ -1168,8 +1420,9 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return None;
                 }
-                for inf in self.step(g.node(p).lit, &cur, out) {
-                    Self::parents(g, p, inf, par);
+                let (infs, hidden) = self.step(g.node(p).lit, &cur, infer);
+                for inf in infs {
+                    Self::parents(g, p, inf, hidden, par);
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, par));
                     }
@@ -1288,6 +1541,9 @@ impl TrialSearch {
         pool.cached.iter_mut().for_each(|c| *c = None);
         let cyc = pass.wants(Mode::Cycle);
         let forc = pass.wants(Mode::Forcing);
+        if forc.is_some() {
+            prop.reach_all();
+        }
         let contra = pass.wants(Mode::Contradiction);
         let dbl = pass.wants(Mode::Double);
         let cellc = pass.wants(Mode::Cell);
