@@ -693,6 +693,8 @@ enum Recipe {
 /// Propagation in one pass: the original state and the steps.
 struct Prop<'a> {
     original: &'a State,
+    /// The original state's live candidates.
+    orig: Live,
     steps: Steps,
     dynamic: bool,
     /// The rules applied when the steps are exhausted (`apply SET`).
@@ -762,25 +764,61 @@ struct Scratch {
 }
 
 /// What each literal implies through any number of static steps (its
-/// strongly connected component's closure), for forcing chains: a
-/// breadth-first propagation from a literal reaches exactly these
-/// literals, so one that cannot reach its negation needs no propagation.
+/// strongly connected component's closure), for forcing chains and
+/// cycles: a breadth-first propagation from a literal reaches exactly
+/// these literals, so one that cannot reach its negation needs no
+/// propagation, and a literal that cannot lead back to a cycle's source
+/// starts no cycle through it.
 #[derive(Default)]
 struct Reach {
     /// Computed for the current pass.
     ready: bool,
-    /// Per literal: its component (`u32::MAX`: not a live literal).
+    /// Per literal: its component (`NONE`: not visited, unreachable from
+    /// the roots).
     comp: Vec<u32>,
-    /// Per component: the literals its members reach, themselves included.
-    sets: Vec<LitSet>,
-    // Tarjan's search: visit order, low links, the component stack, the
-    // call stack (literal, next inference), a component's members.
+    /// Per literal: its visit order (`NONE`: not visited), its bit in the
+    /// components' sets.
     index: Vec<u32>,
+    /// Per component, `words` words: the literals its members reach,
+    /// themselves included.
+    sets: Vec<u64>,
+    words: usize,
+    // Tarjan's search: low links, the component stack, the call stack
+    // (literal, next inference), a component's members, the set being
+    // built, the last component merged into each.
     low: Vec<u32>,
     on_stack: LitSet,
     stack: Vec<u16>,
     call: Vec<(u16, u32)>,
     members: Vec<u16>,
+    set: Vec<u64>,
+    merged: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Reach {
+    /// Does literal `from` reach literal `to`? `None` when `from` was not
+    /// visited.
+    #[inline]
+    fn reaches(&self, from: u16, to: u16) -> Option<bool> {
+        let k = *self.comp.get(usize::from(from)).filter(|&&k| k != NONE)?;
+        let j = self.index[usize::from(to)];
+        if j == NONE {
+            return Some(false);
+        }
+        let w = self.sets[k as usize * self.words + (j / 64) as usize];
+        Some(w >> (j % 64) & 1 != 0)
+    }
+
+    /// The number of literals `from` reaches (it was visited).
+    fn count(&self, from: u16) -> u32 {
+        let k = self.comp[usize::from(from)] as usize;
+        self.sets[k * self.words..(k + 1) * self.words]
+            .iter()
+            .map(|w| w.count_ones())
+            .sum()
+    }
 }
 
 impl Scratch {
@@ -840,44 +878,62 @@ static HOUSE_DIGIT: std::sync::LazyLock<Vec<Bits>> = std::sync::LazyLock::new(||
         .collect()
 });
 
-/// The cells of each house, in [`house_cells`] order.
-static HOUSE_CELLS: std::sync::LazyLock<Vec<[u8; 9]>> = std::sync::LazyLock::new(|| {
+/// The cells of each house, as bits of a cell mask.
+static HOUSE_MASK: std::sync::LazyLock<Vec<u128>> = std::sync::LazyLock::new(|| {
     (0..N_HOUSES)
-        .map(|h| house_cells(h).map(|o| o as u8))
+        .map(|h| house_cells(h).iter().fold(0u128, |m, &o| m | 1u128 << o))
         .collect()
 });
 
-/// The peers of each cell with the house that links them, in the order an
-/// "on" literal's house steps take them: its block, row, then column
-/// ([`HOUSE_ORDER`]), each house's cells in order, each peer once.
-static PEERS: std::sync::LazyLock<Vec<Vec<(u8, u8)>>> = std::sync::LazyLock::new(|| {
+/// The peers of each cell, in the order an "on" literal's house steps take
+/// them: its block's, its row's, then its column's ([`HOUSE_ORDER`]), each
+/// peer once (with the first house that holds it), in cell order within a
+/// house: (the peers as a cell mask, their house).
+static PEER_GROUPS: std::sync::LazyLock<Vec<[(u128, u8); 3]>> = std::sync::LazyLock::new(|| {
     (0..N_CELLS)
         .map(|c| {
-            let mut peers: Vec<(u8, u8)> = Vec::with_capacity(20);
-            for k in HOUSE_ORDER {
+            let mut taken = 1u128 << c;
+            HOUSE_ORDER.map(|k| {
                 let h = cell_houses(c)[k];
-                for o in house_cells(h) {
-                    if o != c && !peers.iter().any(|&(p, _)| usize::from(p) == o) {
-                        peers.push((o as u8, h as u8));
-                    }
-                }
-            }
-            peers
+                let peers = HOUSE_MASK[h] & !taken;
+                taken |= peers;
+                (peers, h as u8)
+            })
         })
         .collect()
 });
 
-/// The places of digit `d` in house `h` that `cands` holds: bit `k` for
-/// the house's `k`-th cell.
-#[inline]
-fn house_mask(cands: &Bits, h: usize, d: usize) -> u16 {
-    let mut m = 0;
-    for (k, &o) in HOUSE_CELLS[h].iter().enumerate() {
-        if cands.contains(cand(usize::from(o), d)) {
-            m |= 1 << k;
+/// Live candidates, with each digit's cells as a plane of 81 bits (house
+/// steps read a digit's places in a house with one mask).
+#[derive(Clone, Copy)]
+struct Live {
+    cands: Bits,
+    planes: [u128; 9],
+}
+
+impl Live {
+    fn of(cands: &Bits) -> Live {
+        let mut planes = [0u128; 9];
+        for z in cands.iter() {
+            planes[cand_digit(z)] |= 1u128 << cand_cell(z);
+        }
+        Live {
+            cands: *cands,
+            planes,
         }
     }
-    m
+
+    #[inline]
+    fn remove(&mut self, z: usize) {
+        self.cands.remove(z);
+        self.planes[cand_digit(z)] &= !(1u128 << cand_cell(z));
+    }
+
+    /// The places of digit `d` in house `h`, as a cell mask.
+    #[inline]
+    fn places(&self, h: usize, d: usize) -> u128 {
+        self.planes[d] & HOUSE_MASK[h]
+    }
 }
 
 impl<'a> Prop<'a> {
@@ -892,6 +948,7 @@ impl<'a> Prop<'a> {
         }
         Prop {
             original,
+            orig: Live::of(&original.cands),
             steps,
             dynamic,
             apply: None,
@@ -987,15 +1044,15 @@ impl<'a> Prop<'a> {
     /// is not read): a literal's are computed once, then read from
     /// `inf`'s cache.
     #[inline]
-    fn step<'s>(&self, l: u16, cur: &Bits, inf: &'s mut Infer) -> (&'s [Inference], &'s [u16]) {
+    fn step<'s>(&self, l: u16, cur: &Live, inf: &'s mut Infer) -> (&'s [Inference], &'s [u16]) {
         let z = lit_cand(l);
         if !self.dynamic {
             let i = usize::from(l);
             if !inf.done.contains(i) {
                 inf.done.insert(i);
                 let start = inf.cache.len();
-                let orig = &self.original.cands;
-                if orig.contains(z) {
+                let orig = &self.orig;
+                if orig.cands.contains(z) {
                     if lit_on(l) {
                         self.on_to_off(z, orig, &mut inf.cache);
                     } else {
@@ -1020,10 +1077,10 @@ impl<'a> Prop<'a> {
     /// Appends to `out` the literals an "on" literal of `z` makes off, in
     /// `cur`: the cell's other candidates, then the digit's other places
     /// in the block, the row and the column (each once).
-    fn on_to_off(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>) {
+    fn on_to_off(&self, z: usize, cur: &Live, out: &mut Vec<Inference>) {
         let (c, d) = (cand_cell(z), cand_digit(z));
         if self.steps.on_off_cell {
-            let mut m = cell_mask(cur, c) & !(1u16 << d);
+            let mut m = cell_mask(&cur.cands, c) & !(1u16 << d);
             while m != 0 {
                 let e = m.trailing_zeros() as usize;
                 m &= m - 1;
@@ -1031,10 +1088,12 @@ impl<'a> Prop<'a> {
             }
         }
         if self.steps.on_off_house {
-            for &(o, h) in &PEERS[c] {
-                let y = cand(usize::from(o), d);
-                if cur.contains(y) {
-                    out.push(Inference::new(lit(y, false), Cause::House(h)));
+            for &(peers, h) in &PEER_GROUPS[c] {
+                let mut m = cur.planes[d] & peers;
+                while m != 0 {
+                    let o = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    out.push(Inference::new(lit(cand(o, d), false), Cause::House(h)));
                 }
             }
         }
@@ -1043,12 +1102,11 @@ impl<'a> Prop<'a> {
     /// Appends to `out` the literals an "off" literal of `z` makes on, in
     /// `cur`; dynamic steps also name the candidates gone from the cell or
     /// house, appended to `hidden`.
-    fn off_to_on(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>, hidden: &mut Vec<u16>) {
+    fn off_to_on(&self, z: usize, cur: &Live, out: &mut Vec<Inference>, hidden: &mut Vec<u16>) {
         let start = out.len();
         let (c, d) = (cand_cell(z), cand_digit(z));
-        let orig = &self.original.cands;
         if self.steps.off_on_cell {
-            let live = cell_mask(cur, c);
+            let live = cell_mask(&cur.cands, c);
             if live.count_ones() == 2 {
                 // The other candidate (the first when `z` is not live).
                 let rest = live & !(1u16 << d);
@@ -1060,7 +1118,7 @@ impl<'a> Prop<'a> {
                 let mut inf = Inference::new(lit(cand(c, e), true), Cause::Cell);
                 if self.dynamic {
                     inf.hidden = hidden.len() as u16;
-                    let mut gone = cell_mask(orig, c) & !live;
+                    let mut gone = cell_mask(&self.orig.cands, c) & !live;
                     while gone != 0 {
                         let e = gone.trailing_zeros() as usize;
                         gone &= gone - 1;
@@ -1075,37 +1133,24 @@ impl<'a> Prop<'a> {
             let hs = cell_houses(c);
             for k in HOUSE_ORDER {
                 let h = hs[k];
-                let cells = &HOUSE_CELLS[h];
-                let live = house_mask(cur, h, d);
+                let live = cur.places(h, d);
                 if live.count_ones() != 2 {
                     continue;
                 }
                 // The first place that is not `z`'s cell.
-                let mut rest = live;
-                let mut other = None;
-                while rest != 0 {
-                    let k = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    if usize::from(cells[k]) != c {
-                        other = Some(cand(usize::from(cells[k]), d));
-                        break;
-                    }
-                }
-                let Some(y) = other else {
-                    continue;
-                };
-                let l = lit(y, true);
+                let o = (live & !(1u128 << c)).trailing_zeros() as usize;
+                let l = lit(cand(o, d), true);
                 if out[start..].iter().any(|i| i.lit == l) {
                     continue;
                 }
                 let mut inf = Inference::new(l, Cause::House(h as u8));
                 if self.dynamic {
                     inf.hidden = hidden.len() as u16;
-                    let mut gone = house_mask(orig, h, d) & !live;
+                    let mut gone = self.orig.places(h, d) & !live;
                     while gone != 0 {
-                        let k = gone.trailing_zeros() as usize;
+                        let p = gone.trailing_zeros() as usize;
                         gone &= gone - 1;
-                        hidden.push(lit(cand(usize::from(cells[k]), d), false));
+                        hidden.push(lit(cand(p, d), false));
                         inf.n_hidden += 1;
                     }
                 }
@@ -1141,7 +1186,7 @@ impl<'a> Prop<'a> {
     }
 
     fn chain_in(&self, cx: &mut SearchCx, g: &mut Graph, sc: &mut Scratch) -> Option<(u32, u32)> {
-        let mut cur = self.original.cands;
+        let mut cur = self.orig;
         let Scratch {
             pend_on,
             pend_off,
@@ -1189,7 +1234,7 @@ impl<'a> Prop<'a> {
                         pend_on.push_back(n);
                     }
                 }
-            } else if !self.advanced(cx, g, &cur, pend_off) {
+            } else if !self.advanced(cx, g, &cur.cands, pend_off) {
                 return None;
             }
         }
@@ -1205,7 +1250,7 @@ impl<'a> Prop<'a> {
     }
 
     fn cycles_in(&self, cx: &mut SearchCx, g: &mut Graph, z: usize, sc: &mut Scratch) -> Vec<u32> {
-        let cur = self.original.cands;
+        let cur = &self.orig;
         let source = lit(z, true);
         let s = g.add(source, Cause::Assumption, &[]);
         let Scratch {
@@ -1224,7 +1269,7 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return found;
                 }
-                let (infs, _) = self.step(g.node(p).lit, &cur, infer);
+                let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     // A literal never inferred is on no path (a cheap test first).
                     if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
@@ -1238,7 +1283,7 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return found;
                 }
-                let (infs, hidden) = self.step(g.node(p).lit, &cur, infer);
+                let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     Self::parents(g, p, inf, hidden, par);
                     if length >= 4 && inf.lit == source {
@@ -1254,25 +1299,20 @@ impl<'a> Prop<'a> {
         found
     }
 
-    /// Computes what each live literal reaches by static steps (see
-    /// [`Reach`]), for [`Prop::forcing`]; nothing when the steps are
-    /// dynamic.
-    fn reach_all(&self) {
+    /// Computes what the literals `roots` reach by static steps (see
+    /// [`Reach`]), for [`Prop::forcing`] and [`Prop::cycles`]; nothing when
+    /// the steps are dynamic.
+    fn reach_from(&self, roots: impl Iterator<Item = u16>) {
         if self.dynamic {
             return;
         }
         let mut sc = self.scratch.borrow_mut();
         let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
         let Scratch { infer, reach, .. } = sc;
-        let orig = &self.original.cands;
-        // Every live literal's inferences, in the cache.
-        for z in orig.iter() {
-            for on in [true, false] {
-                let _ = self.step(lit(z, on), orig, infer);
-            }
-        }
-        const NONE: u32 = u32::MAX;
+        let orig = &self.orig;
         let n = 2 * N_CANDS;
+        let words = (2 * orig.cands.len()).div_ceil(64).max(1);
+        reach.words = words;
         reach.comp.clear();
         reach.comp.resize(n, NONE);
         reach.index.clear();
@@ -1280,76 +1320,79 @@ impl<'a> Prop<'a> {
         reach.low.clear();
         reach.low.resize(n, 0);
         reach.sets.clear();
+        reach.merged.clear();
         reach.on_stack = LitSet::EMPTY;
         reach.stack.clear();
         reach.call.clear();
-        let edges = |l: u16| {
-            let (s, k) = infer.span[usize::from(l)];
-            &infer.cache[s as usize..(s + k) as usize]
-        };
         let mut counter = 0u32;
-        for z in orig.iter() {
-            for on in [true, false] {
-                let root = lit(z, on);
-                if reach.index[usize::from(root)] != NONE {
+        let visit = |r: &mut Reach, v: u16, counter: &mut u32| {
+            r.index[usize::from(v)] = *counter;
+            r.low[usize::from(v)] = *counter;
+            *counter += 1;
+            r.stack.push(v);
+            r.on_stack.insert(usize::from(v));
+            r.call.push((v, 0));
+        };
+        for root in roots {
+            if reach.index[usize::from(root)] != NONE || !orig.cands.contains(lit_cand(root)) {
+                continue;
+            }
+            visit(reach, root, &mut counter);
+            while let Some(&(v, next)) = reach.call.last() {
+                let (out, _) = self.step(v, orig, infer);
+                if let Some(w) = out.get(next as usize).map(|e| e.lit) {
+                    reach.call.last_mut().expect("non-empty").1 += 1;
+                    if reach.index[usize::from(w)] == NONE {
+                        visit(reach, w, &mut counter);
+                    } else if reach.on_stack.contains(usize::from(w)) {
+                        let iw = reach.index[usize::from(w)];
+                        let lv = &mut reach.low[usize::from(v)];
+                        *lv = (*lv).min(iw);
+                    }
                     continue;
                 }
-                let visit = |r: &mut Reach, v: u16, counter: &mut u32| {
-                    r.index[usize::from(v)] = *counter;
-                    r.low[usize::from(v)] = *counter;
-                    *counter += 1;
-                    r.stack.push(v);
-                    r.on_stack.insert(usize::from(v));
-                    r.call.push((v, 0));
-                };
-                visit(reach, root, &mut counter);
-                while let Some(&(v, next)) = reach.call.last() {
-                    let out = edges(v);
-                    if let Some(e) = out.get(next as usize) {
-                        reach.call.last_mut().expect("non-empty").1 += 1;
-                        let w = e.lit;
-                        if reach.index[usize::from(w)] == NONE {
-                            visit(reach, w, &mut counter);
-                        } else if reach.on_stack.contains(usize::from(w)) {
-                            let iw = reach.index[usize::from(w)];
-                            let lv = &mut reach.low[usize::from(v)];
-                            *lv = (*lv).min(iw);
-                        }
-                        continue;
+                reach.call.pop();
+                let lowv = reach.low[usize::from(v)];
+                if let Some(&(u, _)) = reach.call.last() {
+                    let lu = &mut reach.low[usize::from(u)];
+                    *lu = (*lu).min(lowv);
+                }
+                if lowv != reach.index[usize::from(v)] {
+                    continue;
+                }
+                // `v` roots a component: its members are on the stack;
+                // every other component they reach is complete.
+                let k = reach.merged.len() as u32;
+                reach.set.clear();
+                reach.set.resize(words, 0);
+                reach.members.clear();
+                while let Some(w) = reach.stack.pop() {
+                    reach.on_stack.remove(usize::from(w));
+                    reach.comp[usize::from(w)] = k;
+                    let j = reach.index[usize::from(w)] as usize;
+                    reach.set[j / 64] |= 1u64 << (j % 64);
+                    reach.members.push(w);
+                    if w == v {
+                        break;
                     }
-                    reach.call.pop();
-                    let lowv = reach.low[usize::from(v)];
-                    if let Some(&(u, _)) = reach.call.last() {
-                        let lu = &mut reach.low[usize::from(u)];
-                        *lu = (*lu).min(lowv);
-                    }
-                    if lowv != reach.index[usize::from(v)] {
-                        continue;
-                    }
-                    // `v` roots a component: its members are on the stack;
-                    // every component they reach is complete.
-                    let k = reach.sets.len() as u32;
-                    let mut set = LitSet::EMPTY;
-                    reach.members.clear();
-                    while let Some(w) = reach.stack.pop() {
-                        reach.on_stack.remove(usize::from(w));
-                        reach.comp[usize::from(w)] = k;
-                        set.insert(usize::from(w));
-                        reach.members.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    for &m in &reach.members {
-                        for e in edges(m) {
-                            let c = reach.comp[usize::from(e.lit)];
-                            if c != k {
-                                set = set.or(&reach.sets[c as usize]);
+                }
+                // Each component reached merged once (`merged` holds the
+                // last component that took it).
+                for &m in &reach.members {
+                    let (out, _) = self.step(m, orig, infer);
+                    for e in out {
+                        let c = reach.comp[usize::from(e.lit)];
+                        if c != k && reach.merged[c as usize] != k {
+                            reach.merged[c as usize] = k;
+                            let from = &reach.sets[c as usize * words..][..words];
+                            for (a, b) in reach.set.iter_mut().zip(from) {
+                                *a |= b;
                             }
                         }
                     }
-                    reach.sets.push(set);
                 }
+                reach.sets.extend_from_slice(&reach.set);
+                reach.merged.push(NONE);
             }
         }
         reach.ready = true;
@@ -1361,16 +1404,11 @@ impl<'a> Prop<'a> {
         let mut sc = self.scratch.borrow_mut();
         let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
         let r = &sc.reach;
-        if r.ready
-            && let Some(&k) = r.comp.get(usize::from(source)).filter(|&&k| k != u32::MAX)
-        {
-            let set = &r.sets[k as usize];
-            if !set.contains(usize::from(implication::conjugate(source))) {
-                // The propagation would visit each literal of `set` once,
-                // to find nothing.
-                cx.tick_n(set.len() as u32);
-                return None;
-            }
+        if r.ready && r.reaches(source, implication::conjugate(source)) == Some(false) {
+            // The propagation would visit each literal `source` reaches
+            // once, to find nothing.
+            cx.tick_n(r.count(source));
+            return None;
         }
         self.forcing_in(cx, g, source, sc.emptied())
     }
@@ -1382,7 +1420,7 @@ impl<'a> Prop<'a> {
         source: u16,
         sc: &mut Scratch,
     ) -> Option<u32> {
-        let cur = self.original.cands;
+        let cur = &self.orig;
         let s = g.add(source, Cause::Assumption, &[]);
         let neg = implication::conjugate(source);
         let Scratch {
@@ -1403,7 +1441,7 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return None;
                 }
-                let (infs, _) = self.step(g.node(p).lit, &cur, infer);
+                let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &[p]));
@@ -1420,7 +1458,7 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return None;
                 }
-                let (infs, hidden) = self.step(g.node(p).lit, &cur, infer);
+                let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     Self::parents(g, p, inf, hidden, par);
                     if inf.lit == neg && hit.is_none() {
@@ -1542,7 +1580,16 @@ impl TrialSearch {
         let cyc = pass.wants(Mode::Cycle);
         let forc = pass.wants(Mode::Forcing);
         if forc.is_some() {
-            prop.reach_all();
+            // Both literals of every candidate the pass starts from.
+            let (lo, hi) = (pass.min_cell.max(1), pass.max_cell);
+            prop.reach_from((0..N_CELLS).flat_map(|c| {
+                let live = state.cands.and(&TABLES.cell[c]);
+                let n = live.len();
+                let chosen = (lo..=hi).contains(&n);
+                live.iter()
+                    .filter(move |_| chosen)
+                    .flat_map(|z| [lit(z, true), lit(z, false)])
+            }));
         }
         let contra = pass.wants(Mode::Contradiction);
         let dbl = pass.wants(Mode::Double);
@@ -1686,6 +1733,7 @@ impl TrialSearch {
     /// "on" graph is `pool.on[i]`): each house where `z` is the first place
     /// of its digit, and the digit has two places or more.
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn regions(
         &self,
         cx: &mut SearchCx,
@@ -1756,6 +1804,7 @@ fn nodes_in_order(g: &Graph) -> impl Iterator<Item = u32> + '_ {
 /// The eliminations of a cycle closing at node `dst`: candidates of the
 /// cycle's digits, outside the cycle's cells, that see a cell of the
 /// cycle where the digit is on and one where it is off.
+#[inline(never)]
 fn cycle_removable(state: &State, g: &Graph, dst: u32) -> Option<Bits> {
     let mut cells = Bits::EMPTY;
     let mut p = dst;
