@@ -1258,8 +1258,11 @@ impl<'a> Prop<'a> {
             pend_off,
             par,
             infer,
-            ..
+            reach,
         } = sc;
+        // With static reachability known, a literal that cannot lead back
+        // to the source starts no cycle: it is not searched from.
+        let returns = |l: u16| !reach.ready || reach.reaches(l, source).unwrap_or(true);
         pend_on.push_back(s);
         let mut found = Vec::new();
         let mut length = 0;
@@ -1272,7 +1275,7 @@ impl<'a> Prop<'a> {
                 let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     // A literal never inferred is on no path (a cheap test first).
-                    if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
+                    if (!g.contains(inf.lit) || !g.on_first_path(p, inf.lit)) && returns(inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
                         pend_off.push_back(n);
                     }
@@ -1289,7 +1292,7 @@ impl<'a> Prop<'a> {
                     if length >= 4 && inf.lit == source {
                         found.push(g.push(inf.lit, inf.cause, par));
                     }
-                    if !g.contains(inf.lit) {
+                    if !g.contains(inf.lit) && returns(inf.lit) {
                         let n = g.add(inf.lit, inf.cause, par);
                         pend_on.push_back(n);
                     }
@@ -1579,7 +1582,7 @@ impl TrialSearch {
         pool.cached.iter_mut().for_each(|c| *c = None);
         let cyc = pass.wants(Mode::Cycle);
         let forc = pass.wants(Mode::Forcing);
-        if forc.is_some() {
+        if forc.is_some() || cyc.is_some() {
             // Both literals of every candidate the pass starts from.
             let (lo, hi) = (pass.min_cell.max(1), pass.max_cell);
             prop.reach_from((0..N_CELLS).flat_map(|c| {
