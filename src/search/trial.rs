@@ -773,23 +773,26 @@ struct Scratch {
 struct Reach {
     /// Computed for the current pass.
     ready: bool,
-    /// Per literal: its component (`NONE`: not visited, unreachable from
-    /// the roots).
+    /// The literals visited (reachable from the roots): only theirs
+    /// `comp` and `index` are set.
+    visited: LitSet,
+    /// Per visited literal: its component.
     comp: Vec<u32>,
-    /// Per literal: its visit order (`NONE`: not visited), its bit in the
-    /// components' sets.
+    /// Per visited literal: its visit order, its bit in the components'
+    /// sets.
     index: Vec<u32>,
     /// Per component, `words` words: the literals its members reach,
     /// themselves included.
     sets: Vec<u64>,
     words: usize,
     // Tarjan's search: low links, the component stack, the call stack
-    // (literal, next inference), a component's members, the set being
+    // (literal, its next and end inferences in the cache), a component's
+    // members, the set being
     // built, the last component merged into each.
     low: Vec<u32>,
     on_stack: LitSet,
     stack: Vec<u16>,
-    call: Vec<(u16, u32)>,
+    call: Vec<(u16, u32, u32)>,
     members: Vec<u16>,
     set: Vec<u64>,
     merged: Vec<u32>,
@@ -802,11 +805,14 @@ impl Reach {
     /// visited.
     #[inline]
     fn reaches(&self, from: u16, to: u16) -> Option<bool> {
-        let k = *self.comp.get(usize::from(from)).filter(|&&k| k != NONE)?;
-        let j = self.index[usize::from(to)];
-        if j == NONE {
+        if !self.visited.contains(usize::from(from)) {
+            return None;
+        }
+        if !self.visited.contains(usize::from(to)) {
             return Some(false);
         }
+        let k = self.comp[usize::from(from)];
+        let j = self.index[usize::from(to)];
         let w = self.sets[k as usize * self.words + (j / 64) as usize];
         Some(w >> (j % 64) & 1 != 0)
     }
@@ -1043,27 +1049,45 @@ impl<'a> Prop<'a> {
     /// literals they index. Static steps read the original state (`cur`
     /// is not read): a literal's are computed once, then read from
     /// `inf`'s cache.
-    #[inline]
+    #[inline(always)]
     fn step<'s>(&self, l: u16, cur: &Live, inf: &'s mut Infer) -> (&'s [Inference], &'s [u16]) {
-        let z = lit_cand(l);
         if !self.dynamic {
             let i = usize::from(l);
             if !inf.done.contains(i) {
-                inf.done.insert(i);
-                let start = inf.cache.len();
-                let orig = &self.orig;
-                if orig.cands.contains(z) {
-                    if lit_on(l) {
-                        self.on_to_off(z, orig, &mut inf.cache);
-                    } else {
-                        self.off_to_on(z, orig, &mut inf.cache, &mut inf.hidden);
-                    }
-                }
-                inf.span[i] = (start as u32, (inf.cache.len() - start) as u32);
+                self.infer_static(l, inf);
             }
             let (s, n) = inf.span[i];
             return (&inf.cache[s as usize..(s + n) as usize], &[]);
         }
+        self.step_dynamic(l, cur, inf)
+    }
+
+    /// A static step's inferences of literal `l`, into `inf`'s cache.
+    #[inline(never)]
+    fn infer_static(&self, l: u16, inf: &mut Infer) {
+        let (i, z) = (usize::from(l), lit_cand(l));
+        inf.done.insert(i);
+        let start = inf.cache.len();
+        let orig = &self.orig;
+        if orig.cands.contains(z) {
+            if lit_on(l) {
+                self.on_to_off(z, orig, &mut inf.cache);
+            } else {
+                self.off_to_on(z, orig, &mut inf.cache, &mut inf.hidden);
+            }
+        }
+        inf.span[i] = (start as u32, (inf.cache.len() - start) as u32);
+    }
+
+    /// A dynamic step's inferences of literal `l` in `cur`.
+    #[inline(never)]
+    fn step_dynamic<'s>(
+        &self,
+        l: u16,
+        cur: &Live,
+        inf: &'s mut Infer,
+    ) -> (&'s [Inference], &'s [u16]) {
+        let z = lit_cand(l);
         inf.out.clear();
         inf.hidden.clear();
         if lit_on(l) {
@@ -1316,37 +1340,44 @@ impl<'a> Prop<'a> {
         let n = 2 * N_CANDS;
         let words = (2 * orig.cands.len()).div_ceil(64).max(1);
         reach.words = words;
-        reach.comp.clear();
-        reach.comp.resize(n, NONE);
-        reach.index.clear();
-        reach.index.resize(n, NONE);
-        reach.low.clear();
-        reach.low.resize(n, 0);
+        if reach.comp.len() < n {
+            reach.comp.resize(n, NONE);
+            reach.index.resize(n, NONE);
+            reach.low.resize(n, 0);
+        }
+        reach.visited = LitSet::EMPTY;
         reach.sets.clear();
         reach.merged.clear();
         reach.on_stack = LitSet::EMPTY;
         reach.stack.clear();
         reach.call.clear();
         let mut counter = 0u32;
-        let visit = |r: &mut Reach, v: u16, counter: &mut u32| {
-            r.index[usize::from(v)] = *counter;
-            r.low[usize::from(v)] = *counter;
+        let visit = |r: &mut Reach, inf: &mut Infer, v: u16, counter: &mut u32| {
+            let i = usize::from(v);
+            r.visited.insert(i);
+            r.index[i] = *counter;
+            r.low[i] = *counter;
             *counter += 1;
             r.stack.push(v);
-            r.on_stack.insert(usize::from(v));
-            r.call.push((v, 0));
+            r.on_stack.insert(i);
+            if !inf.done.contains(i) {
+                self.infer_static(v, inf);
+            }
+            let (s, n) = inf.span[i];
+            r.call.push((v, s, s + n));
         };
         for root in roots {
-            if reach.index[usize::from(root)] != NONE || !orig.cands.contains(lit_cand(root)) {
+            if reach.visited.contains(usize::from(root)) || !orig.cands.contains(lit_cand(root)) {
                 continue;
             }
-            visit(reach, root, &mut counter);
-            while let Some(&(v, next)) = reach.call.last() {
-                let (out, _) = self.step(v, orig, infer);
-                if let Some(w) = out.get(next as usize).map(|e| e.lit) {
-                    reach.call.last_mut().expect("non-empty").1 += 1;
-                    if reach.index[usize::from(w)] == NONE {
-                        visit(reach, w, &mut counter);
+            visit(reach, infer, root, &mut counter);
+            while let Some(top) = reach.call.last_mut() {
+                let (v, next, end) = *top;
+                if next < end {
+                    top.1 += 1;
+                    let w = infer.cache[next as usize].lit;
+                    if !reach.visited.contains(usize::from(w)) {
+                        visit(reach, infer, w, &mut counter);
                     } else if reach.on_stack.contains(usize::from(w)) {
                         let iw = reach.index[usize::from(w)];
                         let lv = &mut reach.low[usize::from(v)];
@@ -1356,7 +1387,7 @@ impl<'a> Prop<'a> {
                 }
                 reach.call.pop();
                 let lowv = reach.low[usize::from(v)];
-                if let Some(&(u, _)) = reach.call.last() {
+                if let Some(&(u, _, _)) = reach.call.last() {
                     let lu = &mut reach.low[usize::from(u)];
                     *lu = (*lu).min(lowv);
                 }
@@ -1382,8 +1413,8 @@ impl<'a> Prop<'a> {
                 // Each component reached merged once (`merged` holds the
                 // last component that took it).
                 for &m in &reach.members {
-                    let (out, _) = self.step(m, orig, infer);
-                    for e in out {
+                    let (s, n) = infer.span[usize::from(m)];
+                    for e in &infer.cache[s as usize..(s + n) as usize] {
                         let c = reach.comp[usize::from(e.lit)];
                         if c != k && reach.merged[c as usize] != k {
                             reach.merged[c as usize] = k;
@@ -1736,7 +1767,6 @@ impl TrialSearch {
     /// "on" graph is `pool.on[i]`): each house where `z` is the first place
     /// of its digit, and the digit has two places or more.
     #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
     fn regions(
         &self,
         cx: &mut SearchCx,
@@ -1807,34 +1837,40 @@ fn nodes_in_order(g: &Graph) -> impl Iterator<Item = u32> + '_ {
 /// The eliminations of a cycle closing at node `dst`: candidates of the
 /// cycle's digits, outside the cycle's cells, that see a cell of the
 /// cycle where the digit is on and one where it is off.
-#[inline(never)]
 fn cycle_removable(state: &State, g: &Graph, dst: u32) -> Option<Bits> {
-    let mut cells = Bits::EMPTY;
+    // The cycle's cells, then per digit the cells that see a cell of the
+    // cycle where the digit is on (`fwd`), off (`back`), as cell masks.
+    let mut cells = 0u128;
     let mut p = dst;
     while let Some(&q) = g.parents(p).first() {
-        cells.insert(cand_cell(lit_cand(g.node(p).lit)));
+        cells |= 1u128 << cand_cell(lit_cand(g.node(p).lit));
         p = q;
     }
-    let (mut fwd, mut back) = (Bits::EMPTY, Bits::EMPTY);
+    let (mut fwd, mut back) = ([0u128; 9], [0u128; 9]);
     let mut p = dst;
     while let Some(&q) = g.parents(p).first() {
         let l = g.node(p).lit;
         let (c, d) = (cand_cell(lit_cand(l)), cand_digit(lit_cand(l)));
-        for h in cell_houses(c) {
-            for o in house_cells(h) {
-                let y = cand(o, d);
-                if !cells.contains(o) && state.cands.contains(y) {
-                    if lit_on(l) {
-                        fwd.insert(y);
-                    } else {
-                        back.insert(y);
-                    }
-                }
-            }
+        let seen = cell_houses(c).iter().fold(0u128, |m, &h| m | HOUSE_MASK[h]) & !cells;
+        if lit_on(l) {
+            fwd[d] |= seen;
+        } else {
+            back[d] |= seen;
         }
         p = q;
     }
-    let r = fwd.and(&back);
+    let mut r = Bits::EMPTY;
+    for d in 0..9 {
+        let mut m = fwd[d] & back[d];
+        while m != 0 {
+            let o = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let y = cand(o, d);
+            if state.cands.contains(y) {
+                r.insert(y);
+            }
+        }
+    }
     (!r.is_empty()).then_some(r)
 }
 
