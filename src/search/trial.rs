@@ -47,12 +47,11 @@ use super::implication::{
     self, Cause, Chain, Graph, Implications, chains_key, lit, lit_cand, lit_on,
 };
 use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
-use crate::grid::bits::Bits;
+use crate::grid::bits::{Bits, LitSet};
 use crate::grid::geometry::*;
 use crate::grid::state::{State, cell_mask};
 use crate::rating::Rating;
 use std::any::Any;
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::sync::{Arc, OnceLock};
 
@@ -694,62 +693,189 @@ enum Recipe {
 /// Propagation in one pass: the original state and the steps.
 struct Prop<'a> {
     original: &'a State,
+    /// The original state's live candidates.
+    orig: Live,
     steps: Steps,
     dynamic: bool,
-    /// Static steps read only the original state: each literal's
-    /// inferences, computed once, one after the other in literal order
-    /// (literal `l`'s are `cache[starts[l]..starts[l + 1]]`; both empty when
-    /// dynamic). One array, not one per literal: a pass builds it anew on
-    /// every search.
-    cache: Vec<Inference>,
-    starts: Vec<u32>,
     /// The rules applied when the steps are exhausted (`apply SET`).
     apply: Option<&'a [AppliedRule]>,
-    /// Queues and buffers of [`Prop::cycles`] and [`Prop::forcing`], kept
-    /// between their calls (one per candidate and pass) to spare their
-    /// allocations.
-    scratch: std::cell::RefCell<Scratch>,
+    /// Queues, buffers and the static steps' inferences, kept between the
+    /// propagations of one pass (one per candidate) and, through the
+    /// thread's [`SCRATCHES`], between passes and searches (boxed: moved
+    /// in and out of the pool).
+    scratch: std::cell::RefCell<Option<Box<Scratch>>>,
+}
+
+thread_local! {
+    /// The buffers of finished propagations, reused by the next ones (a
+    /// trial applied in another's branches makes thousands a step). Boxed:
+    /// a propagation takes one and gives it back by moving a pointer, not
+    /// the kilobyte of its sets and queue heads.
+    #[allow(clippy::vec_box)]
+    static SCRATCHES: std::cell::RefCell<Vec<Box<Scratch>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for Prop<'_> {
+    fn drop(&mut self) {
+        if let Some(sc) = self.scratch.get_mut().take() {
+            SCRATCHES.with(|p| p.borrow_mut().push(sc));
+        }
+    }
+}
+
+/// A first-in first-out queue of nodes that keeps its memory (a
+/// propagation only appends to it, so it never wraps).
+#[derive(Default)]
+struct Queue {
+    items: Vec<u32>,
+    head: usize,
+}
+
+impl Queue {
+    fn clear(&mut self) {
+        self.items.clear();
+        self.head = 0;
+    }
+
+    #[inline]
+    fn push_back(&mut self, n: u32) {
+        self.items.push(n);
+    }
+
+    #[inline]
+    fn pop_front(&mut self) -> Option<u32> {
+        let n = *self.items.get(self.head)?;
+        self.head += 1;
+        Some(n)
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.head == self.items.len()
+    }
 }
 
 /// Reusable buffers of a breadth-first propagation.
 #[derive(Default)]
 struct Scratch {
-    pend_on: VecDeque<u32>,
-    pend_off: VecDeque<u32>,
-    out: Vec<Inference>,
+    pend_on: Queue,
+    pend_off: Queue,
     par: Vec<u32>,
+    infer: Infer,
+    reach: Reach,
 }
 
-/// The parts of a [`Scratch`], its queues emptied.
-type ScratchParts<'s> = (
-    &'s mut VecDeque<u32>,
-    &'s mut VecDeque<u32>,
-    &'s mut Vec<Inference>,
-    &'s mut Vec<u32>,
-);
+/// What each literal implies through any number of static steps (its
+/// strongly connected component's closure), for forcing chains and
+/// cycles: a breadth-first propagation from a literal reaches exactly
+/// these literals, so one that cannot reach its negation needs no
+/// propagation, and a literal that cannot lead back to a cycle's source
+/// starts no cycle through it.
+#[derive(Default)]
+struct Reach {
+    /// Computed for the current pass.
+    ready: bool,
+    /// The literals visited (reachable from the roots): only theirs
+    /// `comp` and `index` are set.
+    visited: LitSet,
+    /// Per visited literal: its component.
+    comp: Vec<u32>,
+    /// Per visited literal: its visit order, its bit in the components'
+    /// sets.
+    index: Vec<u32>,
+    /// Per component, `words` words: the literals its members reach,
+    /// themselves included.
+    sets: Vec<u64>,
+    words: usize,
+    // Tarjan's search: low links, the component stack, the call stack
+    // (literal, its next and end inferences in the cache), a component's
+    // members, the set being
+    // built, the last component merged into each.
+    low: Vec<u32>,
+    on_stack: LitSet,
+    stack: Vec<u16>,
+    call: Vec<(u16, u32, u32)>,
+    members: Vec<u16>,
+    set: Vec<u64>,
+    merged: Vec<u32>,
+}
 
-impl Scratch {
-    /// Its parts for a new propagation: the queues emptied (the other
-    /// buffers are cleared where they are filled).
-    fn emptied(&mut self) -> ScratchParts<'_> {
-        self.pend_on.clear();
-        self.pend_off.clear();
-        (
-            &mut self.pend_on,
-            &mut self.pend_off,
-            &mut self.out,
-            &mut self.par,
-        )
+const NONE: u32 = u32::MAX;
+
+impl Reach {
+    /// Does literal `from` reach literal `to`? `None` when `from` was not
+    /// visited.
+    #[inline]
+    fn reaches(&self, from: u16, to: u16) -> Option<bool> {
+        if !self.visited.contains(usize::from(from)) {
+            return None;
+        }
+        if !self.visited.contains(usize::from(to)) {
+            return Some(false);
+        }
+        let k = self.comp[usize::from(from)];
+        let j = self.index[usize::from(to)];
+        let w = self.sets[k as usize * self.words + (j / 64) as usize];
+        Some(w >> (j % 64) & 1 != 0)
+    }
+
+    /// The number of literals `from` reaches (it was visited).
+    fn count(&self, from: u16) -> u32 {
+        let k = self.comp[usize::from(from)] as usize;
+        self.sets[k * self.words..(k + 1) * self.words]
+            .iter()
+            .map(|w| w.count_ones())
+            .sum()
     }
 }
 
-/// An inferred literal before it becomes a node: its cause and the
-/// literals (off) it also depends on, read from the branch's state.
+impl Scratch {
+    /// Ready for a new propagation: the queues emptied (the other buffers
+    /// are cleared where they are filled; the static inferences stay).
+    fn emptied(&mut self) -> &mut Scratch {
+        self.pend_on.clear();
+        self.pend_off.clear();
+        self
+    }
+}
+
+/// The inferences of literals: a dynamic step's, computed at each step, or
+/// the static steps', which read only the original state: each literal's
+/// computed the first time it is stepped, then kept for the pass.
+#[derive(Default)]
+struct Infer {
+    /// A dynamic step's inferences.
+    out: Vec<Inference>,
+    /// The hidden literals of `out`'s inferences.
+    hidden: Vec<u16>,
+    /// Static steps: once `done` holds literal `l`, its inferences are
+    /// `cache[span[l].0 ..][.. span[l].1]` (one array, not one per literal).
+    cache: Vec<Inference>,
+    span: Vec<(u32, u32)>,
+    done: LitSet,
+}
+
+/// An inferred literal before it becomes a node: its cause, and the
+/// literals (off) it also depends on, read from the branch's state: the
+/// `n_hidden` literals from `hidden` in the step's hidden buffer.
+#[derive(Clone, Copy)]
 struct Inference {
     lit: u16,
     cause: Cause,
-    hidden: [u16; 9],
-    n_hidden: usize,
+    hidden: u16,
+    n_hidden: u8,
+}
+
+impl Inference {
+    fn new(lit: u16, cause: Cause) -> Inference {
+        Inference {
+            lit,
+            cause,
+            hidden: 0,
+            n_hidden: 0,
+        }
+    }
 }
 
 const HOUSE_ORDER: [usize; 3] = [2, 0, 1]; // block, row, column
@@ -761,39 +887,82 @@ static HOUSE_DIGIT: std::sync::LazyLock<Vec<Bits>> = std::sync::LazyLock::new(||
         .collect()
 });
 
+/// The cells of each house, as bits of a cell mask.
+static HOUSE_MASK: std::sync::LazyLock<Vec<u128>> = std::sync::LazyLock::new(|| {
+    (0..N_HOUSES)
+        .map(|h| house_cells(h).iter().fold(0u128, |m, &o| m | 1u128 << o))
+        .collect()
+});
+
+/// The peers of each cell, in the order an "on" literal's house steps take
+/// them: its block's, its row's, then its column's ([`HOUSE_ORDER`]), each
+/// peer once (with the first house that holds it), in cell order within a
+/// house: (the peers as a cell mask, their house).
+static PEER_GROUPS: std::sync::LazyLock<Vec<[(u128, u8); 3]>> = std::sync::LazyLock::new(|| {
+    (0..N_CELLS)
+        .map(|c| {
+            let mut taken = 1u128 << c;
+            HOUSE_ORDER.map(|k| {
+                let h = cell_houses(c)[k];
+                let peers = HOUSE_MASK[h] & !taken;
+                taken |= peers;
+                (peers, h as u8)
+            })
+        })
+        .collect()
+});
+
+/// Live candidates, with each digit's cells as a plane of 81 bits (house
+/// steps read a digit's places in a house with one mask).
+#[derive(Clone, Copy)]
+struct Live {
+    cands: Bits,
+    planes: [u128; 9],
+}
+
+impl Live {
+    fn of(cands: &Bits) -> Live {
+        let mut planes = [0u128; 9];
+        for z in cands.iter() {
+            planes[cand_digit(z)] |= 1u128 << cand_cell(z);
+        }
+        Live {
+            cands: *cands,
+            planes,
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, z: usize) {
+        self.cands.remove(z);
+        self.planes[cand_digit(z)] &= !(1u128 << cand_cell(z));
+    }
+
+    /// The places of digit `d` in house `h`, as a cell mask.
+    #[inline]
+    fn places(&self, h: usize, d: usize) -> u128 {
+        self.planes[d] & HOUSE_MASK[h]
+    }
+}
+
 impl<'a> Prop<'a> {
     fn new(original: &'a State, steps: Steps, dynamic: bool) -> Prop<'a> {
-        let mut p = Prop {
+        let mut sc = SCRATCHES.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+        sc.reach.ready = false;
+        let inf = &mut sc.infer;
+        inf.cache.clear();
+        inf.done = LitSet::EMPTY;
+        if inf.span.len() < 2 * N_CANDS {
+            inf.span.resize(2 * N_CANDS, (0, 0));
+        }
+        Prop {
             original,
+            orig: Live::of(&original.cands),
             steps,
             dynamic,
-            cache: Vec::new(),
-            starts: Vec::new(),
             apply: None,
-            scratch: Default::default(),
-        };
-        if !dynamic {
-            let mut cache: Vec<Inference> = Vec::with_capacity(16 * original.cands.len());
-            let mut starts: Vec<u32> = Vec::with_capacity(2 * N_CANDS + 1);
-            let mut out = Vec::with_capacity(32);
-            for z in 0..N_CANDS {
-                let live = original.cands.contains(z);
-                starts.push(cache.len() as u32);
-                if live {
-                    p.on_to_off(z, &original.cands, &mut out);
-                    cache.append(&mut out);
-                }
-                starts.push(cache.len() as u32);
-                if live {
-                    p.off_to_on(z, &original.cands, &mut out);
-                    cache.append(&mut out);
-                }
-            }
-            starts.push(cache.len() as u32);
-            p.cache = cache;
-            p.starts = starts;
+            scratch: std::cell::RefCell::new(Some(sc)),
         }
-        p
     }
 
     /// The same propagation, applying `rules` whenever its steps are
@@ -807,13 +976,7 @@ impl<'a> Prop<'a> {
     /// whose parents are its match's parents, queued on `pend_off`: the
     /// first group of rules (equal complexity) with a match that has
     /// parents gives them all. `false` when no group has one.
-    fn advanced(
-        &self,
-        cx: &mut SearchCx,
-        g: &mut Graph,
-        cur: &Bits,
-        pend_off: &mut VecDeque<u32>,
-    ) -> bool {
+    fn advanced(&self, cx: &mut SearchCx, g: &mut Graph, cur: &Bits, pend_off: &mut Queue) -> bool {
         let Some(rules) = self.apply else {
             return false;
         };
@@ -885,80 +1048,109 @@ impl<'a> Prop<'a> {
         any
     }
 
-    /// The inferences of literal `l` in `cur`: from the cache when static.
-    fn step<'b>(&'b self, l: u16, cur: &Bits, out: &'b mut Vec<Inference>) -> &'b [Inference] {
+    /// The inferences of literal `l` in `cur`, with the buffer of hidden
+    /// literals they index. Static steps read the original state (`cur`
+    /// is not read): a literal's are computed once, then read from
+    /// `inf`'s cache.
+    #[inline(always)]
+    fn step<'s>(&self, l: u16, cur: &Live, inf: &'s mut Infer) -> (&'s [Inference], &'s [u16]) {
         if !self.dynamic {
-            let l = usize::from(l);
-            return &self.cache[self.starts[l] as usize..self.starts[l + 1] as usize];
+            let i = usize::from(l);
+            if !inf.done.contains(i) {
+                self.infer_static(l, inf);
+            }
+            let (s, n) = inf.span[i];
+            return (&inf.cache[s as usize..(s + n) as usize], &[]);
         }
-        if lit_on(l) {
-            self.on_to_off(lit_cand(l), cur, out);
-        } else {
-            self.off_to_on(lit_cand(l), cur, out);
-        }
-        out
+        self.step_dynamic(l, cur, inf)
     }
 
-    /// The literals an "on" literal of `z` makes off, in `cur`.
-    fn on_to_off(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>) {
-        out.clear();
+    /// A static step's inferences of literal `l`, into `inf`'s cache.
+    #[inline(never)]
+    fn infer_static(&self, l: u16, inf: &mut Infer) {
+        let (i, z) = (usize::from(l), lit_cand(l));
+        inf.done.insert(i);
+        let start = inf.cache.len();
+        let orig = &self.orig;
+        if orig.cands.contains(z) {
+            if lit_on(l) {
+                self.on_to_off(z, orig, &mut inf.cache);
+            } else {
+                self.off_to_on(z, orig, &mut inf.cache, &mut inf.hidden);
+            }
+        }
+        inf.span[i] = (start as u32, (inf.cache.len() - start) as u32);
+    }
+
+    /// A dynamic step's inferences of literal `l` in `cur`.
+    #[inline(never)]
+    fn step_dynamic<'s>(
+        &self,
+        l: u16,
+        cur: &Live,
+        inf: &'s mut Infer,
+    ) -> (&'s [Inference], &'s [u16]) {
+        let z = lit_cand(l);
+        inf.out.clear();
+        inf.hidden.clear();
+        if lit_on(l) {
+            self.on_to_off(z, cur, &mut inf.out);
+        } else {
+            self.off_to_on(z, cur, &mut inf.out, &mut inf.hidden);
+        }
+        (&inf.out, &inf.hidden)
+    }
+
+    /// Appends to `out` the literals an "on" literal of `z` makes off, in
+    /// `cur`: the cell's other candidates, then the digit's other places
+    /// in the block, the row and the column (each once).
+    fn on_to_off(&self, z: usize, cur: &Live, out: &mut Vec<Inference>) {
         let (c, d) = (cand_cell(z), cand_digit(z));
         if self.steps.on_off_cell {
-            for e in 0..9 {
-                if e != d && cur.contains(cand(c, e)) {
-                    out.push(Inference {
-                        lit: lit(cand(c, e), false),
-                        cause: Cause::Cell,
-                        hidden: [0; 9],
-                        n_hidden: 0,
-                    });
-                }
+            let mut m = cell_mask(&cur.cands, c) & !(1u16 << d);
+            while m != 0 {
+                let e = m.trailing_zeros() as usize;
+                m &= m - 1;
+                out.push(Inference::new(lit(cand(c, e), false), Cause::Cell));
             }
         }
         if self.steps.on_off_house {
-            let hs = cell_houses(c);
-            let mut seen = Bits::EMPTY;
-            for k in HOUSE_ORDER {
-                let h = hs[k];
-                for o in house_cells(h) {
-                    let y = cand(o, d);
-                    if o != c && cur.contains(y) && !seen.contains(y) {
-                        seen.insert(y);
-                        out.push(Inference {
-                            lit: lit(y, false),
-                            cause: Cause::House(h as u8),
-                            hidden: [0; 9],
-                            n_hidden: 0,
-                        });
-                    }
+            for &(peers, h) in &PEER_GROUPS[c] {
+                let mut m = cur.planes[d] & peers;
+                while m != 0 {
+                    let o = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    out.push(Inference::new(lit(cand(o, d), false), Cause::House(h)));
                 }
             }
         }
     }
 
-    /// The literals an "off" literal of `z` makes on, in `cur`; dynamic
-    /// steps also name the candidates gone from the cell or house.
-    fn off_to_on(&self, z: usize, cur: &Bits, out: &mut Vec<Inference>) {
-        out.clear();
+    /// Appends to `out` the literals an "off" literal of `z` makes on, in
+    /// `cur`; dynamic steps also name the candidates gone from the cell or
+    /// house, appended to `hidden`.
+    fn off_to_on(&self, z: usize, cur: &Live, out: &mut Vec<Inference>, hidden: &mut Vec<u16>) {
+        let start = out.len();
         let (c, d) = (cand_cell(z), cand_digit(z));
-        let orig = &self.original.cands;
         if self.steps.off_on_cell {
-            let live = cur.and(&TABLES.cell[c]);
-            if live.len() == 2 {
-                let other = live.iter().find(|&y| y != z).unwrap_or(z);
-                let mut inf = Inference {
-                    lit: lit(other, true),
-                    cause: Cause::Cell,
-                    hidden: [0; 9],
-                    n_hidden: 0,
+            let live = cell_mask(&cur.cands, c);
+            if live.count_ones() == 2 {
+                // The other candidate (the first when `z` is not live).
+                let rest = live & !(1u16 << d);
+                let e = if rest != 0 {
+                    rest.trailing_zeros() as usize
+                } else {
+                    d
                 };
+                let mut inf = Inference::new(lit(cand(c, e), true), Cause::Cell);
                 if self.dynamic {
-                    for e in 0..9 {
-                        let y = cand(c, e);
-                        if orig.contains(y) && !cur.contains(y) {
-                            inf.hidden[inf.n_hidden] = lit(y, false);
-                            inf.n_hidden += 1;
-                        }
+                    inf.hidden = hidden.len() as u16;
+                    let mut gone = cell_mask(&self.orig.cands, c) & !live;
+                    while gone != 0 {
+                        let e = gone.trailing_zeros() as usize;
+                        gone &= gone - 1;
+                        hidden.push(lit(cand(c, e), false));
+                        inf.n_hidden += 1;
                     }
                 }
                 out.push(inf);
@@ -968,30 +1160,25 @@ impl<'a> Prop<'a> {
             let hs = cell_houses(c);
             for k in HOUSE_ORDER {
                 let h = hs[k];
-                let live = cur.and(&HOUSE_DIGIT[h * 9 + d]);
-                if live.len() != 2 {
+                let live = cur.places(h, d);
+                if live.count_ones() != 2 {
                     continue;
                 }
-                let Some(y) = live.iter().find(|&y| y != z) else {
-                    continue;
-                };
-                let l = lit(y, true);
-                if out.iter().any(|i| i.lit == l) {
+                // The first place that is not `z`'s cell.
+                let o = (live & !(1u128 << c)).trailing_zeros() as usize;
+                let l = lit(cand(o, d), true);
+                if out[start..].iter().any(|i| i.lit == l) {
                     continue;
                 }
-                let mut inf = Inference {
-                    lit: l,
-                    cause: Cause::House(h as u8),
-                    hidden: [0; 9],
-                    n_hidden: 0,
-                };
+                let mut inf = Inference::new(l, Cause::House(h as u8));
                 if self.dynamic {
-                    for p in house_cells(h) {
-                        let y = cand(p, d);
-                        if orig.contains(y) && !cur.contains(y) {
-                            inf.hidden[inf.n_hidden] = lit(y, false);
-                            inf.n_hidden += 1;
-                        }
+                    inf.hidden = hidden.len() as u16;
+                    let mut gone = self.orig.places(h, d) & !live;
+                    while gone != 0 {
+                        let p = gone.trailing_zeros() as usize;
+                        gone &= gone - 1;
+                        hidden.push(lit(cand(p, d), false));
+                        inf.n_hidden += 1;
                     }
                 }
                 out.push(inf);
@@ -1001,10 +1188,15 @@ impl<'a> Prop<'a> {
 
     /// The parents of an inference: the producing node, then the latest
     /// nodes of its hidden literals.
-    fn parents(g: &Graph, p: u32, inf: &Inference, buf: &mut Vec<u32>) {
+    #[inline]
+    fn parents(g: &Graph, p: u32, inf: &Inference, hidden: &[u16], buf: &mut Vec<u32>) {
         buf.clear();
         buf.push(p);
-        for &h in &inf.hidden[..inf.n_hidden] {
+        if inf.n_hidden == 0 {
+            return;
+        }
+        let at = usize::from(inf.hidden);
+        for &h in &hidden[at..at + usize::from(inf.n_hidden)] {
             if let Some(n) = g.get(h) {
                 buf.push(n);
             }
@@ -1015,15 +1207,20 @@ impl<'a> Prop<'a> {
     /// literal at a time ("on" literals first). Stops at the first literal
     /// inferred both on and off and returns its two nodes (on, off).
     fn chain(&self, cx: &mut SearchCx, g: &mut Graph) -> Option<(u32, u32)> {
-        let mut sc = self.scratch.take();
-        let r = self.chain_in(cx, g, &mut sc);
-        self.scratch.replace(sc);
-        r
+        let mut sc = self.scratch.borrow_mut();
+        let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
+        self.chain_in(cx, g, sc.emptied())
     }
 
     fn chain_in(&self, cx: &mut SearchCx, g: &mut Graph, sc: &mut Scratch) -> Option<(u32, u32)> {
-        let mut cur = self.original.cands;
-        let (pend_on, pend_off, out, par) = sc.emptied();
+        let mut cur = self.orig;
+        let Scratch {
+            pend_on,
+            pend_off,
+            par,
+            infer,
+            ..
+        } = sc;
         for n in 0..g.len() as u32 {
             if lit_on(g.node(n).lit) {
                 pend_on.push_back(n);
@@ -1036,7 +1233,8 @@ impl<'a> Prop<'a> {
                 return None;
             }
             if let Some(p) = pend_on.pop_front() {
-                for inf in self.step(g.node(p).lit, &cur, out) {
+                let (infs, _) = self.step(g.node(p).lit, &cur, infer);
+                for inf in infs {
                     if let Some(on) = g.get(implication::conjugate(inf.lit)) {
                         let off = g.push(inf.lit, inf.cause, &[p]);
                         return Some((on, off));
@@ -1048,12 +1246,12 @@ impl<'a> Prop<'a> {
                 }
             } else if let Some(p) = pend_off.pop_front() {
                 let z = lit_cand(g.node(p).lit);
-                let infs = self.step(g.node(p).lit, &cur, out);
+                let (infs, hidden) = self.step(g.node(p).lit, &cur, infer);
                 if self.dynamic {
                     cur.remove(z);
                 }
                 for inf in infs {
-                    Self::parents(g, p, inf, par);
+                    Self::parents(g, p, inf, hidden, par);
                     if let Some(off) = g.get(implication::conjugate(inf.lit)) {
                         let on = g.push(inf.lit, inf.cause, par);
                         return Some((on, off));
@@ -1063,7 +1261,7 @@ impl<'a> Prop<'a> {
                         pend_on.push_back(n);
                     }
                 }
-            } else if !self.advanced(cx, g, &cur, pend_off) {
+            } else if !self.advanced(cx, g, &cur.cands, pend_off) {
                 return None;
             }
         }
@@ -1073,17 +1271,25 @@ impl<'a> Prop<'a> {
     /// repeated along its own path; every return to `z` on after at least
     /// four layers is a cycle. Returns the nodes of `z` on that close one.
     fn cycles(&self, cx: &mut SearchCx, g: &mut Graph, z: usize) -> Vec<u32> {
-        let mut sc = self.scratch.take();
-        let found = self.cycles_in(cx, g, z, &mut sc);
-        self.scratch.replace(sc);
-        found
+        let mut sc = self.scratch.borrow_mut();
+        let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
+        self.cycles_in(cx, g, z, sc.emptied())
     }
 
     fn cycles_in(&self, cx: &mut SearchCx, g: &mut Graph, z: usize, sc: &mut Scratch) -> Vec<u32> {
-        let cur = self.original.cands;
+        let cur = &self.orig;
         let source = lit(z, true);
         let s = g.add(source, Cause::Assumption, &[]);
-        let (pend_on, pend_off, out, par) = sc.emptied();
+        let Scratch {
+            pend_on,
+            pend_off,
+            par,
+            infer,
+            reach,
+        } = sc;
+        // With static reachability known, a literal that cannot lead back
+        // to the source starts no cycle: it is not searched from.
+        let returns = |l: u16| !reach.ready || reach.reaches(l, source).unwrap_or(true);
         pend_on.push_back(s);
         let mut found = Vec::new();
         let mut length = 0;
@@ -1093,9 +1299,10 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return found;
                 }
-                for inf in self.step(g.node(p).lit, &cur, out) {
+                let (infs, _) = self.step(g.node(p).lit, cur, infer);
+                for inf in infs {
                     // A literal never inferred is on no path (a cheap test first).
-                    if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
+                    if (!g.contains(inf.lit) || !g.on_first_path(p, inf.lit)) && returns(inf.lit) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
                         pend_off.push_back(n);
                     }
@@ -1106,12 +1313,13 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return found;
                 }
-                for inf in self.step(g.node(p).lit, &cur, out) {
-                    Self::parents(g, p, inf, par);
+                let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
+                for inf in infs {
+                    Self::parents(g, p, inf, hidden, par);
                     if length >= 4 && inf.lit == source {
                         found.push(g.push(inf.lit, inf.cause, par));
                     }
-                    if !g.contains(inf.lit) {
+                    if !g.contains(inf.lit) && returns(inf.lit) {
                         let n = g.add(inf.lit, inf.cause, par);
                         pend_on.push_back(n);
                     }
@@ -1121,13 +1329,125 @@ impl<'a> Prop<'a> {
         found
     }
 
+    /// Computes what the literals `roots` reach by static steps (see
+    /// [`Reach`]), for [`Prop::forcing`] and [`Prop::cycles`]; nothing when
+    /// the steps are dynamic.
+    fn reach_from(&self, roots: impl Iterator<Item = u16>) {
+        if self.dynamic {
+            return;
+        }
+        let mut sc = self.scratch.borrow_mut();
+        let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
+        let Scratch { infer, reach, .. } = sc;
+        let orig = &self.orig;
+        let n = 2 * N_CANDS;
+        let words = (2 * orig.cands.len()).div_ceil(64).max(1);
+        reach.words = words;
+        if reach.comp.len() < n {
+            reach.comp.resize(n, NONE);
+            reach.index.resize(n, NONE);
+            reach.low.resize(n, 0);
+        }
+        reach.visited = LitSet::EMPTY;
+        reach.sets.clear();
+        reach.merged.clear();
+        reach.on_stack = LitSet::EMPTY;
+        reach.stack.clear();
+        reach.call.clear();
+        let mut counter = 0u32;
+        let visit = |r: &mut Reach, inf: &mut Infer, v: u16, counter: &mut u32| {
+            let i = usize::from(v);
+            r.visited.insert(i);
+            r.index[i] = *counter;
+            r.low[i] = *counter;
+            *counter += 1;
+            r.stack.push(v);
+            r.on_stack.insert(i);
+            if !inf.done.contains(i) {
+                self.infer_static(v, inf);
+            }
+            let (s, n) = inf.span[i];
+            r.call.push((v, s, s + n));
+        };
+        for root in roots {
+            if reach.visited.contains(usize::from(root)) || !orig.cands.contains(lit_cand(root)) {
+                continue;
+            }
+            visit(reach, infer, root, &mut counter);
+            while let Some(top) = reach.call.last_mut() {
+                let (v, next, end) = *top;
+                if next < end {
+                    top.1 += 1;
+                    let w = infer.cache[next as usize].lit;
+                    if !reach.visited.contains(usize::from(w)) {
+                        visit(reach, infer, w, &mut counter);
+                    } else if reach.on_stack.contains(usize::from(w)) {
+                        let iw = reach.index[usize::from(w)];
+                        let lv = &mut reach.low[usize::from(v)];
+                        *lv = (*lv).min(iw);
+                    }
+                    continue;
+                }
+                reach.call.pop();
+                let lowv = reach.low[usize::from(v)];
+                if let Some(&(u, _, _)) = reach.call.last() {
+                    let lu = &mut reach.low[usize::from(u)];
+                    *lu = (*lu).min(lowv);
+                }
+                if lowv != reach.index[usize::from(v)] {
+                    continue;
+                }
+                // `v` roots a component: its members are on the stack;
+                // every other component they reach is complete.
+                let k = reach.merged.len() as u32;
+                reach.set.clear();
+                reach.set.resize(words, 0);
+                reach.members.clear();
+                while let Some(w) = reach.stack.pop() {
+                    reach.on_stack.remove(usize::from(w));
+                    reach.comp[usize::from(w)] = k;
+                    let j = reach.index[usize::from(w)] as usize;
+                    reach.set[j / 64] |= 1u64 << (j % 64);
+                    reach.members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                // Each component reached merged once (`merged` holds the
+                // last component that took it).
+                for &m in &reach.members {
+                    let (s, n) = infer.span[usize::from(m)];
+                    for e in &infer.cache[s as usize..(s + n) as usize] {
+                        let c = reach.comp[usize::from(e.lit)];
+                        if c != k && reach.merged[c as usize] != k {
+                            reach.merged[c as usize] = k;
+                            let from = &reach.sets[c as usize * words..][..words];
+                            for (a, b) in reach.set.iter_mut().zip(from) {
+                                *a |= b;
+                            }
+                        }
+                    }
+                }
+                reach.sets.extend_from_slice(&reach.set);
+                reach.merged.push(NONE);
+            }
+        }
+        reach.ready = true;
+    }
+
     /// Forcing chains from literal `source`: breadth-first until nothing
     /// is new; returns the first node of the negation of `source` reached.
     fn forcing(&self, cx: &mut SearchCx, g: &mut Graph, source: u16) -> Option<u32> {
-        let mut sc = self.scratch.take();
-        let hit = self.forcing_in(cx, g, source, &mut sc);
-        self.scratch.replace(sc);
-        hit
+        let mut sc = self.scratch.borrow_mut();
+        let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
+        let r = &sc.reach;
+        if r.ready && r.reaches(source, implication::conjugate(source)) == Some(false) {
+            // The propagation would visit each literal `source` reaches
+            // once, to find nothing.
+            cx.tick_n(r.count(source));
+            return None;
+        }
+        self.forcing_in(cx, g, source, sc.emptied())
     }
 
     fn forcing_in(
@@ -1137,10 +1457,16 @@ impl<'a> Prop<'a> {
         source: u16,
         sc: &mut Scratch,
     ) -> Option<u32> {
-        let cur = self.original.cands;
+        let cur = &self.orig;
         let s = g.add(source, Cause::Assumption, &[]);
         let neg = implication::conjugate(source);
-        let (pend_on, pend_off, out, par) = sc.emptied();
+        let Scratch {
+            pend_on,
+            pend_off,
+            par,
+            infer,
+            ..
+        } = sc;
         if lit_on(source) {
             pend_on.push_back(s);
         } else {
@@ -1152,7 +1478,8 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return None;
                 }
-                for inf in self.step(g.node(p).lit, &cur, out) {
+                let (infs, _) = self.step(g.node(p).lit, cur, infer);
+                for inf in infs {
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, &[p]));
                     }
@@ -1168,8 +1495,9 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return None;
                 }
-                for inf in self.step(g.node(p).lit, &cur, out) {
-                    Self::parents(g, p, inf, par);
+                let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
+                for inf in infs {
+                    Self::parents(g, p, inf, hidden, par);
                     if inf.lit == neg && hit.is_none() {
                         hit = Some(g.push(inf.lit, inf.cause, par));
                     }
@@ -1288,6 +1616,18 @@ impl TrialSearch {
         pool.cached.iter_mut().for_each(|c| *c = None);
         let cyc = pass.wants(Mode::Cycle);
         let forc = pass.wants(Mode::Forcing);
+        if forc.is_some() || cyc.is_some() {
+            // Both literals of every candidate the pass starts from.
+            let (lo, hi) = (pass.min_cell.max(1), pass.max_cell);
+            prop.reach_from((0..N_CELLS).flat_map(|c| {
+                let live = state.cands.and(&TABLES.cell[c]);
+                let n = live.len();
+                let chosen = (lo..=hi).contains(&n);
+                live.iter()
+                    .filter(move |_| chosen)
+                    .flat_map(|z| [lit(z, true), lit(z, false)])
+            }));
+        }
         let contra = pass.wants(Mode::Contradiction);
         let dbl = pass.wants(Mode::Double);
         let cellc = pass.wants(Mode::Cell);
@@ -1501,32 +1841,39 @@ fn nodes_in_order(g: &Graph) -> impl Iterator<Item = u32> + '_ {
 /// cycle's digits, outside the cycle's cells, that see a cell of the
 /// cycle where the digit is on and one where it is off.
 fn cycle_removable(state: &State, g: &Graph, dst: u32) -> Option<Bits> {
-    let mut cells = Bits::EMPTY;
+    // The cycle's cells, then per digit the cells that see a cell of the
+    // cycle where the digit is on (`fwd`), off (`back`), as cell masks.
+    let mut cells = 0u128;
     let mut p = dst;
     while let Some(&q) = g.parents(p).first() {
-        cells.insert(cand_cell(lit_cand(g.node(p).lit)));
+        cells |= 1u128 << cand_cell(lit_cand(g.node(p).lit));
         p = q;
     }
-    let (mut fwd, mut back) = (Bits::EMPTY, Bits::EMPTY);
+    let (mut fwd, mut back) = ([0u128; 9], [0u128; 9]);
     let mut p = dst;
     while let Some(&q) = g.parents(p).first() {
         let l = g.node(p).lit;
         let (c, d) = (cand_cell(lit_cand(l)), cand_digit(lit_cand(l)));
-        for h in cell_houses(c) {
-            for o in house_cells(h) {
-                let y = cand(o, d);
-                if !cells.contains(o) && state.cands.contains(y) {
-                    if lit_on(l) {
-                        fwd.insert(y);
-                    } else {
-                        back.insert(y);
-                    }
-                }
-            }
+        let seen = cell_houses(c).iter().fold(0u128, |m, &h| m | HOUSE_MASK[h]) & !cells;
+        if lit_on(l) {
+            fwd[d] |= seen;
+        } else {
+            back[d] |= seen;
         }
         p = q;
     }
-    let r = fwd.and(&back);
+    let mut r = Bits::EMPTY;
+    for d in 0..9 {
+        let mut m = fwd[d] & back[d];
+        while m != 0 {
+            let o = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let y = cand(o, d);
+            if state.cands.contains(y) {
+                r.insert(y);
+            }
+        }
+    }
     (!r.is_empty()).then_some(r)
 }
 
@@ -1699,5 +2046,86 @@ impl Searcher for TrialSearch {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hard puzzle (hard-972, line 900): its start state has forcing
+    /// chains and cycles of every kind of static step.
+    const PUZZLE: &str =
+        "...........1..2.34..2.3156....2.43.5.2..5641..4.31..26..4....5...7.63...8.9..5...";
+
+    /// Static reachability changes nothing a forcing chain or cycle search
+    /// finds: the same chains (so the same complexities and paths), the
+    /// same cycle eliminations, the same node counts for forcing chains
+    /// and no more for cycles.
+    #[test]
+    fn reachability_keeps_forcing_chains_and_cycles() {
+        let givens: [u8; 81] =
+            std::array::from_fn(|i| PUZZLE.as_bytes()[i].saturating_sub(b'0').min(9));
+        let state = State::from_givens(&givens);
+        let x = Steps {
+            on_off_house: true,
+            off_on_house: true,
+            ..Steps::default()
+        };
+        let y = Steps {
+            on_off_cell: true,
+            on_off_house: true,
+            off_on_cell: true,
+            ..Steps::default()
+        };
+        let xy = Steps {
+            off_on_house: true,
+            ..y
+        };
+        let (mut hits, mut cycles, mut spared) = (0, 0, 0);
+        for steps in [x, y, xy] {
+            let plain = Prop::new(&state, steps, false);
+            let pruned = Prop::new(&state, steps, false);
+            pruned.reach_from(
+                state
+                    .cands
+                    .iter()
+                    .flat_map(|z| [lit(z, true), lit(z, false)]),
+            );
+            let (mut g1, mut g2) = (Graph::new(), Graph::new());
+            for z in state.cands.iter() {
+                for on in [true, false] {
+                    let (mut c1, mut c2) = (SearchCx::new(None), SearchCx::new(None));
+                    g1.clear();
+                    g2.clear();
+                    let a = plain.forcing(&mut c1, &mut g1, lit(z, on));
+                    let b = pruned.forcing(&mut c2, &mut g2, lit(z, on));
+                    assert_eq!(a.map(|t| g1.extract(t)), b.map(|t| g2.extract(t)));
+                    assert_eq!(c1.nodes, c2.nodes, "{}", implication::lit_name(lit(z, on)));
+                    hits += usize::from(a.is_some());
+                }
+                let (mut c1, mut c2) = (SearchCx::new(None), SearchCx::new(None));
+                g1.clear();
+                g2.clear();
+                let a = plain.cycles(&mut c1, &mut g1, z);
+                let b = pruned.cycles(&mut c2, &mut g2, z);
+                assert_eq!(a.len(), b.len());
+                for (&d1, &d2) in a.iter().zip(&b) {
+                    assert_eq!(g1.extract(d1), g2.extract(d2));
+                    assert_eq!(g1.ancestor_count(d1), g2.ancestor_count(d2));
+                    assert_eq!(
+                        cycle_removable(&state, &g1, d1),
+                        cycle_removable(&state, &g2, d2)
+                    );
+                }
+                assert!(c2.nodes <= c1.nodes);
+                cycles += a.len();
+                spared += c1.nodes - c2.nodes;
+            }
+        }
+        assert!(
+            hits > 0 && cycles > 0 && spared > 0,
+            "{hits} {cycles} {spared}"
+        );
     }
 }
