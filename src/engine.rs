@@ -564,11 +564,7 @@ mod tests {
     /// the basic rules, the fast filter and the W rules.
     #[test]
     fn counted_steps_equal_full_searches() {
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/data/cbg-000-first1000.txt"),
-        )
-        .unwrap();
+        let text = crate::test_data::CBG_FIRST1000;
         let mut steps = 0;
         for (name, puzzles) in [
             ("singles", 40),
@@ -602,11 +598,7 @@ mod tests {
     /// rules, both filters and the W rules, and under a step limit.
     #[test]
     fn tallies_count_the_runs_steps() {
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/data/cbg-000-first1000.txt"),
-        )
-        .unwrap();
+        let text = crate::test_data::CBG_FIRST1000;
         let mut steps = 0;
         for (name, puzzles, max_steps) in [
             ("singles", 40, None),

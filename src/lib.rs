@@ -33,3 +33,6 @@ pub mod ruleset;
 pub mod search;
 pub mod serate;
 pub mod study;
+
+#[cfg(test)]
+pub(crate) mod test_data;

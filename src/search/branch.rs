@@ -1034,11 +1034,7 @@ mod tests {
     /// with the basic rules (count plans mixed with other plans).
     #[test]
     fn branches_equal_the_generic_runner() {
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/data/cbg-000-first1000.txt"),
-        )
-        .unwrap();
+        let text = crate::test_data::CBG_FIRST1000;
         let singles = ruleset::load("singles").unwrap();
         let basic = ruleset::load("basic").unwrap();
         let filter = ruleset::load("filter-fast").unwrap();
@@ -1145,11 +1141,7 @@ mod tests {
     /// the other's variable empty).
     #[test]
     fn untraced_runs_equal_traced_runs() {
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/data/cbg-000-first1000.txt"),
-        )
-        .unwrap();
+        let text = crate::test_data::CBG_FIRST1000;
         let singles = ruleset::load("singles").unwrap();
         let filter = ruleset::load("filter-fast").unwrap();
         let s: Vec<Arc<dyn Searcher>> = singles.rules.iter().map(|r| r.searcher.clone()).collect();
@@ -1236,11 +1228,7 @@ mod tests {
     /// candidates (in order), and every one agrees with the solution.
     #[test]
     fn a_sweep_step_is_metcalfs_loop() {
-        let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/data/cbg-000-first1000.txt"),
-        )
-        .unwrap();
+        let text = crate::test_data::CBG_FIRST1000;
         let singles = ruleset::load("singles").unwrap();
         let singles: Vec<Arc<dyn Searcher>> =
             singles.rules.iter().map(|r| r.searcher.clone()).collect();
