@@ -368,7 +368,7 @@ impl<'a> Runner<'a> {
             }
             match lanes.as_mut() {
                 Some(l) => {
-                    apply_lanes(l, &step);
+                    apply_lanes(l, step.kind, &step.conclusions);
                     state = l.state;
                 }
                 None => apply(&mut state, &step),
@@ -501,18 +501,7 @@ fn tally_step(
             if !set.blocked {
                 zs.truncate(1);
             }
-            for &z in &zs {
-                match f.kind {
-                    ConclusionKind::Eliminate => {
-                        lanes.eliminate(z);
-                    }
-                    ConclusionKind::Assert => {
-                        if lanes.state.cands.contains(z) {
-                            lanes.assert(z);
-                        }
-                    }
-                }
-            }
+            apply_lanes(lanes, f.kind, &zs);
             return Some((ri, zs.len()));
         }
         if cx.interrupted() {
@@ -522,10 +511,11 @@ fn tally_step(
     None
 }
 
-/// Applies a step's conclusions to `lanes` (as [`apply`]).
-fn apply_lanes(lanes: &mut Lanes, step: &Step) {
-    for &z in &step.conclusions {
-        match step.kind {
+/// Applies a step's conclusions (`kind`, `conclusions`) to `lanes` (as
+/// [`apply`]).
+fn apply_lanes(lanes: &mut Lanes, kind: ConclusionKind, conclusions: &[usize]) {
+    for &z in conclusions {
+        match kind {
             ConclusionKind::Eliminate => {
                 lanes.eliminate(z);
             }
