@@ -11,6 +11,7 @@ use super::study_cli::each_record;
 use super::{Fail, Results, count, no_puzzle, progress, records, seconds, worker_threads};
 use ruledoku::engine::{Limits, Runner, StopReason, Tally};
 use ruledoku::grid::state::State;
+use ruledoku::path::counted;
 use ruledoku::ruleset;
 use ruledoku::search::trial::TrialSearch;
 use serde_json::json;
@@ -278,15 +279,17 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
     }
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "{name}: {puzzles} puzzles, {solved} solved by the filter ({:.1}%), {elims} eliminations by its trial rules{}{}; {secs:.2} s, {:.1} puzzles/s",
+        "{name}: {}, {solved} solved by the filter ({:.1}%), {} by its trial rules{}{}; {secs:.2} s, {:.1} puzzles/s",
+        counted(puzzles, "puzzle"),
         100.0 * solved as f64 / puzzles as f64,
+        counted(elims, "elimination"),
         if timed_out > 0 {
             format!(", {timed_out} stopped by the time limit")
         } else {
             String::new()
         },
         if bad > 0 {
-            format!(", {bad} records not filtered")
+            format!(", {} not filtered", counted(bad, "record"))
         } else {
             String::new()
         },
@@ -296,7 +299,8 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
         eprint!("{}", b.table(name));
         if unrated > 0 {
             eprintln!(
-                "{unrated} puzzles without a rating in {}",
+                "{} without a rating in {}",
+                counted(unrated, "puzzle"),
                 args.bands
                     .as_deref()
                     .unwrap_or(std::path::Path::new(""))

@@ -9,7 +9,7 @@ use ruledoku::grid::state::State;
 use ruledoku::input::{self, ErrorKind, InputError, Puzzle};
 use ruledoku::oracle::referee::Referee;
 use ruledoku::oracle::solver::{self, Solutions};
-use ruledoku::path::{self, Rated, Rejected, Unrated};
+use ruledoku::path::{self, Rated, Rejected, Unrated, counted};
 use ruledoku::ruleset::{self, RuleSet};
 use serde_json::json;
 use std::io::{self, IsTerminal, Write};
@@ -723,7 +723,9 @@ fn check(file: &str, show_solution: bool, json: bool) -> Result<bool, Fail> {
         json!({"summary": {"puzzles": total, "unique": unique, "multiple": multiple, "none": none, "invalid": bad}}).to_string()
     } else {
         format!(
-            "{total} puzzles: {unique} unique, {multiple} multiple, {none} no solution; {bad} invalid line(s)"
+            "{}: {unique} unique, {multiple} multiple, {none} no solution; {}",
+            counted(total, "puzzle"),
+            counted(bad, "invalid line")
         )
     };
     out.write(&format!("{summary}\n"))?;
@@ -1177,7 +1179,7 @@ fn rules(cmd: RulesCmd) -> Result<bool, Fail> {
                         if !set.warnings.is_empty() {
                             writeln!(o, "{}", ruledoku::lang::Diagnostics(set.warnings.clone()))?;
                         }
-                        writeln!(o, "{p}: ok, {} rules", set.rules.len())?
+                        writeln!(o, "{p}: ok, {}", counted(set.rules.len(), "rule"))?
                     }
                     Err(e) => {
                         ok = false;
@@ -1273,7 +1275,8 @@ fn bench(
             }
             writeln!(
                 o,
-                "oracle: {n} puzzles ({unique} unique) in {best:.3} s: {:.0} puzzles/s (best of {repeat}, one thread)",
+                "oracle: {} ({unique} unique) in {best:.3} s: {:.0} puzzles/s (best of {repeat}, one thread)",
+                counted(n, "puzzle"),
                 n as f64 / best
             )?;
         }
@@ -1298,8 +1301,9 @@ fn bench(
             let secs = t.elapsed().as_secs_f64();
             writeln!(
                 o,
-                "rule set {}: {n} puzzles ({solved} solved) in {secs:.3} s: {:.1} puzzles/s (one thread)",
+                "rule set {}: {} ({solved} solved) in {secs:.3} s: {:.1} puzzles/s (one thread)",
                 set.name,
+                counted(n, "puzzle"),
                 n as f64 / secs
             )?;
             if stats {

@@ -59,13 +59,28 @@ pub fn grid_lines(state: &State) -> String {
     out
 }
 
+/// `n` and a noun, plural unless `n` is 1 ("1 puzzle", "2 puzzles"): the
+/// counts in summaries and headers. Every noun counted here takes "s".
+pub fn counted<N: std::fmt::Display + PartialEq + From<u8>>(n: N, noun: &str) -> String {
+    if n == N::from(1) {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// A whole run as text: the puzzle, the rule set, one line per step, the
 /// solution (or the resolution state reached) and the rating line.
 /// Timing is left out so that the text is reproducible.
 pub fn render_run(puzzle_text: &str, set: &RuleSet, run: &Run) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{puzzle_text}");
-    let _ = writeln!(out, "rule set: {} ({} rules)", set.name, set.rules.len());
+    let _ = writeln!(
+        out,
+        "rule set: {} ({})",
+        set.name,
+        counted(set.rules.len(), "rule")
+    );
     for s in &run.steps {
         let _ = writeln!(out, "{}", s.text());
     }
@@ -351,4 +366,17 @@ pub fn stats_json(set: &RuleSet, stats: &[RuleStats], time: bool) -> serde_json:
         }
     }
     serde_json::Value::Object(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counted;
+
+    #[test]
+    fn counts_are_singular_only_for_one() {
+        assert_eq!(counted(0usize, "puzzle"), "0 puzzles");
+        assert_eq!(counted(1usize, "puzzle"), "1 puzzle");
+        assert_eq!(counted(2u64, "invalid line"), "2 invalid lines");
+        assert_eq!(counted(1u64, "rule"), "1 rule");
+    }
 }

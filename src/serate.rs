@@ -323,7 +323,12 @@ pub fn render_path(puzzle: &str, set: &RuleSet, se: &SeRun) -> String {
     let run = &se.run;
     let mut out = String::new();
     let _ = writeln!(out, "{puzzle}");
-    let _ = writeln!(out, "rule set: {} ({} rules)", set.name, set.rules.len());
+    let _ = writeln!(
+        out,
+        "rule set: {} ({})",
+        set.name,
+        crate::path::counted(set.rules.len(), "rule")
+    );
     for s in &run.steps {
         let _ = writeln!(out, "{:>4}  {}", tenths_text(Some(s.grade.level)), s.text());
     }

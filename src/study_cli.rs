@@ -7,6 +7,7 @@ use ruledoku::engine::Limits;
 use ruledoku::grid::state::State;
 use ruledoku::input::{InputError, Puzzle};
 use ruledoku::oracle::solver::{self, Solutions};
+use ruledoku::path::counted;
 use ruledoku::ruleset::{self, Library};
 use ruledoku::study::spec::{self, Resolved};
 use ruledoku::study::subsume::{Counts, Example, Mode, PuzzleStudy, Study};
@@ -276,15 +277,17 @@ pub fn subsume(args: &SubsumeArgs) -> Result<bool, Fail> {
         t += &format!("puzzles: {} studied, {bad} not studied\n", total.puzzles);
         t += &format!("states examined: {}\n", total.states);
         t += &format!(
-            "A concludes at {} states: {} eliminations, {} assertions\n",
-            total.states_with_a, total.a_eliminations, total.a_assertions
+            "A concludes at {}: {}, {}\n",
+            counted(total.states_with_a, "state"),
+            counted(total.a_eliminations, "elimination"),
+            counted(total.a_assertions, "assertion")
         );
         t += &format!(
-            "B misses: {} eliminations, {} assertions (at {} states, in {} puzzles)\n",
-            total.missed_eliminations,
-            total.missed_assertions,
-            total.states_missed,
-            total.puzzles_missed
+            "B misses: {}, {} (at {}, in {})\n",
+            counted(total.missed_eliminations, "elimination"),
+            counted(total.missed_assertions, "assertion"),
+            counted(total.states_missed, "state"),
+            counted(total.puzzles_missed, "puzzle")
         );
         for (i, (line, puzzle, e)) in examples.iter().enumerate() {
             t += &format!("counter-example {}: {source}:{line}\n", i + 1);
@@ -509,7 +512,7 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
                     .collect()
             };
             plot::Chart {
-                title: format!("{source}: {} puzzles", first.puzzles),
+                title: format!("{source}: {}", counted(first.puzzles, "puzzle")),
                 // By level when every ladder is (L4 and M4 share a column).
                 labels: first
                     .rungs
@@ -536,7 +539,7 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
             let mut cum = 0;
             let whole = d.puzzles.max(1) as f64;
             plot::Chart {
-                title: format!("{source}: {} puzzles", d.puzzles),
+                title: format!("{source}: {}", counted(d.puzzles, "puzzle")),
                 labels: d.counts.keys().map(|r| r.to_string()).collect(),
                 x_desc: d.label.clone(),
                 bars: d.counts.values().copied().collect(),

@@ -403,7 +403,7 @@ fn the_broken_rule_template_is_valid_when_unbroken() {
     fs::write(&file, broken_rule(GOOD_BODY)).unwrap();
     let run = ruledoku(["rules", "check", path_str(&file)]);
     assert_eq!(run.code, Some(0), "{}", run.stdout);
-    assert_eq!(run.stdout, format!("{}: ok, 1 rules\n", file.display()));
+    assert_eq!(run.stdout, format!("{}: ok, 1 rule\n", file.display()));
 }
 
 #[test]
@@ -694,7 +694,7 @@ fn check_broken_file_reports_each_bad_line_and_goes_on() {
     }
     assert_eq!(
         out[good.len()],
-        "9 puzzles: 9 unique, 0 multiple, 0 no solution; 8 invalid line(s)"
+        "9 puzzles: 9 unique, 0 multiple, 0 no solution; 8 invalid lines"
     );
 }
 
@@ -711,7 +711,7 @@ fn check_first_200_corpus_puzzles() {
     }
     assert_eq!(
         out[200],
-        "200 puzzles: 200 unique, 0 multiple, 0 no solution; 0 invalid line(s)"
+        "200 puzzles: 200 unique, 0 multiple, 0 no solution; 0 invalid lines"
     );
 }
 
@@ -776,9 +776,7 @@ fn check_reads_standard_input() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(
         run.stdout,
-        format!(
-            "{FSHT} unique\n1 puzzles: 1 unique, 0 multiple, 0 no solution; 0 invalid line(s)\n"
-        )
+        format!("{FSHT} unique\n1 puzzle: 1 unique, 0 multiple, 0 no solution; 0 invalid lines\n")
     );
 
     let input = format!("# three verdicts\n{MULTIPLE}\n{NO_SOLUTION}\n{EMPTY_GRID}\n\n{FSHT}\n");
@@ -791,7 +789,7 @@ fn check_reads_standard_input() {
             format!("{NO_SOLUTION} none"),
             format!("{EMPTY_GRID} multiple"),
             format!("{FSHT} unique"),
-            "4 puzzles: 1 unique, 2 multiple, 1 no solution; 0 invalid line(s)".to_string(),
+            "4 puzzles: 1 unique, 2 multiple, 1 no solution; 0 invalid lines".to_string(),
         ]
     );
 
@@ -805,7 +803,7 @@ fn check_reads_standard_input() {
         run.lines(),
         [
             format!("{FSHT} unique"),
-            "1 puzzles: 1 unique, 0 multiple, 0 no solution; 1 invalid line(s)".to_string(),
+            "1 puzzle: 1 unique, 0 multiple, 0 no solution; 1 invalid line".to_string(),
         ]
     );
 }

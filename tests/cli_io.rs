@@ -167,7 +167,7 @@ fn good_option_values_run() {
     let run = ruledoku(["bench", "--limit", "1", "--repeat", "2", SAMPLE]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
-        run.stdout.starts_with("oracle: 1 puzzles (1 unique) in "),
+        run.stdout.starts_with("oracle: 1 puzzle (1 unique) in "),
         "{}",
         run.stdout
     );
@@ -844,7 +844,7 @@ fn input_without_puzzles_is_reported() {
             ),
             (
                 &["check"],
-                "0 puzzles: 0 unique, 0 multiple, 0 no solution; 0 invalid line(s)\n".to_string(),
+                "0 puzzles: 0 unique, 0 multiple, 0 no solution; 0 invalid lines\n".to_string(),
             ),
         ] {
             let mut all = args.to_vec();

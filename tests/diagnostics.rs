@@ -670,7 +670,7 @@ fn rules_check_prints_warnings_and_the_time_limit_stops_the_slow_rule() {
     );
     assert!(text.contains("slow.rules:3:6"), "{text}");
     assert!(text.contains("1 warning(s)\n"), "{text}");
-    assert!(text.ends_with(&format!("{p}: ok, 1 rules\n")), "{text}");
+    assert!(text.ends_with(&format!("{p}: ok, 1 rule\n")), "{text}");
     let t = std::time::Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
         .args([

@@ -79,7 +79,7 @@ fn filter_output_forms_and_bad_input() {
     let q = ruledoku_stdin(["filter", "-q", "-"], &one);
     assert_eq!(q.stdout, "");
     assert!(
-        q.stderr.starts_with("filter-fast: 1 puzzles, 1 solved"),
+        q.stderr.starts_with("filter-fast: 1 puzzle, 1 solved"),
         "{}",
         q.stderr
     );
@@ -128,7 +128,7 @@ fn shares_solved_by_rating_band() {
             "band          puzzles   solved    share",
             "1.0-1.4             1        1  100.00%",
             "7.0-7.4             2        1   50.00%",
-            &format!("1 puzzles without a rating in {}", ratings.display()),
+            &format!("1 puzzle without a rating in {}", ratings.display()),
         ]
     );
     let missing = ruledoku_stdin(

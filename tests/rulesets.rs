@@ -234,7 +234,7 @@ fn rules_are_read_from_pipes_by_content() {
     let run = bash(d, r#"$R rules check <(cat x.rules)"#);
     assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
     assert!(
-        run.stdout.starts_with("/dev/fd/") && run.stdout.ends_with(": ok, 1 rules\n"),
+        run.stdout.starts_with("/dev/fd/") && run.stdout.ends_with(": ok, 1 rule\n"),
         "{}",
         run.stdout
     );
@@ -293,7 +293,7 @@ fn rules_are_read_from_a_named_pipe() {
         let _ = fs::read(&fifo);
     }
     writer.join().unwrap();
-    assert_eq!((out.as_str(), code), ("./fifo: ok, 1 rules\n", Some(0)));
+    assert_eq!((out.as_str(), code), ("./fifo: ok, 1 rule\n", Some(0)));
 }
 
 #[test]
@@ -311,7 +311,7 @@ fn unreadable_text_is_placed_and_a_byte_order_mark_is_skipped() {
     fs::write(d.join("bom.rules"), format!("\u{feff}{MY_X_WING}")).unwrap();
     assert_eq!(
         check(d, "bom.rules"),
-        ("bom.rules: ok, 1 rules\n".into(), Some(0))
+        ("bom.rules: ok, 1 rule\n".into(), Some(0))
     );
     fs::write(d.join("bom.yaml"), "\u{feff}files: [singles]\n").unwrap();
     assert_eq!(
@@ -436,7 +436,7 @@ fn plus_joins_specs_on_the_command_line() {
     );
     assert_eq!(
         check(d, "cpp.yaml"),
-        ("cpp.yaml: ok, 1 rules\n".into(), Some(0))
+        ("cpp.yaml: ok, 1 rule\n".into(), Some(0))
     );
 }
 
@@ -747,7 +747,7 @@ fn includes_nest_at_most_max_depth_deep() {
     chain(depth - 1);
     assert_eq!(
         check(d, "s0.yaml"),
-        ("s0.yaml: ok, 1 rules\n".into(), Some(0))
+        ("s0.yaml: ok, 1 rule\n".into(), Some(0))
     );
     chain(depth);
     assert_eq!(

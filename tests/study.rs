@@ -389,7 +389,7 @@ fn classify_refuses_bad_input() {
     assert_eq!(r.code, Some(0));
     assert!(r.stderr.starts_with("<stdin>:1"), "{}", r.stderr);
     assert!(
-        r.stdout.contains("1 puzzles; distribution: 0:1"),
+        r.stdout.contains("1 puzzle; distribution: 0:1"),
         "{}",
         r.stdout
     );
@@ -488,7 +488,7 @@ fn a_time_limit_is_no_answer_on_the_te_ladder() {
     assert!(["limit@TE1", "limit@TE2"].contains(&word), "{}", r.stdout);
     assert!(
         r.stdout.contains(
-            "\n1 puzzles, 0 solved by no rung, 1 stopped by the time limit before an answer\n"
+            "\n1 puzzle, 0 solved by no rung, 1 stopped by the time limit before an answer\n"
         ),
         "{}",
         r.stdout
@@ -512,7 +512,7 @@ fn a_hard_puzzle_is_beyond_te2() {
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert!(lines[0].ends_with(" -"), "{}", r.stdout);
     assert!(
-        r.stdout.contains("\n1 puzzles, 1 solved by no rung\n"),
+        r.stdout.contains("\n1 puzzle, 1 solved by no rung\n"),
         "{}",
         r.stdout
     );

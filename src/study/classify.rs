@@ -210,8 +210,8 @@ impl LadderTable {
         }
         let _ = write!(
             t,
-            "{} puzzles, {} solved by no rung",
-            self.puzzles,
+            "{}, {} solved by no rung",
+            crate::path::counted(self.puzzles, "puzzle"),
             self.unsolved()
         );
         if self.stopped > 0 {
@@ -374,7 +374,12 @@ impl Distribution {
             self.unsolved,
             share(self.unsolved, self.puzzles)
         );
-        let _ = writeln!(t, "{} puzzles; distribution: {}", self.puzzles, self.line());
+        let _ = writeln!(
+            t,
+            "{}; distribution: {}",
+            crate::path::counted(self.puzzles, "puzzle"),
+            self.line()
+        );
         t
     }
 
