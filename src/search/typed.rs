@@ -1,0 +1,651 @@
+//! Typed evaluation: a plan's expressions recompiled, once, by the static
+//! type of their values.
+//!
+//! Every value of the language is carried as a [`Bits`] (729 bits, twelve
+//! words), whatever it holds. But the type of each expression is known
+//! when the plan is built: a set of digits or of houses has its members
+//! below 64, so one `u64` holds it; a set of cells fits a `u128`; only
+//! sets of candidates and of CSP variables need the wide form. [`Typed`]
+//! is made from a plan's instructions (and what [`super::fold`] left of
+//! its filters): each expression is rewritten into operations chosen for
+//! its operands' types —
+//!
+//! - [`WOp`], a set of digits or houses computed in one word: bound
+//!   values, `digits(x)` of one cell or candidate (its 9-bit mask),
+//!   `digits(S)` of a set of cells, `digits(H)` of one house, unions,
+//!   intersections and differences, `select` over such a domain;
+//! - [`COp`], a set of cells computed in two words: bound values,
+//!   `peers(..)`, `cells(H)` of one house, set operations, `select`;
+//! - the operations on them ([`Op::WLen`], [`Op::WEq`], [`Op::WSub`],
+//!   [`Op::WIn`] and their cell forms; [`Op::MaskLen`] for `|x|` of one
+//!   cell or candidate), quantifiers whose domain is iterated in its own
+//!   width ([`TQuant`]), and flattened `and`/`or` chains ([`Op::AllOf`],
+//!   [`Op::AnyOf`]).
+//!
+//! Anything else (candidate sets, variables, `first`/`last`, `linked`)
+//! keeps the wide form, [`WOp::Wide`] and [`COp::Wide`] reading a wide
+//! value's first words. The shapes are decided here, so the evaluators
+//! have no runtime tests of an operand's shape. A typed expression has
+//! the same value as the one it was made from on every state and binding
+//! (the unit tests compare them on random states); the plan's written
+//! instructions stay as they are (shared prefixes and count plans read
+//! them).
+
+use super::fold::{Folded, Rest};
+use super::pattern::{
+    CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, digit_mask, house_cells_mask,
+    house_digits_mask,
+};
+use crate::grid::bits::Bits;
+
+/// The static type of an expression's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Int,
+    Bool,
+    One(Elem),
+    Set(Elem),
+    /// Not known here (an error stand-in): left wide.
+    Unknown,
+}
+
+/// How many words a set of an element type needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Width {
+    /// Digits and houses: members below 64.
+    Word,
+    /// Cells: members below 128.
+    Cells,
+    /// Candidates, variables; and anything that is not a set.
+    Wide,
+}
+
+impl Kind {
+    fn elem(self) -> Option<Elem> {
+        match self {
+            Kind::One(e) | Kind::Set(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn width(self) -> Width {
+        match self.elem() {
+            Some(Elem::Digit | Elem::Row | Elem::Column | Elem::Block | Elem::House) => Width::Word,
+            Some(Elem::Cell) => Width::Cells,
+            _ => Width::Wide,
+        }
+    }
+}
+
+/// A set of digits or houses (members below 64) as one word.
+#[derive(Clone, Debug)]
+pub enum WOp {
+    /// A bound element or set.
+    Slot(usize),
+    /// `digits(x)` of the cell (`Elem::Cell`) or candidate bound in a slot.
+    Mask(Elem, usize),
+    /// `digits(S)` of a set of cells: the union of their masks.
+    CellsMask(Box<COp>),
+    /// `digits(H)` of the house bound in a slot.
+    HouseDigits(usize),
+    Bin(SetOp, Box<WOp>, Box<WOp>),
+    /// `select` over a domain of digits or houses.
+    Select(Box<TQuant>),
+    /// Any other expression, evaluated wide (its first word).
+    Wide(Op),
+}
+
+/// A set of cells as two words.
+#[derive(Clone, Debug)]
+pub enum COp {
+    /// A bound cell or set of cells.
+    Slot(usize),
+    /// `peers(x)` of the cell bound in a slot.
+    PeersOne(usize),
+    /// `peers(S)`: the cells sharing a house with every cell of S.
+    Peers(Box<COp>),
+    /// `cells(H)` of the house bound in a slot.
+    HouseCells(usize),
+    Bin(SetOp, Box<COp>, Box<COp>),
+    /// `select` over a domain of cells.
+    Select(Box<TQuant>),
+    /// Any other expression, evaluated wide (its first two words).
+    Wide(Op),
+}
+
+/// A quantifier's domain, in its width.
+#[derive(Clone, Debug)]
+pub enum Dom {
+    Word(WOp),
+    Cells(COp),
+    Wide(Op),
+}
+
+/// A typed quantifier (see [`QuantOp`]).
+#[derive(Clone, Debug)]
+pub struct TQuant {
+    pub q: Quant,
+    pub slot: usize,
+    pub dom: Dom,
+    pub body: Op,
+    pub pre: Vec<(usize, Op)>,
+    /// When the body is `digits(x) <= S` with x the quantified cell or
+    /// candidate and S bound outside: S's slot, read once for all members.
+    pub within: Option<(Elem, usize)>,
+}
+
+/// The typed expressions of a plan, by instruction.
+#[derive(Clone, Debug, Default)]
+pub struct Typed {
+    /// A definition's expression; a filter's condition (what
+    /// [`super::fold`] left of it, `None` when nothing is left); a
+    /// generator's `in` domain (`None` when it has none).
+    pub ops: Vec<Option<Op>>,
+    /// Each generator's folded conditions.
+    pub conds: Vec<Vec<Op>>,
+}
+
+impl Typed {
+    /// The typed expressions of `instrs`, whose filters `folded` split.
+    pub fn new(instrs: &[Instr], folded: &Folded) -> Typed {
+        let mut t = Typer { kinds: Vec::new() };
+        for instr in instrs {
+            match instr {
+                Instr::Gen {
+                    slot,
+                    elem,
+                    size,
+                    domain,
+                    order,
+                } => {
+                    for op in domain.iter().chain(order) {
+                        t.learn(op);
+                    }
+                    let k = if size.is_some() {
+                        Kind::Set(*elem)
+                    } else {
+                        Kind::One(*elem)
+                    };
+                    t.set(*slot, k);
+                }
+                Instr::Def { slot, op } => {
+                    t.learn(op);
+                    let k = t.kind(op);
+                    t.set(*slot, k);
+                }
+                Instr::Filter(op) => t.learn(op),
+            }
+        }
+        let ops = instrs
+            .iter()
+            .enumerate()
+            .map(|(k, instr)| match instr {
+                Instr::Gen { domain, .. } => domain.as_ref().map(|d| t.op(d)),
+                Instr::Def { op, .. } => Some(t.op(op)),
+                Instr::Filter(op) => match folded.rest.get(k) {
+                    Some(Rest::Nothing) => None,
+                    Some(Rest::Part(rest)) => Some(t.op(rest)),
+                    _ => Some(t.op(op)),
+                },
+            })
+            .collect();
+        let conds = folded
+            .conds
+            .iter()
+            .map(|cs| cs.iter().map(|c| t.op(c)).collect())
+            .collect();
+        Typed { ops, conds }
+    }
+}
+
+/// The types of a plan's slots, and the rewriting.
+struct Typer {
+    kinds: Vec<Kind>,
+}
+
+impl Typer {
+    fn set(&mut self, slot: usize, k: Kind) {
+        if self.kinds.len() <= slot {
+            self.kinds.resize(slot + 1, Kind::Unknown);
+        }
+        self.kinds[slot] = k;
+    }
+
+    fn slot(&self, s: usize) -> Kind {
+        self.kinds.get(s).copied().unwrap_or(Kind::Unknown)
+    }
+
+    /// Records the types of the slots bound inside `op` (quantified names
+    /// and hoisted parts), outer ones first.
+    fn learn(&mut self, op: &Op) {
+        if let Op::Quant(qo) = op {
+            self.learn(&qo.domain);
+            for (t, p) in &qo.pre {
+                self.learn(p);
+                let k = self.kind(p);
+                self.set(*t, k);
+            }
+            let k = self
+                .kind(&qo.domain)
+                .elem()
+                .map_or(Kind::Unknown, Kind::One);
+            self.set(qo.slot, k);
+            self.learn(&qo.body);
+            return;
+        }
+        for x in op.operands().into_iter().flatten() {
+            self.learn(x);
+        }
+    }
+
+    /// The type of an (untyped) expression's value.
+    fn kind(&self, op: &Op) -> Kind {
+        match op {
+            Op::Int(_) | Op::Len(_) | Op::IntBin(..) => Kind::Int,
+            Op::Slot(s) => self.slot(*s),
+            Op::Cands(..) | Op::Linked(_) | Op::Grid => Kind::Set(Elem::Cand),
+            Op::Project(e, _) => Kind::Set(*e),
+            Op::Peers(_) => Kind::Set(Elem::Cell),
+            Op::First(x) | Op::Last(x) => self.kind(x).elem().map_or(Kind::Unknown, Kind::One),
+            Op::SetBin(_, a, b) => match (self.kind(a).elem(), self.kind(b).elem()) {
+                (Some(x), Some(y)) => x.join(y).map_or(Kind::Unknown, Kind::Set),
+                _ => Kind::Unknown,
+            },
+            Op::Cmp(..)
+            | Op::SetEq(..)
+            | Op::SubsetOf(..)
+            | Op::In(..)
+            | Op::And(..)
+            | Op::Or(..)
+            | Op::Not(_) => Kind::Bool,
+            Op::Quant(qo) => match qo.q {
+                Quant::Count => Kind::Int,
+                Quant::Select => self
+                    .kind(&qo.domain)
+                    .elem()
+                    .map_or(Kind::Unknown, Kind::Set),
+                _ => Kind::Bool,
+            },
+            _ => Kind::Unknown,
+        }
+    }
+
+    /// The width both operands of a comparison of sets have, if the same.
+    fn both(&self, a: &Op, b: &Op) -> Width {
+        let (x, y) = (self.kind(a).width(), self.kind(b).width());
+        if x == y { x } else { Width::Wide }
+    }
+
+    /// The typed form of an expression.
+    fn op(&self, op: &Op) -> Op {
+        match op {
+            Op::Int(_) | Op::Slot(_) | Op::Grid => op.clone(),
+            Op::Len(x) => match self.kind(x).width() {
+                Width::Word => Op::WLen(Box::new(self.word(x))),
+                Width::Cells => Op::CLen(Box::new(self.cells(x))),
+                Width::Wide => match &**x {
+                    Op::Cands(e @ (Elem::Cell | Elem::Cand), y) if matches!(**y, Op::Slot(s) if self.slot(s) == Kind::One(*e)) =>
+                    {
+                        let Op::Slot(s) = **y else {
+                            unreachable!("matched above")
+                        };
+                        Op::MaskLen(*e, s)
+                    }
+                    _ => Op::Len(Box::new(self.op(x))),
+                },
+            },
+            Op::SetEq(eq, x, y) => match self.both(x, y) {
+                Width::Word => Op::WEq(*eq, Box::new((self.word(x), self.word(y)))),
+                Width::Cells => Op::CEq(*eq, Box::new((self.cells(x), self.cells(y)))),
+                Width::Wide => Op::SetEq(*eq, Box::new(self.op(x)), Box::new(self.op(y))),
+            },
+            Op::SubsetOf(x, y) => match self.both(x, y) {
+                Width::Word => Op::WSub(Box::new((self.word(x), self.word(y)))),
+                Width::Cells => Op::CSub(Box::new((self.cells(x), self.cells(y)))),
+                Width::Wide => Op::SubsetOf(Box::new(self.op(x)), Box::new(self.op(y))),
+            },
+            Op::In(x, y) if matches!(self.kind(x), Kind::One(_)) => match self.both(x, y) {
+                Width::Word => Op::WIn(Box::new((self.op(x), self.word(y)))),
+                Width::Cells => Op::CIn(Box::new((self.op(x), self.cells(y)))),
+                Width::Wide => Op::In(Box::new(self.op(x)), Box::new(self.op(y))),
+            },
+            Op::And(..) | Op::Or(..) => {
+                let and = matches!(op, Op::And(..));
+                let mut terms = Vec::new();
+                flatten(op, and, &mut terms);
+                let terms: Box<[Op]> = terms.into_iter().map(|t| self.op(t)).collect();
+                if and {
+                    Op::AllOf(terms)
+                } else {
+                    Op::AnyOf(terms)
+                }
+            }
+            Op::Quant(qo) => match (qo.q, self.kind(op).width()) {
+                (Quant::Select, Width::Word) => Op::WSet(Box::new(self.word(op))),
+                (Quant::Select, Width::Cells) => Op::CSet(Box::new(self.cells(op))),
+                _ => Op::TQuant(Box::new(self.quant(qo))),
+            },
+            Op::SetBin(..) | Op::Project(..) | Op::Peers(_) => match self.kind(op).width() {
+                Width::Word => Op::WSet(Box::new(self.word(op))),
+                Width::Cells => Op::CSet(Box::new(self.cells(op))),
+                Width::Wide => self.same(op),
+            },
+            _ => self.same(op),
+        }
+    }
+
+    /// `op` with its operands typed (the operation itself kept).
+    fn same(&self, op: &Op) -> Op {
+        let mut out = op.clone();
+        let typed: Vec<Op> = op
+            .operands()
+            .into_iter()
+            .flatten()
+            .map(|x| self.op(x))
+            .collect();
+        for (slot, t) in out.operands_mut().into_iter().flatten().zip(typed) {
+            *slot = t;
+        }
+        out
+    }
+
+    /// A set of digits or houses (or one) as a word.
+    fn word(&self, op: &Op) -> WOp {
+        match op {
+            Op::Slot(s) => WOp::Slot(*s),
+            Op::Project(Elem::Digit, x) => match &**x {
+                Op::Cands(inner, y) => match (&**y, self.kind(y)) {
+                    (Op::Slot(s), Kind::One(e @ (Elem::Cell | Elem::Cand))) if e == *inner => {
+                        WOp::Mask(e, *s)
+                    }
+                    (Op::Slot(s), Kind::One(h)) if h == *inner && h.is_house() => {
+                        WOp::HouseDigits(*s)
+                    }
+                    (_, Kind::Set(Elem::Cell)) if *inner == Elem::Cell => {
+                        WOp::CellsMask(Box::new(self.cells(y)))
+                    }
+                    _ => WOp::Wide(self.same(op)),
+                },
+                _ => WOp::Wide(self.same(op)),
+            },
+            Op::SetBin(o, x, y) if self.both(x, y) == Width::Word => {
+                WOp::Bin(*o, Box::new(self.word(x)), Box::new(self.word(y)))
+            }
+            Op::Quant(qo) if qo.q == Quant::Select => WOp::Select(Box::new(self.quant(qo))),
+            _ => WOp::Wide(self.same(op)),
+        }
+    }
+
+    /// A set of cells (or one) as two words.
+    fn cells(&self, op: &Op) -> COp {
+        match op {
+            Op::Slot(s) => COp::Slot(*s),
+            Op::Peers(x) => match (&**x, self.kind(x)) {
+                (Op::Slot(s), Kind::One(Elem::Cell)) => COp::PeersOne(*s),
+                (_, k) if k.width() == Width::Cells => COp::Peers(Box::new(self.cells(x))),
+                _ => COp::Wide(self.same(op)),
+            },
+            Op::Project(Elem::Cell, x) => match &**x {
+                Op::Cands(h, y) if h.is_house() => match (&**y, self.kind(y)) {
+                    (Op::Slot(s), Kind::One(e)) if e == *h => COp::HouseCells(*s),
+                    _ => COp::Wide(self.same(op)),
+                },
+                _ => COp::Wide(self.same(op)),
+            },
+            Op::SetBin(o, x, y) if self.both(x, y) == Width::Cells => {
+                COp::Bin(*o, Box::new(self.cells(x)), Box::new(self.cells(y)))
+            }
+            Op::Quant(qo) if qo.q == Quant::Select => COp::Select(Box::new(self.quant(qo))),
+            _ => COp::Wide(self.same(op)),
+        }
+    }
+
+    fn quant(&self, qo: &QuantOp) -> TQuant {
+        let dom = match self.kind(&qo.domain).width() {
+            Width::Word => Dom::Word(self.word(&qo.domain)),
+            Width::Cells => Dom::Cells(self.cells(&qo.domain)),
+            Width::Wide => Dom::Wide(self.op(&qo.domain)),
+        };
+        let body = self.op(&qo.body);
+        let within = match &body {
+            Op::WSub(ab) => match &**ab {
+                (WOp::Mask(e, s), WOp::Slot(t)) if *s == qo.slot && *t != qo.slot => Some((*e, *t)),
+                _ => None,
+            },
+            _ => None,
+        };
+        TQuant {
+            q: qo.q,
+            slot: qo.slot,
+            dom,
+            body,
+            pre: qo.pre.iter().map(|(t, p)| (*t, self.op(p))).collect(),
+            within,
+        }
+    }
+}
+
+/// The terms of a chain of `and` (`and` true) or of `or`, in order.
+fn flatten<'a>(op: &'a Op, and: bool, out: &mut Vec<&'a Op>) {
+    match op {
+        Op::And(a, b) if and => {
+            flatten(a, and, out);
+            flatten(b, and, out);
+        }
+        Op::Or(a, b) if !and => {
+            flatten(a, and, out);
+            flatten(b, and, out);
+        }
+        _ => out.push(op),
+    }
+}
+
+/// A set of cells (members below 128) from a wide set.
+#[inline(always)]
+pub fn cells_word(b: &Bits) -> u128 {
+    u128::from(b.0[0]) | u128::from(b.0[1]) << 64
+}
+
+/// The wide set of a set of cells.
+#[inline(always)]
+pub fn cells_bits(c: u128) -> Bits {
+    let mut b = Bits::EMPTY;
+    b.0[0] = c as u64;
+    b.0[1] = (c >> 64) as u64;
+    b
+}
+
+/// The wide set of a word.
+#[inline(always)]
+pub fn word_bits(w: u64) -> Bits {
+    let mut b = Bits::EMPTY;
+    b.0[0] = w;
+    b
+}
+
+#[inline(always)]
+fn bin<T>(op: SetOp, a: T, b: T) -> T
+where
+    T: std::ops::BitOr<Output = T> + std::ops::BitAnd<Output = T> + std::ops::Not<Output = T>,
+{
+    match op {
+        SetOp::Union => a | b,
+        SetOp::Inter => a & b,
+        SetOp::Minus => a & !b,
+    }
+}
+
+impl WOp {
+    pub fn eval(&self, cx: &mut Env) -> u64 {
+        match self {
+            WOp::Slot(s) => match &cx.vals[*s] {
+                Val::Set(b) => b.0[0],
+                Val::Idx(i) => 1 << i,
+                _ => 0,
+            },
+            WOp::Mask(e, s) => digit_mask(cx.state, *e, cx.vals[*s].idx()),
+            WOp::CellsMask(c) => {
+                let mut m = c.eval(cx);
+                let mut all = 0;
+                while m != 0 {
+                    all |= digit_mask(cx.state, Elem::Cell, m.trailing_zeros() as usize);
+                    m &= m - 1;
+                }
+                all
+            }
+            WOp::HouseDigits(s) => house_digits_mask(cx.state, cx.vals[*s].idx()),
+            WOp::Bin(op, a, b) => {
+                let a = a.eval(cx);
+                bin(*op, a, b.eval(cx))
+            }
+            WOp::Select(tq) => {
+                let mut w = 0u64;
+                match quantify(tq, cx, &mut |i| w |= 1 << i) {
+                    Answer::Undefined => 0,
+                    _ => w,
+                }
+            }
+            WOp::Wide(op) => op.eval_set(cx).0[0],
+        }
+    }
+}
+
+impl COp {
+    pub fn eval(&self, cx: &mut Env) -> u128 {
+        match self {
+            COp::Slot(s) => match &cx.vals[*s] {
+                Val::Set(b) => cells_word(b),
+                Val::Idx(i) => 1 << i,
+                _ => 0,
+            },
+            COp::PeersOne(s) => cells_word(&CELL_PEERS[cx.vals[*s].idx()]),
+            COp::Peers(c) => {
+                let mut m = c.eval(cx);
+                if m == 0 {
+                    return 0;
+                }
+                let mut all = u128::MAX;
+                while m != 0 {
+                    all &= cells_word(&CELL_PEERS[m.trailing_zeros() as usize]);
+                    m &= m - 1;
+                }
+                all
+            }
+            COp::HouseCells(s) => house_cells_mask(cx.state, cx.vals[*s].idx()),
+            COp::Bin(op, a, b) => {
+                let a = a.eval(cx);
+                bin(*op, a, b.eval(cx))
+            }
+            COp::Select(tq) => {
+                let mut w = 0u128;
+                match quantify(tq, cx, &mut |i| w |= 1 << i) {
+                    Answer::Undefined => 0,
+                    _ => w,
+                }
+            }
+            COp::Wide(op) => cells_word(&op.eval_set(cx)),
+        }
+    }
+}
+
+/// What a quantifier found.
+pub enum Answer {
+    Bool(bool),
+    Count(i64),
+    /// `select`: the members were given to the caller.
+    Chosen,
+    /// An undefined value was met (the clause fails).
+    Undefined,
+}
+
+/// Runs a typed quantifier: binds its slot to each member of the domain
+/// until the answer is known; `select` gives each chosen member to `pick`.
+#[inline(never)]
+pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answer {
+    let TQuant {
+        q,
+        slot,
+        dom,
+        body,
+        pre,
+        within,
+    } = tq;
+    let (q, slot) = (*q, *slot);
+    // The domain in its width; a wide one as its words.
+    let wide;
+    let narrow: [u64; 2];
+    let words: &[u64] = match dom {
+        Dom::Word(w) => {
+            narrow = [w.eval(cx), 0];
+            &narrow[..1]
+        }
+        Dom::Cells(c) => {
+            let c = c.eval(cx);
+            narrow = [c as u64, (c >> 64) as u64];
+            &narrow[..]
+        }
+        Dom::Wide(op) => {
+            wide = op.eval_set(cx);
+            &wide.0[..]
+        }
+    };
+    if words.iter().all(|&w| w == 0) {
+        return match q {
+            Quant::All | Quant::None => Answer::Bool(true),
+            Quant::Any => Answer::Bool(false),
+            Quant::Count => Answer::Count(0),
+            Quant::Select => Answer::Chosen,
+        };
+    }
+    for (t, v) in pre {
+        v.eval_into(cx, *t);
+    }
+    let within = within.map(|(e, t)| {
+        let w = match &cx.vals[t] {
+            Val::Set(b) => b.0[0],
+            Val::Idx(i) if *i < 64 => 1 << i,
+            _ => 0,
+        };
+        (e, w)
+    });
+    let mut count = 0;
+    for (k, &word) in words.iter().enumerate() {
+        let mut m = word;
+        while m != 0 {
+            let i = k * 64 + m.trailing_zeros() as usize;
+            m &= m - 1;
+            cx.vals[slot] = Val::Idx(i);
+            let holds = match within {
+                Some((e, w)) => digit_mask(cx.state, e, i) & !w == 0,
+                None => body.eval_bool(cx),
+            };
+            if cx.undefined {
+                return Answer::Undefined;
+            }
+            match (q, holds) {
+                (Quant::All, false) | (Quant::None, true) => return Answer::Bool(false),
+                (Quant::Any, true) => return Answer::Bool(true),
+                (Quant::Count, true) => count += 1,
+                (Quant::Select, true) => pick(i),
+                _ => {}
+            }
+        }
+    }
+    match q {
+        Quant::All | Quant::None => Answer::Bool(true),
+        Quant::Any => Answer::Bool(false),
+        Quant::Count => Answer::Count(count),
+        Quant::Select => Answer::Chosen,
+    }
+}
+
+/// The value of a typed quantifier as the untyped one gives it.
+pub fn quant_val(tq: &TQuant, cx: &mut Env) -> Val {
+    let mut chosen = Bits::EMPTY;
+    match quantify(tq, cx, &mut |i| chosen.insert(i)) {
+        Answer::Bool(b) => Val::Bool(b),
+        Answer::Count(n) => Val::Int(n),
+        Answer::Chosen => Val::Set(chosen),
+        Answer::Undefined => Val::Bool(false),
+    }
+}
