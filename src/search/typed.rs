@@ -649,3 +649,275 @@ pub fn quant_val(tq: &TQuant, cx: &mut Env) -> Val {
         Answer::Undefined => Val::Bool(false),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::geometry::{N_CELLS, cand};
+    use crate::grid::state::State;
+
+    fn slot(s: usize) -> Box<Op> {
+        Box::new(Op::Slot(s))
+    }
+    fn bx(op: Op) -> Box<Op> {
+        Box::new(op)
+    }
+    fn cands(e: Elem, x: Box<Op>) -> Box<Op> {
+        bx(Op::Cands(e, x))
+    }
+    fn digits(e: Elem, x: Box<Op>) -> Op {
+        Op::Project(Elem::Digit, cands(e, x))
+    }
+    fn quant(q: Quant, slot: usize, domain: Op, body: Op) -> Op {
+        Op::Quant(Box::new(QuantOp {
+            q,
+            slot,
+            domain,
+            body,
+            pre: Vec::new(),
+        }))
+    }
+
+    // Slots: 0, 1 cells; 2 a set of cells; 3 a digit; 4 a candidate; 5 a
+    // house; 6 a set of digits; 7 the empty set of cells; 8 a quantified
+    // cell; 9 a quantified digit; 10 a set of houses; 11 a row; 12 a
+    // quantified candidate.
+    const KINDS: [Kind; 12] = [
+        Kind::One(Elem::Cell),
+        Kind::One(Elem::Cell),
+        Kind::Set(Elem::Cell),
+        Kind::One(Elem::Digit),
+        Kind::One(Elem::Cand),
+        Kind::One(Elem::House),
+        Kind::Set(Elem::Digit),
+        Kind::Set(Elem::Cell),
+        Kind::Unknown,
+        Kind::Unknown,
+        Kind::Set(Elem::House),
+        Kind::One(Elem::Row),
+    ];
+
+    /// One expression of each typed form, and what each must become.
+    fn cases() -> Vec<(&'static str, Op)> {
+        use Elem::{Cand, Cell, Digit, House};
+        let union = |a, b| bx(Op::SetBin(SetOp::Union, a, b));
+        let peers1 = || bx(Op::Peers(slot(0)));
+        let cell_sel = quant(
+            Quant::Select,
+            8,
+            Op::Project(Cell, bx(Op::Grid)),
+            Op::Cmp(
+                crate::search::pattern::CmpOp::Eq,
+                bx(Op::Len(cands(Cell, slot(8)))),
+                bx(Op::Int(2)),
+            ),
+        );
+        let digit_sel = quant(
+            Quant::Select,
+            9,
+            Op::Slot(6),
+            Op::In(slot(9), bx(digits(Cell, slot(0)))),
+        );
+        let in_cell = |q| {
+            quant(
+                q,
+                8,
+                Op::Slot(2),
+                Op::SubsetOf(bx(digits(Cell, slot(8))), slot(6)),
+            )
+        };
+        let in_digits = |q| quant(q, 9, digits(Cell, slot(1)), Op::In(slot(9), slot(6)));
+        vec![
+            ("WSet Mask cell", digits(Cell, slot(0))),
+            ("WSet Mask cand", digits(Cand, slot(4))),
+            ("WSet CellsMask", digits(Cell, slot(2))),
+            ("WSet HouseDigits", digits(House, slot(5))),
+            ("WSet HouseDigits row", digits(Elem::Row, slot(11))),
+            ("WSet Bin union", Op::SetBin(SetOp::Union, slot(3), slot(6))),
+            (
+                "WSet Bin inter",
+                Op::SetBin(SetOp::Inter, bx(digits(Cell, slot(0))), slot(6)),
+            ),
+            (
+                "WSet Bin minus",
+                Op::SetBin(SetOp::Minus, bx(digits(Cell, slot(1))), slot(3)),
+            ),
+            ("WSet Select", digit_sel.clone()),
+            ("WSet Wide", Op::Project(House, cands(Cell, slot(2)))),
+            (
+                "WSet Bin of houses",
+                Op::SetBin(SetOp::Union, slot(10), slot(11)),
+            ),
+            ("CSet PeersOne", Op::Peers(slot(0))),
+            ("CSet Peers", Op::Peers(slot(2))),
+            ("CSet Peers union", Op::Peers(union(slot(0), slot(1)))),
+            ("CSet Peers empty", Op::Peers(union(slot(7), slot(1)))),
+            ("CSet Peers none", Op::Peers(slot(7))),
+            ("CSet HouseCells", Op::Project(Cell, cands(House, slot(5)))),
+            ("CSet Bin", Op::SetBin(SetOp::Minus, peers1(), slot(2))),
+            ("CSet Select", cell_sel.clone()),
+            ("CSet Wide", Op::Project(Cell, cands(Digit, slot(3)))),
+            ("WLen", Op::Len(bx(digits(Cell, slot(2))))),
+            ("CLen", Op::Len(peers1())),
+            ("MaskLen cell", Op::Len(cands(Cell, slot(0)))),
+            ("MaskLen cand", Op::Len(cands(Cand, slot(4)))),
+            (
+                "WEq",
+                Op::SetEq(true, bx(digits(Cell, slot(0))), bx(digits(Cell, slot(1)))),
+            ),
+            (
+                "WEq ne",
+                Op::SetEq(false, bx(digits(Cell, slot(0))), slot(6)),
+            ),
+            ("CEq", Op::SetEq(true, peers1(), bx(Op::Peers(slot(1))))),
+            ("WSub", Op::SubsetOf(bx(digits(Cell, slot(0))), slot(6))),
+            ("CSub", Op::SubsetOf(slot(2), peers1())),
+            ("WIn", Op::In(slot(3), bx(digits(Cell, slot(0))))),
+            ("WIn one", Op::In(slot(3), bx(Op::First(slot(6))))),
+            ("CIn", Op::In(slot(1), peers1())),
+            (
+                "AllOf",
+                Op::And(
+                    bx(Op::In(slot(3), slot(6))),
+                    bx(Op::And(
+                        bx(Op::In(slot(1), peers1())),
+                        bx(Op::SubsetOf(bx(digits(Cell, slot(0))), slot(6))),
+                    )),
+                ),
+            ),
+            (
+                "AnyOf",
+                Op::Or(
+                    bx(Op::Or(
+                        bx(Op::In(slot(3), slot(6))),
+                        bx(Op::In(slot(1), peers1())),
+                    )),
+                    bx(Op::SubsetOf(bx(digits(Cell, slot(0))), slot(6))),
+                ),
+            ),
+            ("TQuant all within", in_cell(Quant::All)),
+            ("TQuant any within", in_cell(Quant::Any)),
+            ("TQuant none within", in_cell(Quant::None)),
+            ("TQuant count within", in_cell(Quant::Count)),
+            ("TQuant all digits", in_digits(Quant::All)),
+            ("TQuant any digits", in_digits(Quant::Any)),
+            ("TQuant count digits", in_digits(Quant::Count)),
+            (
+                "TQuant count cells",
+                quant(
+                    Quant::Count,
+                    8,
+                    Op::Project(Cell, bx(Op::Grid)),
+                    Op::In(slot(3), bx(digits(Cell, slot(8)))),
+                ),
+            ),
+            (
+                "TQuant wide domain",
+                quant(
+                    Quant::Count,
+                    12,
+                    Op::Cands(Cell, slot(0)),
+                    Op::In(slot(12), bx(Op::Grid)),
+                ),
+            ),
+            (
+                "undefined in a quantifier",
+                quant(
+                    Quant::Select,
+                    9,
+                    Op::Slot(6),
+                    Op::In(bx(Op::First(slot(7))), peers1()),
+                ),
+            ),
+        ]
+    }
+
+    /// The name of the outermost typed form of an expression.
+    fn form(op: &Op) -> String {
+        let w = |w: &WOp| format!("{w:?}").split('(').next().unwrap_or("").to_string();
+        let c = |c: &COp| format!("{c:?}").split('(').next().unwrap_or("").to_string();
+        match op {
+            Op::WSet(x) => format!("WSet {}", w(x)),
+            Op::CSet(x) => format!("CSet {}", c(x)),
+            _ => format!("{op:?}")
+                .split('(')
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        }
+    }
+
+    /// Every typed operator has the value of the expression it was made
+    /// from, on random states and bindings.
+    #[test]
+    fn typed_forms_agree_with_wide_evaluation() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |n: u64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 33) % n) as usize
+        };
+        let mut t = Typer { kinds: Vec::new() };
+        for (s, k) in KINDS.iter().enumerate() {
+            t.set(s, *k);
+        }
+        let cases = cases();
+        for (_, op) in &cases {
+            t.learn(op);
+        }
+        let typed: Vec<Op> = cases.iter().map(|(_, op)| t.op(op)).collect();
+        // Each case became the form it names.
+        for ((name, _), op) in cases.iter().zip(&typed) {
+            let want = name.split(' ').take(2).collect::<Vec<_>>().join(" ");
+            let got = form(op);
+            assert!(
+                want.starts_with(&got) || name.starts_with("undefined"),
+                "{name}: {got}"
+            );
+            if let Op::TQuant(tq) = op {
+                assert_eq!(tq.within.is_some(), name.ends_with("within"), "{name}");
+            }
+        }
+        let mut differ = 0;
+        for round in 0..300 {
+            let mut masks = [0u16; N_CELLS];
+            for m in masks.iter_mut() {
+                // Some empty cells, some bivalue ones.
+                *m = match next(4) {
+                    0 => 0,
+                    1 => [3, 5, 6, 0x101, 0x180][next(5)],
+                    _ => next(512) as u16,
+                };
+            }
+            let state = State::from_masks(&masks, &[0; N_CELLS]);
+            let (c1, c2) = (next(81), next(81));
+            let cells = Bits::from_indices((0..1 + next(4)).map(|_| next(81)));
+            let digit_set = word_bits(next(512) as u64);
+            let houses = word_bits(next(1 << 27) as u64);
+            let mut vals = vec![
+                Val::Idx(c1),
+                Val::Idx(if round % 5 == 0 { c1 } else { c2 }),
+                Val::Set(cells),
+                Val::Idx(next(9)),
+                Val::Idx(cand(c1, next(9))),
+                Val::Idx(next(27)),
+                Val::Set(digit_set),
+                Val::Set(Bits::EMPTY),
+                Val::Int(0),
+                Val::Int(0),
+                Val::Set(houses),
+                Val::Idx(next(9)),
+                Val::Int(0),
+            ];
+            for ((name, wide), typed) in cases.iter().zip(&typed) {
+                let a = wide.value(&state, &mut vals);
+                let b = typed.value(&state, &mut vals);
+                assert_eq!(a, b, "{name} on round {round}");
+                differ += usize::from(a != cases[0].1.value(&state, &mut vals));
+            }
+        }
+        // The cases are not all one value.
+        assert!(differ > 1000, "{differ}");
+    }
+}
