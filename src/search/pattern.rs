@@ -11,7 +11,7 @@
 
 use super::fold::Folded;
 use super::prefix::{self, MAX_RECORDED, Prefix, Recorded};
-use super::typed::{self, COp, TQuant, WOp, cells_bits, word_bits};
+use super::typed::{self, COp, Prod, TQuant, WOp, cells_bits, word_bits};
 use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
@@ -197,6 +197,9 @@ pub enum Op {
     CLen(Box<COp>),
     /// `|x|` of the cell or candidate bound in a slot: its mask's bits.
     MaskLen(Elem, usize),
+    /// `|S|` of the candidates of some cells in some digits (see
+    /// [`super::typed::Prod`]).
+    ProdLen(Box<Prod>),
     /// `S == T` (`true`) or `S != T` of digits or houses.
     WEq(bool, Box<(WOp, WOp)>),
     /// `S == T` (`true`) or `S != T` of cells.
@@ -264,7 +267,7 @@ pub(super) static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
 });
 
 /// Each cell's three houses as bits of one word (row, column, block).
-static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
+pub(super) static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
     LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
 
 /// Live candidates of one element.
@@ -896,7 +899,9 @@ impl Op {
             | Op::SetBin(..)
             | Op::WSet(_)
             | Op::CSet(_) => Val::Set(self.eval_set(cx)),
-            Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) => Val::Int(self.eval_int(cx)),
+            Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) | Op::ProdLen(_) => {
+                Val::Int(self.eval_int(cx))
+            }
             Op::WEq(..)
             | Op::CEq(..)
             | Op::WSub(_)
@@ -964,7 +969,12 @@ impl Op {
                 let c = c.eval(cx);
                 cx.vals[slot] = Val::Set(cells_bits(c));
             }
-            Op::Len(_) | Op::IntBin(..) | Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) => {
+            Op::Len(_)
+            | Op::IntBin(..)
+            | Op::WLen(_)
+            | Op::CLen(_)
+            | Op::MaskLen(..)
+            | Op::ProdLen(_) => {
                 let i = self.eval_int(cx);
                 cx.vals[slot] = Val::Int(i);
             }
@@ -1100,6 +1110,7 @@ impl Op {
                 let i = cx.vals[*s].idx();
                 digit_mask(cx.state, *e, i).count_ones() as i64
             }
+            Op::ProdLen(p) => p.len(cx),
             Op::IntBin(op, a, b) => {
                 let a = a.eval_int(cx);
                 let b = b.eval_int(cx);
@@ -1122,7 +1133,8 @@ impl Op {
             | Op::IntBin(..)
             | Op::WLen(_)
             | Op::CLen(_)
-            | Op::MaskLen(..) => true,
+            | Op::MaskLen(..)
+            | Op::ProdLen(_) => true,
             Op::Quant(qo) => qo.q == Quant::Count,
             Op::TQuant(tq) => tq.q == Quant::Count,
             _ => false,
@@ -1251,6 +1263,7 @@ impl Op {
             | Op::WLen(_)
             | Op::CLen(_)
             | Op::MaskLen(..)
+            | Op::ProdLen(_)
             | Op::WEq(..)
             | Op::CEq(..)
             | Op::WSub(_)
@@ -1290,6 +1303,7 @@ impl Op {
             | Op::WLen(_)
             | Op::CLen(_)
             | Op::MaskLen(..)
+            | Op::ProdLen(_)
             | Op::WEq(..)
             | Op::CEq(..)
             | Op::WSub(_)

@@ -33,10 +33,12 @@
 
 use super::fold::{Folded, Rest};
 use super::pattern::{
-    CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, digit_mask, house_cells_mask,
-    house_digits_mask,
+    CELL_HOUSE_BITS, CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, digit_mask,
+    house_cells_mask, house_digits_mask,
 };
 use crate::grid::bits::Bits;
+use crate::grid::geometry::{HOUSE_CELLS, N_CELLS, N_HOUSES};
+use std::sync::LazyLock;
 
 /// The static type of an expression's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +90,13 @@ pub enum WOp {
     CellsMask(Box<COp>),
     /// `digits(H)` of the house bound in a slot.
     HouseDigits(usize),
+    /// A constant (every digit).
+    Const(u64),
+    /// `digits(S)` of a product S ([`Prod`]).
+    ProdDigits(Box<Prod>),
+    /// `houses(S)` (those of the kinds in the mask: rows, columns,
+    /// blocks) of a product S.
+    ProdHouses(u64, Box<Prod>),
     Bin(SetOp, Box<WOp>, Box<WOp>),
     /// `select` over a domain of digits or houses.
     Select(Box<TQuant>),
@@ -106,12 +115,65 @@ pub enum COp {
     Peers(Box<COp>),
     /// `cells(H)` of the house bound in a slot.
     HouseCells(usize),
+    /// A constant (every cell).
+    Const(u128),
+    /// Every cell of the houses of a set (live or not).
+    HousesAll(Box<WOp>),
+    /// `cells(S)` of a product S ([`Prod`]).
+    ProdCells(Box<Prod>),
     Bin(SetOp, Box<COp>, Box<COp>),
     /// `select` over a domain of cells.
     Select(Box<TQuant>),
     /// Any other expression, evaluated wide (its first two words).
     Wide(Op),
 }
+
+/// A set of candidates that is a product: the live candidates of some
+/// cells (`cells`, live or not) in some digits (`digits`). `grid` is one,
+/// `cands(X)` of
+/// cells or houses is one (in every digit), `cands(D)` of digits is one
+/// (in every cell), and the intersection of two products is one (`cands(H)
+/// & cands(D)`). Its cells, digits, houses and size are read from the
+/// cells' digit masks, with no candidate set in between.
+#[derive(Clone, Debug)]
+pub struct Prod {
+    pub cells: COp,
+    pub digits: WOp,
+}
+
+impl Prod {
+    /// Calls `f` with each cell of the product and its digits in it
+    /// (cells with none skipped).
+    #[inline(always)]
+    fn each(&self, cx: &mut Env, mut f: impl FnMut(usize, u64)) {
+        let mut m = self.cells.eval(cx);
+        let d = self.digits.eval(cx);
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let x = digit_mask(cx.state, Elem::Cell, c) & d;
+            if x != 0 {
+                f(c, x);
+            }
+        }
+    }
+
+    /// The number of candidates.
+    pub fn len(&self, cx: &mut Env) -> i64 {
+        let mut n = 0;
+        self.each(cx, |_, x| n += i64::from(x.count_ones()));
+        n
+    }
+}
+
+/// Every cell.
+const ALL_CELLS: u128 = (1 << N_CELLS) - 1;
+/// Every digit.
+const ALL_DIGITS: u64 = 0x1FF;
+
+/// The cells of each house, as two words.
+static HOUSE_CELL_WORDS: LazyLock<[u128; N_HOUSES]> =
+    LazyLock::new(|| std::array::from_fn(|h| HOUSE_CELLS[h].iter().fold(0, |a, &c| a | 1 << c)));
 
 /// A quantifier's domain, in its width.
 #[derive(Clone, Debug)]
@@ -291,7 +353,10 @@ impl Typer {
                         };
                         Op::MaskLen(*e, s)
                     }
-                    _ => Op::Len(Box::new(self.op(x))),
+                    _ => match self.prod(x) {
+                        Some(p) => Op::ProdLen(Box::new(p)),
+                        None => Op::Len(Box::new(self.op(x))),
+                    },
                 },
             },
             Op::SetEq(eq, x, y) => match self.both(x, y) {
@@ -349,6 +414,44 @@ impl Typer {
         out
     }
 
+    /// The product ([`Prod`]) a candidate set is, if it is one.
+    fn prod(&self, op: &Op) -> Option<Prod> {
+        match op {
+            Op::Cands(e, x) => match (*e, self.kind(x)) {
+                (Elem::Digit, k) if k.width() == Width::Word => Some(Prod {
+                    cells: COp::Const(ALL_CELLS),
+                    digits: self.word(x),
+                }),
+                (Elem::Cell, k) if k.width() == Width::Cells => Some(Prod {
+                    cells: self.cells(x),
+                    digits: WOp::Const(ALL_DIGITS),
+                }),
+                (h, k) if h.is_house() && k.elem().is_some_and(Elem::is_house) => Some(Prod {
+                    cells: COp::HousesAll(Box::new(self.word(x))),
+                    digits: WOp::Const(ALL_DIGITS),
+                }),
+                _ => None,
+            },
+            Op::Grid => Some(Prod {
+                cells: COp::Const(ALL_CELLS),
+                digits: WOp::Const(ALL_DIGITS),
+            }),
+            Op::SetBin(SetOp::Inter, a, b) => {
+                let (p, q) = (self.prod(a)?, self.prod(b)?);
+                let cells = match (p.cells, q.cells) {
+                    (COp::Const(ALL_CELLS), c) | (c, COp::Const(ALL_CELLS)) => c,
+                    (c, d) => COp::Bin(SetOp::Inter, Box::new(c), Box::new(d)),
+                };
+                let digits = match (p.digits, q.digits) {
+                    (WOp::Const(ALL_DIGITS), d) | (d, WOp::Const(ALL_DIGITS)) => d,
+                    (c, d) => WOp::Bin(SetOp::Inter, Box::new(c), Box::new(d)),
+                };
+                Some(Prod { cells, digits })
+            }
+            _ => None,
+        }
+    }
+
     /// A set of digits or houses (or one) as a word.
     fn word(&self, op: &Op) -> WOp {
         match op {
@@ -364,10 +467,26 @@ impl Typer {
                     (_, Kind::Set(Elem::Cell)) if *inner == Elem::Cell => {
                         WOp::CellsMask(Box::new(self.cells(y)))
                     }
-                    _ => WOp::Wide(self.same(op)),
+                    _ => match self.prod(x) {
+                        Some(p) => WOp::ProdDigits(Box::new(p)),
+                        None => WOp::Wide(self.same(op)),
+                    },
                 },
-                _ => WOp::Wide(self.same(op)),
+                _ => match self.prod(x) {
+                    Some(p) => WOp::ProdDigits(Box::new(p)),
+                    None => WOp::Wide(self.same(op)),
+                },
             },
+            Op::Project(e, x) if e.is_house() && self.prod(x).is_some() => {
+                let keep: u64 = match e {
+                    Elem::Row => 0x1FF,
+                    Elem::Column => 0x1FF << 9,
+                    Elem::Block => 0x1FF << 18,
+                    _ => 0x7FF_FFFF,
+                };
+                let p = self.prod(x).expect("matched above");
+                WOp::ProdHouses(keep, Box::new(p))
+            }
             Op::SetBin(o, x, y) if self.both(x, y) == Width::Word => {
                 WOp::Bin(*o, Box::new(self.word(x)), Box::new(self.word(y)))
             }
@@ -390,7 +509,10 @@ impl Typer {
                     (Op::Slot(s), Kind::One(e)) if e == *h => COp::HouseCells(*s),
                     _ => COp::Wide(self.same(op)),
                 },
-                _ => COp::Wide(self.same(op)),
+                _ => match self.prod(x) {
+                    Some(p) => COp::ProdCells(Box::new(p)),
+                    None => COp::Wide(self.same(op)),
+                },
             },
             Op::SetBin(o, x, y) if self.both(x, y) == Width::Cells => {
                 COp::Bin(*o, Box::new(self.cells(x)), Box::new(self.cells(y)))
@@ -494,6 +616,17 @@ impl WOp {
                 all
             }
             WOp::HouseDigits(s) => house_digits_mask(cx.state, cx.vals[*s].idx()),
+            WOp::Const(w) => *w,
+            WOp::ProdDigits(p) => {
+                let mut all = 0;
+                p.each(cx, |_, x| all |= x);
+                all
+            }
+            WOp::ProdHouses(keep, p) => {
+                let mut all = 0;
+                p.each(cx, |c, _| all |= CELL_HOUSE_BITS[c]);
+                all & keep
+            }
             WOp::Bin(op, a, b) => {
                 let a = a.eval(cx);
                 bin(*op, a, b.eval(cx))
@@ -532,6 +665,21 @@ impl COp {
                 all
             }
             COp::HouseCells(s) => house_cells_mask(cx.state, cx.vals[*s].idx()),
+            COp::Const(c) => *c,
+            COp::HousesAll(w) => {
+                let mut m = w.eval(cx);
+                let mut all = 0;
+                while m != 0 {
+                    all |= HOUSE_CELL_WORDS[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                all
+            }
+            COp::ProdCells(p) => {
+                let mut all = 0u128;
+                p.each(cx, |c, _| all |= 1 << c);
+                all
+            }
             COp::Bin(op, a, b) => {
                 let a = a.eval(cx);
                 bin(*op, a, b.eval(cx))
@@ -743,10 +891,67 @@ mod tests {
                 Op::SetBin(SetOp::Minus, bx(digits(Cell, slot(1))), slot(3)),
             ),
             ("WSet Select", digit_sel.clone()),
-            ("WSet Wide", Op::Project(House, cands(Cell, slot(2)))),
+            ("WSet Wide", Op::Project(House, cands(Cand, slot(4)))),
+            (
+                "WSet ProdHouses of cells",
+                Op::Project(House, cands(Cell, slot(2))),
+            ),
             (
                 "WSet Bin of houses",
                 Op::SetBin(SetOp::Union, slot(10), slot(11)),
+            ),
+            (
+                "WSet ProdDigits",
+                Op::Project(
+                    Digit,
+                    bx(Op::SetBin(
+                        SetOp::Inter,
+                        cands(House, slot(5)),
+                        cands(House, slot(11)),
+                    )),
+                ),
+            ),
+            (
+                "WSet ProdHouses",
+                Op::Project(Elem::Row, cands(Digit, slot(3))),
+            ),
+            (
+                "WSet ProdHouses of houses",
+                Op::Project(
+                    House,
+                    bx(Op::SetBin(
+                        SetOp::Inter,
+                        cands(Digit, slot(6)),
+                        cands(House, slot(10)),
+                    )),
+                ),
+            ),
+            (
+                "CSet ProdCells",
+                Op::Project(
+                    Cell,
+                    bx(Op::SetBin(
+                        SetOp::Inter,
+                        cands(House, slot(5)),
+                        cands(Digit, slot(6)),
+                    )),
+                ),
+            ),
+            (
+                "ProdLen",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(Cell, slot(2)),
+                    cands(Digit, slot(3)),
+                ))),
+            ),
+            (
+                "ProdLen of a cell",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(Cell, slot(0)),
+                    cands(Digit, slot(6)),
+                ))),
             ),
             ("CSet PeersOne", Op::Peers(slot(0))),
             ("CSet Peers", Op::Peers(slot(2))),
@@ -756,7 +961,15 @@ mod tests {
             ("CSet HouseCells", Op::Project(Cell, cands(House, slot(5)))),
             ("CSet Bin", Op::SetBin(SetOp::Minus, peers1(), slot(2))),
             ("CSet Select", cell_sel.clone()),
-            ("CSet Wide", Op::Project(Cell, cands(Digit, slot(3)))),
+            ("CSet Wide", Op::Project(Cell, cands(Cand, slot(4)))),
+            (
+                "CSet ProdCells of the grid",
+                Op::Project(Cell, bx(Op::Grid)),
+            ),
+            (
+                "CSet ProdCells of a digit",
+                Op::Project(Cell, cands(Digit, slot(3))),
+            ),
             ("WLen", Op::Len(bx(digits(Cell, slot(2))))),
             ("CLen", Op::Len(peers1())),
             ("MaskLen cell", Op::Len(cands(Cell, slot(0)))),
