@@ -38,6 +38,7 @@ use super::pattern::{
 };
 use crate::grid::bits::Bits;
 use crate::grid::geometry::{HOUSE_CELLS, N_CELLS, N_HOUSES};
+use crate::grid::state::row_bits;
 use std::sync::LazyLock;
 
 /// The static type of an expression's value.
@@ -142,18 +143,23 @@ pub struct Prod {
 }
 
 impl Prod {
-    /// Calls `f` with each cell of the product and its digits in it
-    /// (cells with none skipped).
+    /// Calls `f` with each row `r` holding candidates of the product, and
+    /// those candidates as the row's 81 bits (bit `9k + d` for digit `d`
+    /// of the row's cell `k`, as [`row_bits`]).
     #[inline(always)]
-    fn each(&self, cx: &mut Env, mut f: impl FnMut(usize, u64)) {
-        let mut m = self.cells.eval(cx);
-        let d = self.digits.eval(cx);
-        while m != 0 {
-            let c = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let x = digit_mask(cx.state, Elem::Cell, c) & d;
+    fn rows(&self, cx: &mut Env, mut f: impl FnMut(usize, u128)) {
+        let region = self.cells.eval(cx);
+        // The digits in every cell of a row: no carries, the copies are
+        // nine bits apart.
+        let digits = u128::from(self.digits.eval(cx) & ALL_DIGITS) * GROUP_LOWS;
+        for r in 0..9 {
+            let m = (region >> (9 * r)) as usize & 0x1FF;
+            if m == 0 {
+                continue;
+            }
+            let x = row_bits(&cx.state.cands, r) & digits & CELL_GROUPS[m];
             if x != 0 {
-                f(c, x);
+                f(r, x);
             }
         }
     }
@@ -161,10 +167,57 @@ impl Prod {
     /// The number of candidates.
     pub fn len(&self, cx: &mut Env) -> i64 {
         let mut n = 0;
-        self.each(cx, |_, x| n += i64::from(x.count_ones()));
+        self.rows(cx, |_, x| n += i64::from(x.count_ones()));
         n
     }
+
+    /// The digits of the candidates.
+    fn digits(&self, cx: &mut Env) -> u64 {
+        let mut all = 0;
+        self.rows(cx, |_, x| {
+            all |= (0..9).fold(0, |a, k| a | (x >> (9 * k)) as u64) & ALL_DIGITS;
+        });
+        all
+    }
+
+    /// The cells of the candidates.
+    fn cells(&self, cx: &mut Env) -> u128 {
+        let mut all = 0;
+        self.rows(cx, |r, x| {
+            // Bit 9k is set when cell k has a candidate.
+            let mut y = x | x >> 1;
+            y |= y >> 2;
+            y |= y >> 4;
+            let mut low = (y | x >> 8) & GROUP_LOWS;
+            while low != 0 {
+                all |= 1 << (9 * r + low.trailing_zeros() as usize / 9);
+                low &= low - 1;
+            }
+        });
+        all
+    }
 }
+
+/// Bit `9k` for each of a row's cells `k`.
+const GROUP_LOWS: u128 = {
+    let mut m = 0;
+    let mut k = 0;
+    while k < 9 {
+        m |= 1 << (9 * k);
+        k += 1;
+    }
+    m
+};
+
+/// For each set of a row's cells (nine bits), the 81 bits of those cells'
+/// digits.
+static CELL_GROUPS: LazyLock<[u128; 512]> = LazyLock::new(|| {
+    std::array::from_fn(|m| {
+        (0..9)
+            .filter(|k| m >> k & 1 != 0)
+            .fold(0, |a, k| a | (0x1FF << (9 * k)))
+    })
+});
 
 /// Every cell.
 const ALL_CELLS: u128 = (1 << N_CELLS) - 1;
@@ -418,6 +471,8 @@ impl Typer {
     fn prod(&self, op: &Op) -> Option<Prod> {
         match op {
             Op::Cands(e, x) => match (*e, self.kind(x)) {
+                // The live candidates of a candidate set: the same product.
+                (Elem::Cand, _) => self.prod(x),
                 (Elem::Digit, k) if k.width() == Width::Word => Some(Prod {
                     cells: COp::Const(ALL_CELLS),
                     digits: self.word(x),
@@ -505,10 +560,15 @@ impl Typer {
                 _ => COp::Wide(self.same(op)),
             },
             Op::Project(Elem::Cell, x) => match &**x {
-                Op::Cands(h, y) if h.is_house() => match (&**y, self.kind(y)) {
-                    (Op::Slot(s), Kind::One(e)) if e == *h => COp::HouseCells(*s),
-                    _ => COp::Wide(self.same(op)),
-                },
+                Op::Cands(h, y)
+                    if h.is_house()
+                        && matches!(**y, Op::Slot(s) if self.slot(s) == Kind::One(*h)) =>
+                {
+                    let Op::Slot(s) = **y else {
+                        unreachable!("matched above")
+                    };
+                    COp::HouseCells(s)
+                }
                 _ => match self.prod(x) {
                     Some(p) => COp::ProdCells(Box::new(p)),
                     None => COp::Wide(self.same(op)),
@@ -617,14 +677,14 @@ impl WOp {
             }
             WOp::HouseDigits(s) => house_digits_mask(cx.state, cx.vals[*s].idx()),
             WOp::Const(w) => *w,
-            WOp::ProdDigits(p) => {
-                let mut all = 0;
-                p.each(cx, |_, x| all |= x);
-                all
-            }
+            WOp::ProdDigits(p) => p.digits(cx),
             WOp::ProdHouses(keep, p) => {
+                let mut m = p.cells(cx);
                 let mut all = 0;
-                p.each(cx, |c, _| all |= CELL_HOUSE_BITS[c]);
+                while m != 0 {
+                    all |= CELL_HOUSE_BITS[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
                 all & keep
             }
             WOp::Bin(op, a, b) => {
@@ -675,11 +735,7 @@ impl COp {
                 }
                 all
             }
-            COp::ProdCells(p) => {
-                let mut all = 0u128;
-                p.each(cx, |c, _| all |= 1 << c);
-                all
-            }
+            COp::ProdCells(p) => p.cells(cx),
             COp::Bin(op, a, b) => {
                 let a = a.eval(cx);
                 bin(*op, a, b.eval(cx))
