@@ -188,11 +188,11 @@ impl Prod {
             let mut y = x | x >> 1;
             y |= y >> 2;
             y |= y >> 4;
-            let mut low = (y | x >> 8) & GROUP_LOWS;
-            while low != 0 {
-                all |= 1 << (9 * r + low.trailing_zeros() as usize / 9);
-                low &= low - 1;
-            }
+            let low = (y | x >> 8) & GROUP_LOWS;
+            // Bit 9k to bit 64 + k: the terms 9k + 8j of the product are
+            // all distinct (no carries), and j = 8 - k puts bit 9k at 64 + k.
+            let m = (low.wrapping_mul(GATHER) >> 64) as u64 & 0x1FF;
+            all |= u128::from(m) << (9 * r);
         });
         all
     }
@@ -205,6 +205,17 @@ const GROUP_LOWS: u128 = {
     while k < 9 {
         m |= 1 << (9 * k);
         k += 1;
+    }
+    m
+};
+
+/// Bit `8j` for j = 0 to 8: see [`Prod::cells`].
+const GATHER: u128 = {
+    let mut m = 0;
+    let mut j = 0;
+    while j < 9 {
+        m |= 1 << (8 * j);
+        j += 1;
     }
     m
 };
