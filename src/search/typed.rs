@@ -256,8 +256,10 @@ pub struct TQuant {
     pub body: Op,
     pub pre: Vec<(usize, Op)>,
     /// When the body is `digits(x) <= S` with x the quantified cell or
-    /// candidate and S bound outside: S's slot, read once for all members.
-    pub within: Option<(Elem, usize)>,
+    /// candidate and S the same for every member: S, computed once for
+    /// all members (its slot, or the moved part itself when nothing else
+    /// reads it).
+    pub within: Option<(Elem, WOp)>,
 }
 
 /// The typed expressions of a plan, by instruction.
@@ -600,9 +602,23 @@ impl Typer {
             Width::Wide => Dom::Wide(self.op(&qo.domain)),
         };
         let body = self.op(&qo.body);
+        let mut pre: Vec<(usize, Op)> = qo.pre.iter().map(|(t, p)| (*t, self.op(p))).collect();
         let within = match &body {
             Op::WSub(ab) => match &**ab {
-                (WOp::Mask(e, s), WOp::Slot(t)) if *s == qo.slot && *t != qo.slot => Some((*e, *t)),
+                (WOp::Mask(e, s), WOp::Slot(t)) if *s == qo.slot && *t != qo.slot => {
+                    // A moved part read by this condition only: computed
+                    // in place of its slot.
+                    match pre
+                        .iter()
+                        .position(|(u, p)| u == t && matches!(p, Op::WSet(_)))
+                    {
+                        Some(k) => match pre.remove(k).1 {
+                            Op::WSet(w) => Some((*e, *w)),
+                            _ => unreachable!("matched above"),
+                        },
+                        None => Some((*e, WOp::Slot(*t))),
+                    }
+                }
                 _ => None,
             },
             _ => None,
@@ -612,7 +628,7 @@ impl Typer {
             slot: qo.slot,
             dom,
             body,
-            pre: qo.pre.iter().map(|(t, p)| (*t, self.op(p))).collect(),
+            pre,
             within,
         }
     }
@@ -815,14 +831,7 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
     for (t, v) in pre {
         v.eval_into(cx, *t);
     }
-    let within = within.map(|(e, t)| {
-        let w = match &cx.vals[t] {
-            Val::Set(b) => b.0[0],
-            Val::Idx(i) if *i < 64 => 1 << i,
-            _ => 0,
-        };
-        (e, w)
-    });
+    let within = within.as_ref().map(|(e, w)| (*e, w.eval(cx)));
     let mut count = 0;
     for (k, &word) in words.iter().enumerate() {
         let mut m = word;
@@ -896,7 +905,7 @@ mod tests {
     // Slots: 0, 1 cells; 2 a set of cells; 3 a digit; 4 a candidate; 5 a
     // house; 6 a set of digits; 7 the empty set of cells; 8 a quantified
     // cell; 9 a quantified digit; 10 a set of houses; 11 a row; 12 a
-    // quantified candidate.
+    // quantified candidate; 13 a moved part.
     const KINDS: [Kind; 12] = [
         Kind::One(Elem::Cell),
         Kind::One(Elem::Cell),
@@ -1076,6 +1085,23 @@ mod tests {
                 ),
             ),
             ("TQuant all within", in_cell(Quant::All)),
+            ("TQuant any moved within", {
+                // `any(x in S: digits(x) <= d | D)`, its bound moved out.
+                let body = Op::SubsetOf(
+                    bx(digits(Cell, slot(8))),
+                    bx(Op::SetBin(SetOp::Union, slot(3), slot(6))),
+                );
+                let mut next = 13;
+                let (pre, body) = crate::search::hoist::hoist(body, 8, &mut next);
+                assert_eq!(pre.len(), 1);
+                Op::Quant(Box::new(QuantOp {
+                    q: Quant::Any,
+                    slot: 8,
+                    domain: Op::Slot(2),
+                    body,
+                    pre,
+                }))
+            }),
             ("TQuant any within", in_cell(Quant::Any)),
             ("TQuant none within", in_cell(Quant::None)),
             ("TQuant count within", in_cell(Quant::Count)),
@@ -1157,6 +1183,14 @@ mod tests {
             );
             if let Op::TQuant(tq) = op {
                 assert_eq!(tq.within.is_some(), name.ends_with("within"), "{name}");
+                // A moved part read by the condition only is computed in
+                // place.
+                assert!(tq.pre.is_empty(), "{name}");
+                assert_eq!(
+                    matches!(tq.within, Some((_, WOp::Bin(..)))),
+                    name.contains("moved"),
+                    "{name}"
+                );
             }
         }
         let mut differ = 0;
@@ -1188,6 +1222,7 @@ mod tests {
                 Val::Int(0),
                 Val::Set(houses),
                 Val::Idx(next(9)),
+                Val::Int(0),
                 Val::Int(0),
             ];
             for ((name, wide), typed) in cases.iter().zip(&typed) {
