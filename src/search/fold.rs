@@ -24,6 +24,7 @@
 
 use super::hoist::free_slots;
 use super::pattern::{CmpOp, Instr, Op};
+use super::typed::Typed;
 
 /// What [`fold`] found in a plan, indexed by instruction.
 #[derive(Clone, Debug, Default)]
@@ -39,6 +40,10 @@ pub struct Folded {
     /// keeps only the members on the right side of S's index in the
     /// generator's domain (see [`bound_of`]). The filter still tests it.
     pub bounds: Vec<Option<(CmpOp, usize)>>,
+    /// The expressions the matcher runs, typed ([`super::typed`]): each
+    /// definition, what is left of each filter, each generator's domain
+    /// and folded conditions.
+    pub typed: Typed,
 }
 
 /// What is left of a filter once its terms on one generator's element are
@@ -64,6 +69,7 @@ pub fn fold(instrs: &[Instr], prefixes: &[usize]) -> Folded {
         conds: vec![Vec::new(); instrs.len()],
         rest: vec![Rest::Whole; instrs.len()],
         bounds: vec![None; instrs.len()],
+        typed: Typed::default(),
     };
     for k in 0..instrs.len() {
         out.bounds[k] = bound_of(instrs, k, prefixes);
@@ -91,6 +97,7 @@ pub fn fold(instrs: &[Instr], prefixes: &[usize]) -> Folded {
                 .map_or(Rest::Nothing, Rest::Part);
         }
     }
+    out.typed = Typed::new(instrs, &out);
     out
 }
 

@@ -101,6 +101,8 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
             }))
         }
         leaf @ (Op::Slot(_) | Op::Int(_) | Op::Grid) => leaf,
+        // Typed operations are made after hoisting ([`super::typed`]).
+        typed => typed,
     }
 }
 

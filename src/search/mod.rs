@@ -30,6 +30,7 @@ pub mod implication;
 pub mod pattern;
 pub mod prefix;
 pub mod trial;
+pub mod typed;
 
 use crate::grid::bits::Bits;
 use crate::grid::state::State;

@@ -9,8 +9,9 @@
 //! Architecture Invariant: a plan only reads the state it is given; it never
 //! mutates it. Conclusions are returned to the engine, which applies them.
 
-use super::fold::{Folded, Rest};
+use super::fold::Folded;
 use super::prefix::{self, MAX_RECORDED, Prefix, Recorded};
+use super::typed::{self, COp, Prod, TQuant, WOp, cells_bits, word_bits};
 use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
@@ -99,7 +100,7 @@ impl Val {
         }
     }
     #[inline]
-    fn idx(&self) -> usize {
+    pub(super) fn idx(&self) -> usize {
         match self {
             Val::Idx(i) => *i,
             _ => usize::MAX,
@@ -183,6 +184,40 @@ pub enum Op {
     Grid,
     /// A quantifier (boxed: rare, and `Op` stays three words).
     Quant(Box<QuantOp>),
+    // Typed operations, made from the ones above when a plan is built
+    // ([`super::typed`]); no analysis runs on them (they are leaves to
+    // [`Op::operands`]).
+    /// A set of digits or houses computed in one word.
+    WSet(Box<WOp>),
+    /// A set of cells computed in two words.
+    CSet(Box<COp>),
+    /// `|S|` of a set of digits or houses.
+    WLen(Box<WOp>),
+    /// `|S|` of a set of cells.
+    CLen(Box<COp>),
+    /// `|x|` of the cell or candidate bound in a slot: its mask's bits.
+    MaskLen(Elem, usize),
+    /// `|S|` of the candidates of some cells in some digits (see
+    /// [`super::typed::Prod`]).
+    ProdLen(Box<Prod>),
+    /// `S == T` (`true`) or `S != T` of digits or houses.
+    WEq(bool, Box<(WOp, WOp)>),
+    /// `S == T` (`true`) or `S != T` of cells.
+    CEq(bool, Box<(COp, COp)>),
+    /// `S <= T` of digits or houses.
+    WSub(Box<(WOp, WOp)>),
+    /// `S <= T` of cells.
+    CSub(Box<(COp, COp)>),
+    /// `x in S` of digits or houses.
+    WIn(Box<(Op, WOp)>),
+    /// `x in S` of cells.
+    CIn(Box<(Op, COp)>),
+    /// A flattened chain of `and`.
+    AllOf(Box<[Op]>),
+    /// A flattened chain of `or`.
+    AnyOf(Box<[Op]>),
+    /// A quantifier whose domain is iterated in its width.
+    TQuant(Box<TQuant>),
 }
 
 /// A quantifier: binds `slot` to each member of `domain` in turn and
@@ -215,7 +250,7 @@ pub enum Quant {
 }
 
 /// Precomputed peers (20 per cell).
-static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
+pub(super) static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
     (0..N_CELLS)
         .map(|c| {
             let hs = cell_houses(c);
@@ -232,7 +267,7 @@ static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
 });
 
 /// Each cell's three houses as bits of one word (row, column, block).
-static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
+pub(super) static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
     LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
 
 /// Live candidates of one element.
@@ -294,7 +329,7 @@ fn word_set(w: u64) -> Bits {
 /// The digits of the live candidates of one cell or one candidate, as a
 /// 9-bit mask (bit `d` for digit `d`).
 #[inline]
-fn digit_mask(state: &State, e: Elem, i: usize) -> u64 {
+pub(super) fn digit_mask(state: &State, e: Elem, i: usize) -> u64 {
     match e {
         Elem::Cand => {
             if state.cands.contains(i) {
@@ -333,6 +368,26 @@ fn house_project(state: &State, e: Elem, h: usize) -> Bits {
         }
     }
     out
+}
+
+/// `digits(H)` of house `h`: the union of its nine cells' masks.
+#[inline]
+pub(super) fn house_digits_mask(state: &State, h: usize) -> u64 {
+    HOUSE_CELLS[h]
+        .iter()
+        .fold(0, |a, &c| a | digit_mask(state, Elem::Cell, c))
+}
+
+/// `cells(H)` of house `h`: its cells with a live candidate, as two words.
+#[inline]
+pub(super) fn house_cells_mask(state: &State, h: usize) -> u128 {
+    HOUSE_CELLS[h].iter().fold(0, |a, &c| {
+        if digit_mask(state, Elem::Cell, c) != 0 {
+            a | 1 << c
+        } else {
+            a
+        }
+    })
 }
 
 /// The indices `i` with `i op j` (`op` an order; `==` and `!=` keep
@@ -841,7 +896,21 @@ impl Op {
             | Op::Project(..)
             | Op::Linked(_)
             | Op::Peers(_)
-            | Op::SetBin(..) => Val::Set(self.eval_set(cx)),
+            | Op::SetBin(..)
+            | Op::WSet(_)
+            | Op::CSet(_) => Val::Set(self.eval_set(cx)),
+            Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) | Op::ProdLen(_) => {
+                Val::Int(self.eval_int(cx))
+            }
+            Op::WEq(..)
+            | Op::CEq(..)
+            | Op::WSub(_)
+            | Op::CSub(_)
+            | Op::WIn(_)
+            | Op::CIn(_)
+            | Op::AllOf(_)
+            | Op::AnyOf(_) => Val::Bool(self.eval_bool(cx)),
+            Op::TQuant(tq) => typed::quant_val(tq, cx),
             Op::First(x) => {
                 let s = set_of(x, cx);
                 Val::Idx(s.min().unwrap_or_else(|| {
@@ -880,11 +949,32 @@ impl Op {
             | Op::In(..)
             | Op::And(..)
             | Op::Or(..)
-            | Op::Not(_) => {
+            | Op::Not(_)
+            | Op::WEq(..)
+            | Op::CEq(..)
+            | Op::WSub(_)
+            | Op::CSub(_)
+            | Op::WIn(_)
+            | Op::CIn(_)
+            | Op::AllOf(_)
+            | Op::AnyOf(_) => {
                 let b = self.eval_bool(cx);
                 cx.vals[slot] = Val::Bool(b);
             }
-            Op::Len(_) | Op::IntBin(..) => {
+            Op::WSet(w) => {
+                let w = w.eval(cx);
+                cx.vals[slot] = Val::Set(word_bits(w));
+            }
+            Op::CSet(c) => {
+                let c = c.eval(cx);
+                cx.vals[slot] = Val::Set(cells_bits(c));
+            }
+            Op::Len(_)
+            | Op::IntBin(..)
+            | Op::WLen(_)
+            | Op::CLen(_)
+            | Op::MaskLen(..)
+            | Op::ProdLen(_) => {
                 let i = self.eval_int(cx);
                 cx.vals[slot] = Val::Int(i);
             }
@@ -964,6 +1054,8 @@ impl Op {
                 }
             }
             Op::Peers(x) => peers_of(x, cx).unwrap_or(Bits::EMPTY),
+            Op::WSet(w) => word_bits(w.eval(cx)),
+            Op::CSet(c) => cells_bits(c.eval(cx)),
             Op::SetBin(op, a, b) => {
                 let a = set_of(a, cx);
                 let b = set_of(b, cx);
@@ -1012,6 +1104,13 @@ impl Op {
                 }
                 set_of(x, cx).len() as i64
             }
+            Op::WLen(w) => w.eval(cx).count_ones() as i64,
+            Op::CLen(c) => c.eval(cx).count_ones() as i64,
+            Op::MaskLen(e, s) => {
+                let i = cx.vals[*s].idx();
+                digit_mask(cx.state, *e, i).count_ones() as i64
+            }
+            Op::ProdLen(p) => p.len(cx),
             Op::IntBin(op, a, b) => {
                 let a = a.eval_int(cx);
                 let b = b.eval_int(cx);
@@ -1029,8 +1128,15 @@ impl Op {
     /// [`Op::eval_int`])?
     fn is_int(&self) -> bool {
         match self {
-            Op::Int(_) | Op::Len(_) | Op::IntBin(..) => true,
+            Op::Int(_)
+            | Op::Len(_)
+            | Op::IntBin(..)
+            | Op::WLen(_)
+            | Op::CLen(_)
+            | Op::MaskLen(..)
+            | Op::ProdLen(_) => true,
             Op::Quant(qo) => qo.q == Quant::Count,
+            Op::TQuant(tq) => tq.q == Quant::Count,
             _ => false,
         }
     }
@@ -1107,6 +1213,42 @@ impl Op {
             Op::Or(a, b) => cond(a, cx) || cond(b, cx),
             Op::Not(a) => !cond(a, cx),
             Op::Quant(qo) => quantify(qo, cx).bool(),
+            Op::WEq(eq, ab) => {
+                let a = ab.0.eval(cx);
+                (a == ab.1.eval(cx)) == *eq
+            }
+            Op::CEq(eq, ab) => {
+                let a = ab.0.eval(cx);
+                (a == ab.1.eval(cx)) == *eq
+            }
+            Op::WSub(ab) => {
+                let a = ab.0.eval(cx);
+                a & !ab.1.eval(cx) == 0
+            }
+            Op::CSub(ab) => {
+                let a = ab.0.eval(cx);
+                a & !ab.1.eval(cx) == 0
+            }
+            Op::WIn(xs) => {
+                let i = match &xs.0 {
+                    Op::Slot(x) => cx.vals[*x].idx(),
+                    a => ev(a, cx).idx(),
+                };
+                i < 64 && xs.1.eval(cx) >> i & 1 != 0
+            }
+            Op::CIn(xs) => {
+                let i = match &xs.0 {
+                    Op::Slot(x) => cx.vals[*x].idx(),
+                    a => ev(a, cx).idx(),
+                };
+                i < 128 && xs.1.eval(cx) >> i & 1 != 0
+            }
+            Op::AllOf(ts) => ts.iter().all(|t| cond(t, cx)),
+            Op::AnyOf(ts) => ts.iter().any(|t| cond(t, cx)),
+            Op::TQuant(tq) => matches!(
+                typed::quantify(tq, cx, &mut |_| {}),
+                typed::Answer::Bool(true)
+            ),
             _ => self.eval(cx).bool(),
         }
     }
@@ -1116,6 +1258,21 @@ impl Op {
     pub fn operands(&self) -> [Option<&Op>; 2] {
         match self {
             Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::WSet(_)
+            | Op::CSet(_)
+            | Op::WLen(_)
+            | Op::CLen(_)
+            | Op::MaskLen(..)
+            | Op::ProdLen(_)
+            | Op::WEq(..)
+            | Op::CEq(..)
+            | Op::WSub(_)
+            | Op::CSub(_)
+            | Op::WIn(_)
+            | Op::CIn(_)
+            | Op::AllOf(_)
+            | Op::AnyOf(_)
+            | Op::TQuant(_) => [None, None],
             Op::Quant(qo) => [Some(&qo.domain), Some(&qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
@@ -1141,6 +1298,21 @@ impl Op {
     pub fn operands_mut(&mut self) -> [Option<&mut Op>; 2] {
         match self {
             Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::WSet(_)
+            | Op::CSet(_)
+            | Op::WLen(_)
+            | Op::CLen(_)
+            | Op::MaskLen(..)
+            | Op::ProdLen(_)
+            | Op::WEq(..)
+            | Op::CEq(..)
+            | Op::WSub(_)
+            | Op::CSub(_)
+            | Op::WIn(_)
+            | Op::CIn(_)
+            | Op::AllOf(_)
+            | Op::AnyOf(_)
+            | Op::TQuant(_) => [None, None],
             Op::Quant(qo) => [Some(&mut qo.domain), Some(&mut qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
@@ -1285,7 +1457,10 @@ impl Plan {
             });
         };
         match instr {
-            Instr::Def { slot, op } => {
+            Instr::Def { slot, .. } => {
+                let Some(op) = &self.folded.typed.ops[k] else {
+                    unreachable!("a definition has its typed expression")
+                };
                 let mut cx = Env {
                     state: fr.state,
                     vals: &mut fr.env,
@@ -1297,11 +1472,11 @@ impl Plan {
                 }
                 self.run(k + 1, fr)
             }
-            Instr::Filter(op) => {
-                let holds = match &self.folded.rest[k] {
-                    Rest::Whole => op.holds(fr.state, &mut fr.env),
-                    Rest::Part(rest) => rest.holds(fr.state, &mut fr.env),
-                    Rest::Nothing => true,
+            Instr::Filter(_) => {
+                // What fold left of the filter, typed.
+                let holds = match &self.folded.typed.ops[k] {
+                    Some(op) => op.holds(fr.state, &mut fr.env),
+                    None => true,
                 };
                 if holds {
                     self.run(k + 1, fr)
@@ -1324,7 +1499,9 @@ impl Plan {
                         d
                     }
                 };
-                if let Some(d) = domain {
+                if domain.is_some()
+                    && let Some(d) = &self.folded.typed.ops[k]
+                {
                     let Some(d) = d.value_set(fr.state, &mut fr.env) else {
                         return ControlFlow::Continue(());
                     };
@@ -1433,7 +1610,7 @@ impl Plan {
         env: &mut [Val],
     ) -> Bits {
         let mut dom = live_domain(state, elem);
-        let conds = &self.folded.conds[k];
+        let conds = &self.folded.typed.conds[k];
         if !conds.is_empty() {
             for i in dom.iter() {
                 env[slot] = Val::Idx(i);

@@ -1,0 +1,1238 @@
+//! Typed evaluation: a plan's expressions recompiled, once, by the static
+//! type of their values.
+//!
+//! Every value of the language is carried as a [`Bits`] (729 bits, twelve
+//! words), whatever it holds. But the type of each expression is known
+//! when the plan is built: a set of digits or of houses has its members
+//! below 64, so one `u64` holds it; a set of cells fits a `u128`; only
+//! sets of candidates and of CSP variables need the wide form. [`Typed`]
+//! is made from a plan's instructions (and what [`super::fold`] left of
+//! its filters): each expression is rewritten into operations chosen for
+//! its operands' types —
+//!
+//! - [`WOp`], a set of digits or houses computed in one word: bound
+//!   values, `digits(x)` of one cell or candidate (its 9-bit mask),
+//!   `digits(S)` of a set of cells, `digits(H)` of one house, unions,
+//!   intersections and differences, `select` over such a domain;
+//! - [`COp`], a set of cells computed in two words: bound values,
+//!   `peers(..)`, `cells(H)` of one house, set operations, `select`;
+//! - the operations on them ([`Op::WLen`], [`Op::WEq`], [`Op::WSub`],
+//!   [`Op::WIn`] and their cell forms; [`Op::MaskLen`] for `|x|` of one
+//!   cell or candidate), quantifiers whose domain is iterated in its own
+//!   width ([`TQuant`]), and flattened `and`/`or` chains ([`Op::AllOf`],
+//!   [`Op::AnyOf`]).
+//!
+//! Anything else (candidate sets, variables, `first`/`last`, `linked`)
+//! keeps the wide form, [`WOp::Wide`] and [`COp::Wide`] reading a wide
+//! value's first words. The shapes are decided here, so the evaluators
+//! have no runtime tests of an operand's shape. A typed expression has
+//! the same value as the one it was made from on every state and binding
+//! (the unit tests compare them on random states); the plan's written
+//! instructions stay as they are (shared prefixes and count plans read
+//! them).
+
+use super::fold::{Folded, Rest};
+use super::pattern::{
+    CELL_HOUSE_BITS, CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, digit_mask,
+    house_cells_mask, house_digits_mask,
+};
+use crate::grid::bits::Bits;
+use crate::grid::geometry::{HOUSE_CELLS, N_CELLS, N_HOUSES};
+use crate::grid::state::row_bits;
+use std::sync::LazyLock;
+
+/// The static type of an expression's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Int,
+    Bool,
+    One(Elem),
+    Set(Elem),
+    /// Not known here (an error stand-in): left wide.
+    Unknown,
+}
+
+/// How many words a set of an element type needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Width {
+    /// Digits and houses: members below 64.
+    Word,
+    /// Cells: members below 128.
+    Cells,
+    /// Candidates, variables; and anything that is not a set.
+    Wide,
+}
+
+impl Kind {
+    fn elem(self) -> Option<Elem> {
+        match self {
+            Kind::One(e) | Kind::Set(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    fn width(self) -> Width {
+        match self.elem() {
+            Some(Elem::Digit | Elem::Row | Elem::Column | Elem::Block | Elem::House) => Width::Word,
+            Some(Elem::Cell) => Width::Cells,
+            _ => Width::Wide,
+        }
+    }
+}
+
+/// A set of digits or houses (members below 64) as one word.
+#[derive(Clone, Debug)]
+pub enum WOp {
+    /// A bound element or set.
+    Slot(usize),
+    /// `digits(x)` of the cell (`Elem::Cell`) or candidate bound in a slot.
+    Mask(Elem, usize),
+    /// `digits(S)` of a set of cells: the union of their masks.
+    CellsMask(Box<COp>),
+    /// `digits(H)` of the house bound in a slot.
+    HouseDigits(usize),
+    /// A constant (every digit).
+    Const(u64),
+    /// `digits(S)` of a product S ([`Prod`]).
+    ProdDigits(Box<Prod>),
+    /// `houses(S)` (those of the kinds in the mask: rows, columns,
+    /// blocks) of a product S.
+    ProdHouses(u64, Box<Prod>),
+    Bin(SetOp, Box<WOp>, Box<WOp>),
+    /// `select` over a domain of digits or houses.
+    Select(Box<TQuant>),
+    /// Any other expression, evaluated wide (its first word).
+    Wide(Op),
+}
+
+/// A set of cells as two words.
+#[derive(Clone, Debug)]
+pub enum COp {
+    /// A bound cell or set of cells.
+    Slot(usize),
+    /// `peers(x)` of the cell bound in a slot.
+    PeersOne(usize),
+    /// `peers(S)`: the cells sharing a house with every cell of S.
+    Peers(Box<COp>),
+    /// `cells(H)` of the house bound in a slot.
+    HouseCells(usize),
+    /// A constant (every cell).
+    Const(u128),
+    /// Every cell of the houses of a set (live or not).
+    HousesAll(Box<WOp>),
+    /// `cells(S)` of a product S ([`Prod`]).
+    ProdCells(Box<Prod>),
+    Bin(SetOp, Box<COp>, Box<COp>),
+    /// `select` over a domain of cells.
+    Select(Box<TQuant>),
+    /// Any other expression, evaluated wide (its first two words).
+    Wide(Op),
+}
+
+/// A set of candidates that is a product: the live candidates of some
+/// cells (`cells`, live or not) in some digits (`digits`). `grid` is one,
+/// `cands(X)` of
+/// cells or houses is one (in every digit), `cands(D)` of digits is one
+/// (in every cell), and the intersection of two products is one (`cands(H)
+/// & cands(D)`). Its cells, digits, houses and size are read from the
+/// cells' digit masks, with no candidate set in between.
+#[derive(Clone, Debug)]
+pub struct Prod {
+    pub cells: COp,
+    pub digits: WOp,
+}
+
+impl Prod {
+    /// Calls `f` with each row `r` holding candidates of the product, and
+    /// those candidates as the row's 81 bits (bit `9k + d` for digit `d`
+    /// of the row's cell `k`, as [`row_bits`]).
+    #[inline(always)]
+    fn rows(&self, cx: &mut Env, mut f: impl FnMut(usize, u128)) {
+        let region = self.cells.eval(cx);
+        // The digits in every cell of a row: no carries, the copies are
+        // nine bits apart.
+        let digits = u128::from(self.digits.eval(cx) & ALL_DIGITS) * GROUP_LOWS;
+        for r in 0..9 {
+            let m = (region >> (9 * r)) as usize & 0x1FF;
+            if m == 0 {
+                continue;
+            }
+            let x = row_bits(&cx.state.cands, r) & digits & CELL_GROUPS[m];
+            if x != 0 {
+                f(r, x);
+            }
+        }
+    }
+
+    /// The number of candidates.
+    pub fn len(&self, cx: &mut Env) -> i64 {
+        let mut n = 0;
+        self.rows(cx, |_, x| n += i64::from(x.count_ones()));
+        n
+    }
+
+    /// The digits of the candidates.
+    fn digits(&self, cx: &mut Env) -> u64 {
+        let mut all = 0;
+        self.rows(cx, |_, x| {
+            all |= (0..9).fold(0, |a, k| a | (x >> (9 * k)) as u64) & ALL_DIGITS;
+        });
+        all
+    }
+
+    /// The cells of the candidates.
+    fn cells(&self, cx: &mut Env) -> u128 {
+        let mut all = 0;
+        self.rows(cx, |r, x| {
+            // Bit 9k is set when cell k has a candidate.
+            let mut y = x | x >> 1;
+            y |= y >> 2;
+            y |= y >> 4;
+            let low = (y | x >> 8) & GROUP_LOWS;
+            // Bit 9k to bit 64 + k: the terms 9k + 8j of the product are
+            // all distinct (no carries), and j = 8 - k puts bit 9k at 64 + k.
+            let m = (low.wrapping_mul(GATHER) >> 64) as u64 & 0x1FF;
+            all |= u128::from(m) << (9 * r);
+        });
+        all
+    }
+}
+
+/// Bit `9k` for each of a row's cells `k`.
+const GROUP_LOWS: u128 = {
+    let mut m = 0;
+    let mut k = 0;
+    while k < 9 {
+        m |= 1 << (9 * k);
+        k += 1;
+    }
+    m
+};
+
+/// Bit `8j` for j = 0 to 8: see [`Prod::cells`].
+const GATHER: u128 = {
+    let mut m = 0;
+    let mut j = 0;
+    while j < 9 {
+        m |= 1 << (8 * j);
+        j += 1;
+    }
+    m
+};
+
+/// For each set of a row's cells (nine bits), the 81 bits of those cells'
+/// digits.
+static CELL_GROUPS: LazyLock<[u128; 512]> = LazyLock::new(|| {
+    std::array::from_fn(|m| {
+        (0..9)
+            .filter(|k| m >> k & 1 != 0)
+            .fold(0, |a, k| a | (0x1FF << (9 * k)))
+    })
+});
+
+/// Every cell.
+const ALL_CELLS: u128 = (1 << N_CELLS) - 1;
+/// Every digit.
+const ALL_DIGITS: u64 = 0x1FF;
+
+/// The cells of each house, as two words.
+static HOUSE_CELL_WORDS: LazyLock<[u128; N_HOUSES]> =
+    LazyLock::new(|| std::array::from_fn(|h| HOUSE_CELLS[h].iter().fold(0, |a, &c| a | 1 << c)));
+
+/// A quantifier's domain, in its width.
+#[derive(Clone, Debug)]
+pub enum Dom {
+    Word(WOp),
+    Cells(COp),
+    Wide(Op),
+}
+
+/// A typed quantifier (see [`QuantOp`]).
+#[derive(Clone, Debug)]
+pub struct TQuant {
+    pub q: Quant,
+    pub slot: usize,
+    pub dom: Dom,
+    pub body: Op,
+    pub pre: Vec<(usize, Op)>,
+    /// When the body is `digits(x) <= S` with x the quantified cell or
+    /// candidate and S the same for every member: S, computed once for
+    /// all members (its slot, or the moved part itself when nothing else
+    /// reads it).
+    pub within: Option<(Elem, WOp)>,
+}
+
+/// The typed expressions of a plan, by instruction.
+#[derive(Clone, Debug, Default)]
+pub struct Typed {
+    /// A definition's expression; a filter's condition (what
+    /// [`super::fold`] left of it, `None` when nothing is left); a
+    /// generator's `in` domain (`None` when it has none).
+    pub ops: Vec<Option<Op>>,
+    /// Each generator's folded conditions.
+    pub conds: Vec<Vec<Op>>,
+}
+
+impl Typed {
+    /// The typed expressions of `instrs`, whose filters `folded` split.
+    pub fn new(instrs: &[Instr], folded: &Folded) -> Typed {
+        let mut t = Typer { kinds: Vec::new() };
+        for instr in instrs {
+            match instr {
+                Instr::Gen {
+                    slot,
+                    elem,
+                    size,
+                    domain,
+                    order,
+                } => {
+                    for op in domain.iter().chain(order) {
+                        t.learn(op);
+                    }
+                    let k = if size.is_some() {
+                        Kind::Set(*elem)
+                    } else {
+                        Kind::One(*elem)
+                    };
+                    t.set(*slot, k);
+                }
+                Instr::Def { slot, op } => {
+                    t.learn(op);
+                    let k = t.kind(op);
+                    t.set(*slot, k);
+                }
+                Instr::Filter(op) => t.learn(op),
+            }
+        }
+        let ops = instrs
+            .iter()
+            .enumerate()
+            .map(|(k, instr)| match instr {
+                Instr::Gen { domain, .. } => domain.as_ref().map(|d| t.op(d)),
+                Instr::Def { op, .. } => Some(t.op(op)),
+                Instr::Filter(op) => match folded.rest.get(k) {
+                    Some(Rest::Nothing) => None,
+                    Some(Rest::Part(rest)) => Some(t.op(rest)),
+                    _ => Some(t.op(op)),
+                },
+            })
+            .collect();
+        let conds = folded
+            .conds
+            .iter()
+            .map(|cs| cs.iter().map(|c| t.op(c)).collect())
+            .collect();
+        Typed { ops, conds }
+    }
+}
+
+/// The types of a plan's slots, and the rewriting.
+struct Typer {
+    kinds: Vec<Kind>,
+}
+
+impl Typer {
+    fn set(&mut self, slot: usize, k: Kind) {
+        if self.kinds.len() <= slot {
+            self.kinds.resize(slot + 1, Kind::Unknown);
+        }
+        self.kinds[slot] = k;
+    }
+
+    fn slot(&self, s: usize) -> Kind {
+        self.kinds.get(s).copied().unwrap_or(Kind::Unknown)
+    }
+
+    /// Records the types of the slots bound inside `op` (quantified names
+    /// and hoisted parts), outer ones first.
+    fn learn(&mut self, op: &Op) {
+        if let Op::Quant(qo) = op {
+            self.learn(&qo.domain);
+            for (t, p) in &qo.pre {
+                self.learn(p);
+                let k = self.kind(p);
+                self.set(*t, k);
+            }
+            let k = self
+                .kind(&qo.domain)
+                .elem()
+                .map_or(Kind::Unknown, Kind::One);
+            self.set(qo.slot, k);
+            self.learn(&qo.body);
+            return;
+        }
+        for x in op.operands().into_iter().flatten() {
+            self.learn(x);
+        }
+    }
+
+    /// The type of an (untyped) expression's value.
+    fn kind(&self, op: &Op) -> Kind {
+        match op {
+            Op::Int(_) | Op::Len(_) | Op::IntBin(..) => Kind::Int,
+            Op::Slot(s) => self.slot(*s),
+            Op::Cands(..) | Op::Linked(_) | Op::Grid => Kind::Set(Elem::Cand),
+            Op::Project(e, _) => Kind::Set(*e),
+            Op::Peers(_) => Kind::Set(Elem::Cell),
+            Op::First(x) | Op::Last(x) => self.kind(x).elem().map_or(Kind::Unknown, Kind::One),
+            Op::SetBin(_, a, b) => match (self.kind(a).elem(), self.kind(b).elem()) {
+                (Some(x), Some(y)) => x.join(y).map_or(Kind::Unknown, Kind::Set),
+                _ => Kind::Unknown,
+            },
+            Op::Cmp(..)
+            | Op::SetEq(..)
+            | Op::SubsetOf(..)
+            | Op::In(..)
+            | Op::And(..)
+            | Op::Or(..)
+            | Op::Not(_) => Kind::Bool,
+            Op::Quant(qo) => match qo.q {
+                Quant::Count => Kind::Int,
+                Quant::Select => self
+                    .kind(&qo.domain)
+                    .elem()
+                    .map_or(Kind::Unknown, Kind::Set),
+                _ => Kind::Bool,
+            },
+            _ => Kind::Unknown,
+        }
+    }
+
+    /// The width both operands of a comparison of sets have, if the same.
+    fn both(&self, a: &Op, b: &Op) -> Width {
+        let (x, y) = (self.kind(a).width(), self.kind(b).width());
+        if x == y { x } else { Width::Wide }
+    }
+
+    /// The typed form of an expression.
+    fn op(&self, op: &Op) -> Op {
+        match op {
+            Op::Int(_) | Op::Slot(_) | Op::Grid => op.clone(),
+            Op::Len(x) => match self.kind(x).width() {
+                Width::Word => Op::WLen(Box::new(self.word(x))),
+                Width::Cells => Op::CLen(Box::new(self.cells(x))),
+                Width::Wide => match &**x {
+                    Op::Cands(e @ (Elem::Cell | Elem::Cand), y) if matches!(**y, Op::Slot(s) if self.slot(s) == Kind::One(*e)) =>
+                    {
+                        let Op::Slot(s) = **y else {
+                            unreachable!("matched above")
+                        };
+                        Op::MaskLen(*e, s)
+                    }
+                    _ => match self.prod(x) {
+                        Some(p) => Op::ProdLen(Box::new(p)),
+                        None => Op::Len(Box::new(self.op(x))),
+                    },
+                },
+            },
+            Op::SetEq(eq, x, y) => match self.both(x, y) {
+                Width::Word => Op::WEq(*eq, Box::new((self.word(x), self.word(y)))),
+                Width::Cells => Op::CEq(*eq, Box::new((self.cells(x), self.cells(y)))),
+                Width::Wide => Op::SetEq(*eq, Box::new(self.op(x)), Box::new(self.op(y))),
+            },
+            Op::SubsetOf(x, y) => match self.both(x, y) {
+                Width::Word => Op::WSub(Box::new((self.word(x), self.word(y)))),
+                Width::Cells => Op::CSub(Box::new((self.cells(x), self.cells(y)))),
+                Width::Wide => Op::SubsetOf(Box::new(self.op(x)), Box::new(self.op(y))),
+            },
+            Op::In(x, y) if matches!(self.kind(x), Kind::One(_)) => match self.both(x, y) {
+                Width::Word => Op::WIn(Box::new((self.op(x), self.word(y)))),
+                Width::Cells => Op::CIn(Box::new((self.op(x), self.cells(y)))),
+                Width::Wide => Op::In(Box::new(self.op(x)), Box::new(self.op(y))),
+            },
+            Op::And(..) | Op::Or(..) => {
+                let and = matches!(op, Op::And(..));
+                let mut terms = Vec::new();
+                flatten(op, and, &mut terms);
+                let terms: Box<[Op]> = terms.into_iter().map(|t| self.op(t)).collect();
+                if and {
+                    Op::AllOf(terms)
+                } else {
+                    Op::AnyOf(terms)
+                }
+            }
+            Op::Quant(qo) => match (qo.q, self.kind(op).width()) {
+                (Quant::Select, Width::Word) => Op::WSet(Box::new(self.word(op))),
+                (Quant::Select, Width::Cells) => Op::CSet(Box::new(self.cells(op))),
+                _ => Op::TQuant(Box::new(self.quant(qo))),
+            },
+            Op::SetBin(..) | Op::Project(..) | Op::Peers(_) => match self.kind(op).width() {
+                Width::Word => Op::WSet(Box::new(self.word(op))),
+                Width::Cells => Op::CSet(Box::new(self.cells(op))),
+                Width::Wide => self.same(op),
+            },
+            _ => self.same(op),
+        }
+    }
+
+    /// `op` with its operands typed (the operation itself kept).
+    fn same(&self, op: &Op) -> Op {
+        let mut out = op.clone();
+        let typed: Vec<Op> = op
+            .operands()
+            .into_iter()
+            .flatten()
+            .map(|x| self.op(x))
+            .collect();
+        for (slot, t) in out.operands_mut().into_iter().flatten().zip(typed) {
+            *slot = t;
+        }
+        out
+    }
+
+    /// The product ([`Prod`]) a candidate set is, if it is one.
+    fn prod(&self, op: &Op) -> Option<Prod> {
+        match op {
+            Op::Cands(e, x) => match (*e, self.kind(x)) {
+                // The live candidates of a candidate set: the same product.
+                (Elem::Cand, _) => self.prod(x),
+                (Elem::Digit, k) if k.width() == Width::Word => Some(Prod {
+                    cells: COp::Const(ALL_CELLS),
+                    digits: self.word(x),
+                }),
+                (Elem::Cell, k) if k.width() == Width::Cells => Some(Prod {
+                    cells: self.cells(x),
+                    digits: WOp::Const(ALL_DIGITS),
+                }),
+                (h, k) if h.is_house() && k.elem().is_some_and(Elem::is_house) => Some(Prod {
+                    cells: COp::HousesAll(Box::new(self.word(x))),
+                    digits: WOp::Const(ALL_DIGITS),
+                }),
+                _ => None,
+            },
+            Op::Grid => Some(Prod {
+                cells: COp::Const(ALL_CELLS),
+                digits: WOp::Const(ALL_DIGITS),
+            }),
+            Op::SetBin(SetOp::Inter, a, b) => {
+                let (p, q) = (self.prod(a)?, self.prod(b)?);
+                let cells = match (p.cells, q.cells) {
+                    (COp::Const(ALL_CELLS), c) | (c, COp::Const(ALL_CELLS)) => c,
+                    (c, d) => COp::Bin(SetOp::Inter, Box::new(c), Box::new(d)),
+                };
+                let digits = match (p.digits, q.digits) {
+                    (WOp::Const(ALL_DIGITS), d) | (d, WOp::Const(ALL_DIGITS)) => d,
+                    (c, d) => WOp::Bin(SetOp::Inter, Box::new(c), Box::new(d)),
+                };
+                Some(Prod { cells, digits })
+            }
+            _ => None,
+        }
+    }
+
+    /// A set of digits or houses (or one) as a word.
+    fn word(&self, op: &Op) -> WOp {
+        match op {
+            Op::Slot(s) => WOp::Slot(*s),
+            Op::Project(Elem::Digit, x) => match &**x {
+                Op::Cands(inner, y) => match (&**y, self.kind(y)) {
+                    (Op::Slot(s), Kind::One(e @ (Elem::Cell | Elem::Cand))) if e == *inner => {
+                        WOp::Mask(e, *s)
+                    }
+                    (Op::Slot(s), Kind::One(h)) if h == *inner && h.is_house() => {
+                        WOp::HouseDigits(*s)
+                    }
+                    (_, Kind::Set(Elem::Cell)) if *inner == Elem::Cell => {
+                        WOp::CellsMask(Box::new(self.cells(y)))
+                    }
+                    _ => match self.prod(x) {
+                        Some(p) => WOp::ProdDigits(Box::new(p)),
+                        None => WOp::Wide(self.same(op)),
+                    },
+                },
+                _ => match self.prod(x) {
+                    Some(p) => WOp::ProdDigits(Box::new(p)),
+                    None => WOp::Wide(self.same(op)),
+                },
+            },
+            Op::Project(e, x) if e.is_house() && self.prod(x).is_some() => {
+                let keep: u64 = match e {
+                    Elem::Row => 0x1FF,
+                    Elem::Column => 0x1FF << 9,
+                    Elem::Block => 0x1FF << 18,
+                    _ => 0x7FF_FFFF,
+                };
+                let p = self.prod(x).expect("matched above");
+                WOp::ProdHouses(keep, Box::new(p))
+            }
+            Op::SetBin(o, x, y) if self.both(x, y) == Width::Word => {
+                WOp::Bin(*o, Box::new(self.word(x)), Box::new(self.word(y)))
+            }
+            Op::Quant(qo) if qo.q == Quant::Select => WOp::Select(Box::new(self.quant(qo))),
+            _ => WOp::Wide(self.same(op)),
+        }
+    }
+
+    /// A set of cells (or one) as two words.
+    fn cells(&self, op: &Op) -> COp {
+        match op {
+            Op::Slot(s) => COp::Slot(*s),
+            Op::Peers(x) => match (&**x, self.kind(x)) {
+                (Op::Slot(s), Kind::One(Elem::Cell)) => COp::PeersOne(*s),
+                (_, k) if k.width() == Width::Cells => COp::Peers(Box::new(self.cells(x))),
+                _ => COp::Wide(self.same(op)),
+            },
+            Op::Project(Elem::Cell, x) => match &**x {
+                Op::Cands(h, y)
+                    if h.is_house()
+                        && matches!(**y, Op::Slot(s) if self.slot(s) == Kind::One(*h)) =>
+                {
+                    let Op::Slot(s) = **y else {
+                        unreachable!("matched above")
+                    };
+                    COp::HouseCells(s)
+                }
+                _ => match self.prod(x) {
+                    Some(p) => COp::ProdCells(Box::new(p)),
+                    None => COp::Wide(self.same(op)),
+                },
+            },
+            Op::SetBin(o, x, y) if self.both(x, y) == Width::Cells => {
+                COp::Bin(*o, Box::new(self.cells(x)), Box::new(self.cells(y)))
+            }
+            Op::Quant(qo) if qo.q == Quant::Select => COp::Select(Box::new(self.quant(qo))),
+            _ => COp::Wide(self.same(op)),
+        }
+    }
+
+    fn quant(&self, qo: &QuantOp) -> TQuant {
+        let dom = match self.kind(&qo.domain).width() {
+            Width::Word => Dom::Word(self.word(&qo.domain)),
+            Width::Cells => Dom::Cells(self.cells(&qo.domain)),
+            Width::Wide => Dom::Wide(self.op(&qo.domain)),
+        };
+        let body = self.op(&qo.body);
+        let mut pre: Vec<(usize, Op)> = qo.pre.iter().map(|(t, p)| (*t, self.op(p))).collect();
+        let within = match &body {
+            Op::WSub(ab) => match &**ab {
+                (WOp::Mask(e, s), WOp::Slot(t)) if *s == qo.slot && *t != qo.slot => {
+                    // A moved part read by this condition only: computed
+                    // in place of its slot.
+                    match pre
+                        .iter()
+                        .position(|(u, p)| u == t && matches!(p, Op::WSet(_)))
+                    {
+                        Some(k) => match pre.remove(k).1 {
+                            Op::WSet(w) => Some((*e, *w)),
+                            _ => unreachable!("matched above"),
+                        },
+                        None => Some((*e, WOp::Slot(*t))),
+                    }
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        TQuant {
+            q: qo.q,
+            slot: qo.slot,
+            dom,
+            body,
+            pre,
+            within,
+        }
+    }
+}
+
+/// The terms of a chain of `and` (`and` true) or of `or`, in order.
+fn flatten<'a>(op: &'a Op, and: bool, out: &mut Vec<&'a Op>) {
+    match op {
+        Op::And(a, b) if and => {
+            flatten(a, and, out);
+            flatten(b, and, out);
+        }
+        Op::Or(a, b) if !and => {
+            flatten(a, and, out);
+            flatten(b, and, out);
+        }
+        _ => out.push(op),
+    }
+}
+
+/// A set of cells (members below 128) from a wide set.
+#[inline(always)]
+pub fn cells_word(b: &Bits) -> u128 {
+    u128::from(b.0[0]) | u128::from(b.0[1]) << 64
+}
+
+/// The wide set of a set of cells.
+#[inline(always)]
+pub fn cells_bits(c: u128) -> Bits {
+    let mut b = Bits::EMPTY;
+    b.0[0] = c as u64;
+    b.0[1] = (c >> 64) as u64;
+    b
+}
+
+/// The wide set of a word.
+#[inline(always)]
+pub fn word_bits(w: u64) -> Bits {
+    let mut b = Bits::EMPTY;
+    b.0[0] = w;
+    b
+}
+
+#[inline(always)]
+fn bin<T>(op: SetOp, a: T, b: T) -> T
+where
+    T: std::ops::BitOr<Output = T> + std::ops::BitAnd<Output = T> + std::ops::Not<Output = T>,
+{
+    match op {
+        SetOp::Union => a | b,
+        SetOp::Inter => a & b,
+        SetOp::Minus => a & !b,
+    }
+}
+
+impl WOp {
+    pub fn eval(&self, cx: &mut Env) -> u64 {
+        match self {
+            WOp::Slot(s) => match &cx.vals[*s] {
+                Val::Set(b) => b.0[0],
+                Val::Idx(i) => 1 << i,
+                _ => 0,
+            },
+            WOp::Mask(e, s) => digit_mask(cx.state, *e, cx.vals[*s].idx()),
+            WOp::CellsMask(c) => {
+                let mut m = c.eval(cx);
+                let mut all = 0;
+                while m != 0 {
+                    all |= digit_mask(cx.state, Elem::Cell, m.trailing_zeros() as usize);
+                    m &= m - 1;
+                }
+                all
+            }
+            WOp::HouseDigits(s) => house_digits_mask(cx.state, cx.vals[*s].idx()),
+            WOp::Const(w) => *w,
+            WOp::ProdDigits(p) => p.digits(cx),
+            WOp::ProdHouses(keep, p) => {
+                let mut m = p.cells(cx);
+                let mut all = 0;
+                while m != 0 {
+                    all |= CELL_HOUSE_BITS[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                all & keep
+            }
+            WOp::Bin(op, a, b) => {
+                let a = a.eval(cx);
+                bin(*op, a, b.eval(cx))
+            }
+            WOp::Select(tq) => {
+                let mut w = 0u64;
+                match quantify(tq, cx, &mut |i| w |= 1 << i) {
+                    Answer::Undefined => 0,
+                    _ => w,
+                }
+            }
+            WOp::Wide(op) => op.eval_set(cx).0[0],
+        }
+    }
+}
+
+impl COp {
+    pub fn eval(&self, cx: &mut Env) -> u128 {
+        match self {
+            COp::Slot(s) => match &cx.vals[*s] {
+                Val::Set(b) => cells_word(b),
+                Val::Idx(i) => 1 << i,
+                _ => 0,
+            },
+            COp::PeersOne(s) => cells_word(&CELL_PEERS[cx.vals[*s].idx()]),
+            COp::Peers(c) => {
+                let mut m = c.eval(cx);
+                if m == 0 {
+                    return 0;
+                }
+                let mut all = u128::MAX;
+                while m != 0 {
+                    all &= cells_word(&CELL_PEERS[m.trailing_zeros() as usize]);
+                    m &= m - 1;
+                }
+                all
+            }
+            COp::HouseCells(s) => house_cells_mask(cx.state, cx.vals[*s].idx()),
+            COp::Const(c) => *c,
+            COp::HousesAll(w) => {
+                let mut m = w.eval(cx);
+                let mut all = 0;
+                while m != 0 {
+                    all |= HOUSE_CELL_WORDS[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                all
+            }
+            COp::ProdCells(p) => p.cells(cx),
+            COp::Bin(op, a, b) => {
+                let a = a.eval(cx);
+                bin(*op, a, b.eval(cx))
+            }
+            COp::Select(tq) => {
+                let mut w = 0u128;
+                match quantify(tq, cx, &mut |i| w |= 1 << i) {
+                    Answer::Undefined => 0,
+                    _ => w,
+                }
+            }
+            COp::Wide(op) => cells_word(&op.eval_set(cx)),
+        }
+    }
+}
+
+/// What a quantifier found.
+pub enum Answer {
+    Bool(bool),
+    Count(i64),
+    /// `select`: the members were given to the caller.
+    Chosen,
+    /// An undefined value was met (the clause fails).
+    Undefined,
+}
+
+/// Runs a typed quantifier: binds its slot to each member of the domain
+/// until the answer is known; `select` gives each chosen member to `pick`.
+#[inline(never)]
+pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answer {
+    let TQuant {
+        q,
+        slot,
+        dom,
+        body,
+        pre,
+        within,
+    } = tq;
+    let (q, slot) = (*q, *slot);
+    // The domain in its width; a wide one as its words.
+    let wide;
+    let narrow: [u64; 2];
+    let words: &[u64] = match dom {
+        Dom::Word(w) => {
+            narrow = [w.eval(cx), 0];
+            &narrow[..1]
+        }
+        Dom::Cells(c) => {
+            let c = c.eval(cx);
+            narrow = [c as u64, (c >> 64) as u64];
+            &narrow[..]
+        }
+        Dom::Wide(op) => {
+            wide = op.eval_set(cx);
+            &wide.0[..]
+        }
+    };
+    if words.iter().all(|&w| w == 0) {
+        return match q {
+            Quant::All | Quant::None => Answer::Bool(true),
+            Quant::Any => Answer::Bool(false),
+            Quant::Count => Answer::Count(0),
+            Quant::Select => Answer::Chosen,
+        };
+    }
+    for (t, v) in pre {
+        v.eval_into(cx, *t);
+    }
+    let within = within.as_ref().map(|(e, w)| (*e, w.eval(cx)));
+    let mut count = 0;
+    for (k, &word) in words.iter().enumerate() {
+        let mut m = word;
+        while m != 0 {
+            let i = k * 64 + m.trailing_zeros() as usize;
+            m &= m - 1;
+            cx.vals[slot] = Val::Idx(i);
+            let holds = match within {
+                Some((e, w)) => digit_mask(cx.state, e, i) & !w == 0,
+                None => body.eval_bool(cx),
+            };
+            if cx.undefined {
+                return Answer::Undefined;
+            }
+            match (q, holds) {
+                (Quant::All, false) | (Quant::None, true) => return Answer::Bool(false),
+                (Quant::Any, true) => return Answer::Bool(true),
+                (Quant::Count, true) => count += 1,
+                (Quant::Select, true) => pick(i),
+                _ => {}
+            }
+        }
+    }
+    match q {
+        Quant::All | Quant::None => Answer::Bool(true),
+        Quant::Any => Answer::Bool(false),
+        Quant::Count => Answer::Count(count),
+        Quant::Select => Answer::Chosen,
+    }
+}
+
+/// The value of a typed quantifier as the untyped one gives it.
+pub fn quant_val(tq: &TQuant, cx: &mut Env) -> Val {
+    let mut chosen = Bits::EMPTY;
+    match quantify(tq, cx, &mut |i| chosen.insert(i)) {
+        Answer::Bool(b) => Val::Bool(b),
+        Answer::Count(n) => Val::Int(n),
+        Answer::Chosen => Val::Set(chosen),
+        Answer::Undefined => Val::Bool(false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::geometry::{N_CELLS, cand};
+    use crate::grid::state::State;
+
+    fn slot(s: usize) -> Box<Op> {
+        Box::new(Op::Slot(s))
+    }
+    fn bx(op: Op) -> Box<Op> {
+        Box::new(op)
+    }
+    fn cands(e: Elem, x: Box<Op>) -> Box<Op> {
+        bx(Op::Cands(e, x))
+    }
+    fn digits(e: Elem, x: Box<Op>) -> Op {
+        Op::Project(Elem::Digit, cands(e, x))
+    }
+    fn quant(q: Quant, slot: usize, domain: Op, body: Op) -> Op {
+        Op::Quant(Box::new(QuantOp {
+            q,
+            slot,
+            domain,
+            body,
+            pre: Vec::new(),
+        }))
+    }
+
+    // Slots: 0, 1 cells; 2 a set of cells; 3 a digit; 4 a candidate; 5 a
+    // house; 6 a set of digits; 7 the empty set of cells; 8 a quantified
+    // cell; 9 a quantified digit; 10 a set of houses; 11 a row; 12 a
+    // quantified candidate; 13 a moved part.
+    const KINDS: [Kind; 12] = [
+        Kind::One(Elem::Cell),
+        Kind::One(Elem::Cell),
+        Kind::Set(Elem::Cell),
+        Kind::One(Elem::Digit),
+        Kind::One(Elem::Cand),
+        Kind::One(Elem::House),
+        Kind::Set(Elem::Digit),
+        Kind::Set(Elem::Cell),
+        Kind::Unknown,
+        Kind::Unknown,
+        Kind::Set(Elem::House),
+        Kind::One(Elem::Row),
+    ];
+
+    /// One expression of each typed form, and what each must become.
+    fn cases() -> Vec<(&'static str, Op)> {
+        use Elem::{Cand, Cell, Digit, House};
+        let union = |a, b| bx(Op::SetBin(SetOp::Union, a, b));
+        let peers1 = || bx(Op::Peers(slot(0)));
+        let cell_sel = quant(
+            Quant::Select,
+            8,
+            Op::Project(Cell, bx(Op::Grid)),
+            Op::Cmp(
+                crate::search::pattern::CmpOp::Eq,
+                bx(Op::Len(cands(Cell, slot(8)))),
+                bx(Op::Int(2)),
+            ),
+        );
+        let digit_sel = quant(
+            Quant::Select,
+            9,
+            Op::Slot(6),
+            Op::In(slot(9), bx(digits(Cell, slot(0)))),
+        );
+        let in_cell = |q| {
+            quant(
+                q,
+                8,
+                Op::Slot(2),
+                Op::SubsetOf(bx(digits(Cell, slot(8))), slot(6)),
+            )
+        };
+        let in_digits = |q| quant(q, 9, digits(Cell, slot(1)), Op::In(slot(9), slot(6)));
+        vec![
+            ("WSet Mask cell", digits(Cell, slot(0))),
+            ("WSet Mask cand", digits(Cand, slot(4))),
+            ("WSet CellsMask", digits(Cell, slot(2))),
+            ("WSet HouseDigits", digits(House, slot(5))),
+            ("WSet HouseDigits row", digits(Elem::Row, slot(11))),
+            ("WSet Bin union", Op::SetBin(SetOp::Union, slot(3), slot(6))),
+            (
+                "WSet Bin inter",
+                Op::SetBin(SetOp::Inter, bx(digits(Cell, slot(0))), slot(6)),
+            ),
+            (
+                "WSet Bin minus",
+                Op::SetBin(SetOp::Minus, bx(digits(Cell, slot(1))), slot(3)),
+            ),
+            ("WSet Select", digit_sel.clone()),
+            ("WSet Wide", Op::Project(House, cands(Cand, slot(4)))),
+            (
+                "WSet ProdHouses of cells",
+                Op::Project(House, cands(Cell, slot(2))),
+            ),
+            (
+                "WSet Bin of houses",
+                Op::SetBin(SetOp::Union, slot(10), slot(11)),
+            ),
+            (
+                "WSet ProdDigits",
+                Op::Project(
+                    Digit,
+                    bx(Op::SetBin(
+                        SetOp::Inter,
+                        cands(House, slot(5)),
+                        cands(House, slot(11)),
+                    )),
+                ),
+            ),
+            (
+                "WSet ProdHouses",
+                Op::Project(Elem::Row, cands(Digit, slot(3))),
+            ),
+            (
+                "WSet ProdHouses of houses",
+                Op::Project(
+                    House,
+                    bx(Op::SetBin(
+                        SetOp::Inter,
+                        cands(Digit, slot(6)),
+                        cands(House, slot(10)),
+                    )),
+                ),
+            ),
+            (
+                "CSet ProdCells",
+                Op::Project(
+                    Cell,
+                    bx(Op::SetBin(
+                        SetOp::Inter,
+                        cands(House, slot(5)),
+                        cands(Digit, slot(6)),
+                    )),
+                ),
+            ),
+            (
+                "ProdLen",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(Cell, slot(2)),
+                    cands(Digit, slot(3)),
+                ))),
+            ),
+            (
+                "ProdLen of a cell",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(Cell, slot(0)),
+                    cands(Digit, slot(6)),
+                ))),
+            ),
+            ("CSet PeersOne", Op::Peers(slot(0))),
+            ("CSet Peers", Op::Peers(slot(2))),
+            ("CSet Peers union", Op::Peers(union(slot(0), slot(1)))),
+            ("CSet Peers empty", Op::Peers(union(slot(7), slot(1)))),
+            ("CSet Peers none", Op::Peers(slot(7))),
+            ("CSet HouseCells", Op::Project(Cell, cands(House, slot(5)))),
+            ("CSet Bin", Op::SetBin(SetOp::Minus, peers1(), slot(2))),
+            ("CSet Select", cell_sel.clone()),
+            ("CSet Wide", Op::Project(Cell, cands(Cand, slot(4)))),
+            (
+                "CSet ProdCells of the grid",
+                Op::Project(Cell, bx(Op::Grid)),
+            ),
+            (
+                "CSet ProdCells of a digit",
+                Op::Project(Cell, cands(Digit, slot(3))),
+            ),
+            ("WLen", Op::Len(bx(digits(Cell, slot(2))))),
+            ("CLen", Op::Len(peers1())),
+            ("MaskLen cell", Op::Len(cands(Cell, slot(0)))),
+            ("MaskLen cand", Op::Len(cands(Cand, slot(4)))),
+            (
+                "WEq",
+                Op::SetEq(true, bx(digits(Cell, slot(0))), bx(digits(Cell, slot(1)))),
+            ),
+            (
+                "WEq ne",
+                Op::SetEq(false, bx(digits(Cell, slot(0))), slot(6)),
+            ),
+            ("CEq", Op::SetEq(true, peers1(), bx(Op::Peers(slot(1))))),
+            ("WSub", Op::SubsetOf(bx(digits(Cell, slot(0))), slot(6))),
+            ("CSub", Op::SubsetOf(slot(2), peers1())),
+            ("WIn", Op::In(slot(3), bx(digits(Cell, slot(0))))),
+            ("WIn one", Op::In(slot(3), bx(Op::First(slot(6))))),
+            ("CIn", Op::In(slot(1), peers1())),
+            (
+                "AllOf",
+                Op::And(
+                    bx(Op::In(slot(3), slot(6))),
+                    bx(Op::And(
+                        bx(Op::In(slot(1), peers1())),
+                        bx(Op::SubsetOf(bx(digits(Cell, slot(0))), slot(6))),
+                    )),
+                ),
+            ),
+            (
+                "AnyOf",
+                Op::Or(
+                    bx(Op::Or(
+                        bx(Op::In(slot(3), slot(6))),
+                        bx(Op::In(slot(1), peers1())),
+                    )),
+                    bx(Op::SubsetOf(bx(digits(Cell, slot(0))), slot(6))),
+                ),
+            ),
+            ("TQuant all within", in_cell(Quant::All)),
+            ("TQuant any moved within", {
+                // `any(x in S: digits(x) <= d | D)`, its bound moved out.
+                let body = Op::SubsetOf(
+                    bx(digits(Cell, slot(8))),
+                    bx(Op::SetBin(SetOp::Union, slot(3), slot(6))),
+                );
+                let mut next = 13;
+                let (pre, body) = crate::search::hoist::hoist(body, 8, &mut next);
+                assert_eq!(pre.len(), 1);
+                Op::Quant(Box::new(QuantOp {
+                    q: Quant::Any,
+                    slot: 8,
+                    domain: Op::Slot(2),
+                    body,
+                    pre,
+                }))
+            }),
+            ("TQuant any within", in_cell(Quant::Any)),
+            ("TQuant none within", in_cell(Quant::None)),
+            ("TQuant count within", in_cell(Quant::Count)),
+            ("TQuant all digits", in_digits(Quant::All)),
+            ("TQuant any digits", in_digits(Quant::Any)),
+            ("TQuant count digits", in_digits(Quant::Count)),
+            (
+                "TQuant count cells",
+                quant(
+                    Quant::Count,
+                    8,
+                    Op::Project(Cell, bx(Op::Grid)),
+                    Op::In(slot(3), bx(digits(Cell, slot(8)))),
+                ),
+            ),
+            (
+                "TQuant wide domain",
+                quant(
+                    Quant::Count,
+                    12,
+                    Op::Cands(Cell, slot(0)),
+                    Op::In(slot(12), bx(Op::Grid)),
+                ),
+            ),
+            (
+                "undefined in a quantifier",
+                quant(
+                    Quant::Select,
+                    9,
+                    Op::Slot(6),
+                    Op::In(bx(Op::First(slot(7))), peers1()),
+                ),
+            ),
+        ]
+    }
+
+    /// The name of the outermost typed form of an expression.
+    fn form(op: &Op) -> String {
+        let w = |w: &WOp| format!("{w:?}").split('(').next().unwrap_or("").to_string();
+        let c = |c: &COp| format!("{c:?}").split('(').next().unwrap_or("").to_string();
+        match op {
+            Op::WSet(x) => format!("WSet {}", w(x)),
+            Op::CSet(x) => format!("CSet {}", c(x)),
+            _ => format!("{op:?}")
+                .split('(')
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        }
+    }
+
+    /// Every typed operator has the value of the expression it was made
+    /// from, on random states and bindings.
+    #[test]
+    fn typed_forms_agree_with_wide_evaluation() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = |n: u64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 33) % n) as usize
+        };
+        let mut t = Typer { kinds: Vec::new() };
+        for (s, k) in KINDS.iter().enumerate() {
+            t.set(s, *k);
+        }
+        let cases = cases();
+        for (_, op) in &cases {
+            t.learn(op);
+        }
+        let typed: Vec<Op> = cases.iter().map(|(_, op)| t.op(op)).collect();
+        // Each case became the form it names.
+        for ((name, _), op) in cases.iter().zip(&typed) {
+            let want = name.split(' ').take(2).collect::<Vec<_>>().join(" ");
+            let got = form(op);
+            assert!(
+                want.starts_with(&got) || name.starts_with("undefined"),
+                "{name}: {got}"
+            );
+            if let Op::TQuant(tq) = op {
+                assert_eq!(tq.within.is_some(), name.ends_with("within"), "{name}");
+                // A moved part read by the condition only is computed in
+                // place.
+                assert!(tq.pre.is_empty(), "{name}");
+                assert_eq!(
+                    matches!(tq.within, Some((_, WOp::Bin(..)))),
+                    name.contains("moved"),
+                    "{name}"
+                );
+            }
+        }
+        let mut differ = 0;
+        for round in 0..300 {
+            let mut masks = [0u16; N_CELLS];
+            for m in masks.iter_mut() {
+                // Some empty cells, some bivalue ones.
+                *m = match next(4) {
+                    0 => 0,
+                    1 => [3, 5, 6, 0x101, 0x180][next(5)],
+                    _ => next(512) as u16,
+                };
+            }
+            let state = State::from_masks(&masks, &[0; N_CELLS]);
+            let (c1, c2) = (next(81), next(81));
+            let cells = Bits::from_indices((0..1 + next(4)).map(|_| next(81)));
+            let digit_set = word_bits(next(512) as u64);
+            let houses = word_bits(next(1 << 27) as u64);
+            let mut vals = vec![
+                Val::Idx(c1),
+                Val::Idx(if round % 5 == 0 { c1 } else { c2 }),
+                Val::Set(cells),
+                Val::Idx(next(9)),
+                Val::Idx(cand(c1, next(9))),
+                Val::Idx(next(27)),
+                Val::Set(digit_set),
+                Val::Set(Bits::EMPTY),
+                Val::Int(0),
+                Val::Int(0),
+                Val::Set(houses),
+                Val::Idx(next(9)),
+                Val::Int(0),
+                Val::Int(0),
+            ];
+            for ((name, wide), typed) in cases.iter().zip(&typed) {
+                let a = wide.value(&state, &mut vals);
+                let b = typed.value(&state, &mut vals);
+                assert_eq!(a, b, "{name} on round {round}");
+                differ += usize::from(a != cases[0].1.value(&state, &mut vals));
+            }
+        }
+        // The cases are not all one value.
+        assert!(differ > 1000, "{differ}");
+    }
+}
