@@ -1153,7 +1153,8 @@ fn solve(
     }
     if job.verify {
         out.message(&format!(
-            "verify: {rated} puzzle(s) checked, {wrong} with a wrong step"
+            "verify: {} checked, {wrong} with a wrong step",
+            counted(rated, "puzzle")
         ))?;
     }
     out.finish()?;

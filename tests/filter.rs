@@ -60,8 +60,7 @@ fn the_slow_filter_solves_more_and_every_step_is_sound() {
     );
     assert_eq!(v.code, Some(0), "{}", v.stderr);
     assert!(
-        v.stderr
-            .contains("10 puzzle(s) checked, 0 with a wrong step"),
+        v.stderr.contains("10 puzzles checked, 0 with a wrong step"),
         "{}",
         v.stderr
     );

@@ -126,7 +126,7 @@ fn verify_on_the_command_line_names_the_wrong_rule() {
             input::Format::PencilMarks729
         );
         assert!(
-            err.ends_with("verify: 1 puzzle(s) checked, 1 with a wrong step\n"),
+            err.ends_with("verify: 1 puzzle checked, 1 with a wrong step\n"),
             "{err}"
         );
     }
@@ -137,6 +137,6 @@ fn verify_on_the_command_line_names_the_wrong_rule() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "verify: 1 puzzle(s) checked, 0 with a wrong step\n"
+        "verify: 1 puzzle checked, 0 with a wrong step\n"
     );
 }
