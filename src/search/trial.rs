@@ -44,7 +44,7 @@
 
 use super::branch::{Lanes, Prepared};
 use super::implication::{
-    self, Cause, Chain, Graph, Implications, chains_key, lit, lit_cand, lit_on,
+    self, Cause, Chain, Graph, Implications, SavedGraph, chains_key, lit, lit_cand, lit_on,
 };
 use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
 use crate::grid::bits::{Bits, LitSet};
@@ -699,6 +699,11 @@ struct Prop<'a> {
     dynamic: bool,
     /// The rules applied when the steps are exhausted (`apply SET`).
     apply: Option<&'a [AppliedRule]>,
+    /// The applied rules' signature (see [`MemoTable::sig`]).
+    sig: Vec<(usize, i64)>,
+    /// Shares its propagations through the thread's [`MEMO`]: a trial
+    /// searched by the engine (not one applied in another's branch).
+    memo: bool,
     /// Queues, buffers and the static steps' inferences, kept between the
     /// propagations of one pass (one per candidate) and, through the
     /// thread's [`SCRATCHES`], between passes and searches (boxed: moved
@@ -721,6 +726,188 @@ impl Drop for Prop<'_> {
         if let Some(sc) = self.scratch.get_mut().take() {
             SCRATCHES.with(|p| p.borrow_mut().push(sc));
         }
+    }
+}
+
+thread_local! {
+    /// How many trial searches are under way on this thread: 1 in a trial
+    /// the engine searches, more in one applied in another's branches.
+    static DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+
+    /// The propagations of the engine's trial searches in the current
+    /// state (see [`Prop::chain`]).
+    static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::new(Memo::default());
+}
+
+/// A trial search under way ([`DEPTH`]), however it ends.
+struct DepthGuard;
+
+impl DepthGuard {
+    fn enter() -> DepthGuard {
+        DEPTH.with(|d| d.set(d.get() + 1));
+        DepthGuard
+    }
+}
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get() - 1));
+    }
+}
+
+/// Propagations shared between the trial rules the engine searches in one
+/// state. A dynamic trial that applies rule groups R, and one that
+/// propagates with the same steps and applies R followed by more groups,
+/// make the same propagation from an assumption until the first one stops:
+/// at each stall both search R's groups first, in the same state, and
+/// only when none has a match with parents does the second one go on to
+/// its further groups. So the second takes the first's graph and goes on
+/// from its last stall (a rule set applied in branches that begins with
+/// another such set, whole groups, shares the first level of its chains
+/// this way); a trial applying no rules is the prefix of every trial with
+/// the same steps. The second also takes the search nodes the first
+/// counted, so that statistics are those of making the graph again.
+#[derive(Default)]
+struct Memo {
+    /// The state the tables hold propagations of.
+    state: Option<State>,
+    tables: Vec<MemoTable>,
+    /// Propagations taken from a trial with fewer rules, and continued.
+    resumed: u64,
+}
+
+/// The propagations of the trials with one configuration.
+struct MemoTable {
+    steps: Steps,
+    dynamic: bool,
+    /// The applied rules, in order: each one's searcher (its address: the
+    /// linker gives a rule file's rules to every set that includes it) and
+    /// its complexity (which groups it).
+    sig: Vec<(usize, i64)>,
+    /// Per literal: its propagation's place in `chains`, plus one (0: none).
+    at: Vec<u32>,
+    chains: Vec<MemoChain>,
+    /// The entries of `chains` in use (the others keep their memory).
+    used: usize,
+}
+
+/// One finished propagation from an assumption.
+struct MemoChain {
+    graph: SavedGraph,
+    /// Its contradiction, if it found one.
+    absurd: Option<(u32, u32)>,
+    /// The branch's state where it stopped.
+    cur: Live,
+    /// The search nodes it counted.
+    nodes: u64,
+}
+
+impl MemoTable {
+    /// Does a propagation of this table's trials make the same graph as
+    /// `p`'s until it stops (`p`'s rules begin with this table's, a whole
+    /// number of groups)?
+    fn prefix_of(&self, p: &Prop) -> bool {
+        let k = self.sig.len();
+        self.steps == p.steps
+            && self.dynamic == p.dynamic
+            && p.sig.len() >= k
+            && p.sig[..k] == self.sig[..]
+            && (k == 0 || k == p.sig.len() || p.sig[k].1 != p.sig[k - 1].1)
+    }
+}
+
+impl Memo {
+    /// The propagation from `source` that `p` can start from, the longest
+    /// made by a trial whose rules `p`'s extend: copied into `g`, its state
+    /// into `cur`; returns its contradiction, the number of `p`'s rules it
+    /// searched (without a match with parents at its last stall) and the
+    /// search nodes it counted.
+    fn lookup(
+        &mut self,
+        p: &Prop,
+        source: u16,
+        g: &mut Graph,
+        cur: &mut Live,
+    ) -> Option<(Option<(u32, u32)>, usize, u64)> {
+        if self.state.as_ref() != Some(p.original) {
+            return None;
+        }
+        let (t, i) = self
+            .tables
+            .iter()
+            .filter(|t| t.prefix_of(p))
+            .filter_map(|t| match t.at[usize::from(source)] {
+                0 => None,
+                i => Some((t, i as usize - 1)),
+            })
+            .max_by_key(|(t, _)| t.sig.len())?;
+        let m = &t.chains[i];
+        g.restore(&m.graph);
+        *cur = m.cur;
+        let found = (m.absurd, t.sig.len(), m.nodes);
+        if found.0.is_none() && found.1 < p.sig.len() {
+            self.resumed += 1;
+        }
+        Some(found)
+    }
+
+    /// Keeps `p`'s finished propagation from `source`.
+    fn record(
+        &mut self,
+        p: &Prop,
+        source: u16,
+        g: &Graph,
+        absurd: Option<(u32, u32)>,
+        cur: &Live,
+        nodes: u64,
+    ) {
+        if self.state.as_ref() != Some(p.original) {
+            self.state = Some(*p.original);
+            for t in &mut self.tables {
+                t.at.fill(0);
+                t.used = 0;
+            }
+        }
+        let t = match self
+            .tables
+            .iter()
+            .position(|t| t.steps == p.steps && t.dynamic == p.dynamic && t.sig == p.sig)
+        {
+            Some(k) => &mut self.tables[k],
+            None => {
+                self.tables.push(MemoTable {
+                    steps: p.steps,
+                    dynamic: p.dynamic,
+                    sig: p.sig.clone(),
+                    at: vec![0; 2 * N_CANDS],
+                    chains: Vec::new(),
+                    used: 0,
+                });
+                self.tables.last_mut().expect("just pushed")
+            }
+        };
+        let at = &mut t.at[usize::from(source)];
+        let i = match *at {
+            0 => {
+                t.used += 1;
+                *at = t.used as u32;
+                if t.chains.len() < t.used {
+                    t.chains.push(MemoChain {
+                        graph: SavedGraph::default(),
+                        absurd: None,
+                        cur: *cur,
+                        nodes: 0,
+                    });
+                }
+                t.used - 1
+            }
+            i => i as usize - 1,
+        };
+        let m = &mut t.chains[i];
+        g.save(&mut m.graph);
+        m.absurd = absurd;
+        m.cur = *cur;
+        m.nodes = nodes;
     }
 }
 
@@ -961,6 +1148,8 @@ impl<'a> Prop<'a> {
             steps,
             dynamic,
             apply: None,
+            sig: Vec::new(),
+            memo: DEPTH.with(|d| d.get()) == 1,
             scratch: std::cell::RefCell::new(Some(sc)),
         }
     }
@@ -969,14 +1158,28 @@ impl<'a> Prop<'a> {
     /// exhausted.
     fn applying(mut self, rules: Option<&'a [AppliedRule]>) -> Prop<'a> {
         self.apply = rules;
+        self.sig = rules
+            .unwrap_or_default()
+            .iter()
+            .map(|r| (Arc::as_ptr(&r.searcher) as *const () as usize, r.complexity))
+            .collect();
         self
     }
 
     /// The applied rules' literals off in the branch `cur`, each a node
     /// whose parents are its match's parents, queued on `pend_off`: the
     /// first group of rules (equal complexity) with a match that has
-    /// parents gives them all. `false` when no group has one.
-    fn advanced(&self, cx: &mut SearchCx, g: &mut Graph, cur: &Bits, pend_off: &mut Queue) -> bool {
+    /// parents gives them all. `false` when no group has one. The first
+    /// `skip` rules (whole groups) are known to have none in `cur`: they
+    /// are not searched.
+    fn advanced(
+        &self,
+        cx: &mut SearchCx,
+        g: &mut Graph,
+        cur: &Bits,
+        pend_off: &mut Queue,
+        skip: usize,
+    ) -> bool {
         let Some(rules) = self.apply else {
             return false;
         };
@@ -987,7 +1190,7 @@ impl<'a> Prop<'a> {
         let mut found: Vec<Found> = Vec::new();
         let mut par: Vec<u32> = Vec::new();
         let mut any = false;
-        let mut i = 0;
+        let mut i = skip;
         while i < rules.len() && !any {
             let group = rules[i].complexity;
             while i < rules.len() && rules[i].complexity == group {
@@ -1206,14 +1409,61 @@ impl<'a> Prop<'a> {
     /// Propagates the graph's nodes (its assumptions) to a fixpoint, one
     /// literal at a time ("on" literals first). Stops at the first literal
     /// inferred both on and off and returns its two nodes (on, off).
+    ///
+    /// A propagation from one assumption is shared, through the thread's
+    /// [`MEMO`], with the later trials of the step that propagate from the
+    /// same state with the same steps and apply the same rules, maybe
+    /// followed by more groups (see [`Memo::lookup`]): they take its graph,
+    /// and its count of search nodes, instead of making it again, then go
+    /// on from where it stopped with their further rules.
     fn chain(&self, cx: &mut SearchCx, g: &mut Graph) -> Option<(u32, u32)> {
         let mut sc = self.scratch.borrow_mut();
         let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
-        self.chain_in(cx, g, sc.emptied())
+        let sc = sc.emptied();
+        let mut cur = self.orig;
+        if !self.memo || g.len() != 1 {
+            return self.chain_in(cx, g, sc, &mut cur, None);
+        }
+        let source = g.node(0).lit;
+        let before = cx.nodes;
+        let hit = MEMO.with(|m| m.borrow_mut().lookup(self, source, g, &mut cur));
+        let absurd = match hit {
+            Some((absurd, skip, nodes)) => {
+                let mut left = nodes;
+                while left > 0 {
+                    let n = left.min(u64::from(u32::MAX));
+                    cx.tick_n(n as u32);
+                    left -= n;
+                }
+                if cx.interrupted() {
+                    return None;
+                }
+                if absurd.is_some() || skip == self.sig.len() {
+                    return absurd;
+                }
+                self.chain_in(cx, g, sc, &mut cur, Some(skip))
+            }
+            None => self.chain_in(cx, g, sc, &mut cur, None),
+        };
+        if !cx.interrupted() {
+            let nodes = cx.nodes - before;
+            MEMO.with(|m| m.borrow_mut().record(self, source, g, absurd, &cur, nodes));
+        }
+        absurd
     }
 
-    fn chain_in(&self, cx: &mut SearchCx, g: &mut Graph, sc: &mut Scratch) -> Option<(u32, u32)> {
-        let mut cur = self.orig;
+    /// Propagates from the graph's nodes in `cur` (see [`Prop::chain`]).
+    /// `resume`: the graph is a finished propagation whose state is `cur`,
+    /// where the first `skip` applied rules have no match with parents;
+    /// it goes on with the rules after them.
+    fn chain_in(
+        &self,
+        cx: &mut SearchCx,
+        g: &mut Graph,
+        sc: &mut Scratch,
+        cur: &mut Live,
+        resume: Option<usize>,
+    ) -> Option<(u32, u32)> {
         let Scratch {
             pend_on,
             pend_off,
@@ -1221,19 +1471,23 @@ impl<'a> Prop<'a> {
             infer,
             ..
         } = sc;
-        for n in 0..g.len() as u32 {
-            if lit_on(g.node(n).lit) {
-                pend_on.push_back(n);
-            } else {
-                pend_off.push_back(n);
+        if resume.is_none() {
+            for n in 0..g.len() as u32 {
+                if lit_on(g.node(n).lit) {
+                    pend_on.push_back(n);
+                } else {
+                    pend_off.push_back(n);
+                }
             }
         }
+        // The node of the resumed stall was counted where it was made.
+        let mut skip = resume;
         loop {
-            if cx.tick() {
+            if skip.is_none() && cx.tick() {
                 return None;
             }
             if let Some(p) = pend_on.pop_front() {
-                let (infs, _) = self.step(g.node(p).lit, &cur, infer);
+                let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     if let Some(on) = g.get(implication::conjugate(inf.lit)) {
                         let off = g.push(inf.lit, inf.cause, &[p]);
@@ -1246,7 +1500,7 @@ impl<'a> Prop<'a> {
                 }
             } else if let Some(p) = pend_off.pop_front() {
                 let z = lit_cand(g.node(p).lit);
-                let (infs, hidden) = self.step(g.node(p).lit, &cur, infer);
+                let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
                 if self.dynamic {
                     cur.remove(z);
                 }
@@ -1261,9 +1515,10 @@ impl<'a> Prop<'a> {
                         pend_on.push_back(n);
                     }
                 }
-            } else if !self.advanced(cx, g, &cur.cands, pend_off) {
+            } else if !self.advanced(cx, g, &cur.cands, pend_off, skip.unwrap_or(0)) {
                 return None;
             }
+            skip = None;
         }
     }
 
@@ -1884,6 +2139,7 @@ impl Searcher for TrialSearch {
         state: &State,
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        let _depth = DepthGuard::enter();
         let mut col = Collector {
             spec: &self.spec,
             state,
@@ -2057,6 +2313,60 @@ mod tests {
     /// chains and cycles of every kind of static step.
     const PUZZLE: &str =
         "...........1..2.34..2.3156....2.43.5.2..5641..4.31..26..4....5...7.63...8.9..5...";
+
+    /// A trial whose applied rules extend another's takes the other's
+    /// propagations in the same state and finds the same matches, in the
+    /// same order, with the same evidence, as when it makes them alone.
+    #[test]
+    fn a_trial_extending_anothers_rules_finds_the_same_matches() {
+        let set = crate::ruleset::load("se").unwrap();
+        let rule = |name: &str| {
+            set.rules
+                .iter()
+                .find(|r| r.head.name == name)
+                .unwrap()
+                .searcher
+                .clone()
+        };
+        let (plus, fc) = (
+            rule("dynamic-forcing-chains-plus"),
+            rule("dynamic-forcing-chains-plus-fc"),
+        );
+        let givens: [u8; 81] =
+            std::array::from_fn(|i| PUZZLE.as_bytes()[i].saturating_sub(b'0').min(9));
+        let state = State::from_givens(&givens);
+        // Each run in a thread of its own: a memo of its own.
+        let run = |rules: Vec<Arc<dyn Searcher>>| {
+            std::thread::spawn(move || {
+                let out: Vec<Vec<String>> = rules
+                    .iter()
+                    .map(|r| {
+                        let mut found = Vec::new();
+                        let _ = r.search(&mut SearchCx::new(None), &state, &mut |f| {
+                            found.push(format!(
+                                "{:?} {:?} {:?} {}",
+                                f.kind,
+                                f.conclusions.iter().collect::<Vec<_>>(),
+                                f.grade,
+                                r.render(&state, &f.evidence)
+                            ));
+                            ControlFlow::Continue(())
+                        });
+                        found
+                    })
+                    .collect();
+                (out, MEMO.with(|m| m.borrow().resumed))
+            })
+            .join()
+            .unwrap()
+        };
+        let (alone, resumed_alone) = run(vec![fc.clone()]);
+        let (after, resumed_after) = run(vec![plus, fc]);
+        assert_eq!(resumed_alone, 0);
+        assert!(resumed_after > 100, "{resumed_after}");
+        assert!(!alone[0].is_empty());
+        assert_eq!(after[1], alone[0]);
+    }
 
     /// Static reachability changes nothing a forcing chain or cycle search
     /// finds: the same chains (so the same complexities and paths), the
