@@ -791,6 +791,17 @@ struct MemoTable {
     used: usize,
 }
 
+/// A propagation taken from the memo ([`Memo::lookup`]).
+struct Taken {
+    /// Its contradiction, if it found one.
+    absurd: Option<(u32, u32)>,
+    /// The applied rules it searched, without a match with parents at its
+    /// last stall.
+    skip: usize,
+    /// The search nodes it counted.
+    nodes: u64,
+}
+
 /// One finished propagation from an assumption.
 struct MemoChain {
     graph: SavedGraph,
@@ -822,13 +833,7 @@ impl Memo {
     /// into `cur`; returns its contradiction, the number of `p`'s rules it
     /// searched (without a match with parents at its last stall) and the
     /// search nodes it counted.
-    fn lookup(
-        &mut self,
-        p: &Prop,
-        source: u16,
-        g: &mut Graph,
-        cur: &mut Live,
-    ) -> Option<(Option<(u32, u32)>, usize, u64)> {
+    fn lookup(&mut self, p: &Prop, source: u16, g: &mut Graph, cur: &mut Live) -> Option<Taken> {
         if self.state.as_ref() != Some(p.original) {
             return None;
         }
@@ -844,8 +849,12 @@ impl Memo {
         let m = &t.chains[i];
         g.restore(&m.graph);
         *cur = m.cur;
-        let found = (m.absurd, t.sig.len(), m.nodes);
-        if found.0.is_none() && found.1 < p.sig.len() {
+        let found = Taken {
+            absurd: m.absurd,
+            skip: t.sig.len(),
+            nodes: m.nodes,
+        };
+        if found.absurd.is_none() && found.skip < p.sig.len() {
             self.resumed += 1;
         }
         Some(found)
@@ -1428,7 +1437,11 @@ impl<'a> Prop<'a> {
         let before = cx.nodes;
         let hit = MEMO.with(|m| m.borrow_mut().lookup(self, source, g, &mut cur));
         let absurd = match hit {
-            Some((absurd, skip, nodes)) => {
+            Some(Taken {
+                absurd,
+                skip,
+                nodes,
+            }) => {
                 let mut left = nodes;
                 while left > 0 {
                     let n = left.min(u64::from(u32::MAX));
