@@ -53,6 +53,7 @@ use crate::grid::state::{State, cell_mask};
 use crate::rating::Rating;
 use std::any::Any;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 /// The implication steps a pass propagates with.
@@ -690,6 +691,20 @@ enum Recipe {
     },
 }
 
+/// A match of a rule applied in a branch, with parents: the rule's place
+/// in the applied set, the candidates it removes, its parents, and for a
+/// nested trial's match its complexity and the key of its chains.
+struct AppliedMatch {
+    rule: usize,
+    removed: Bits,
+    parents: Bits,
+    nest: Option<(usize, u64)>,
+}
+
+/// The applied rules' matches in a branch's state (after the first rules
+/// given), with the search nodes they took.
+type Matched = std::collections::HashMap<(Bits, usize), (Rc<Vec<AppliedMatch>>, u64)>;
+
 /// Propagation in one pass: the original state and the steps.
 struct Prop<'a> {
     original: &'a State,
@@ -701,6 +716,8 @@ struct Prop<'a> {
     apply: Option<&'a [AppliedRule]>,
     /// The applied rules' signature (see [`MemoTable::sig`]).
     sig: Vec<(usize, i64)>,
+    /// The applied rules' matches in the branch states met so far.
+    matched: std::cell::RefCell<Matched>,
     /// Shares its propagations through the thread's [`MEMO`]: a trial
     /// searched by the engine (not one applied in another's branch).
     memo: bool,
@@ -1158,6 +1175,7 @@ impl<'a> Prop<'a> {
             dynamic,
             apply: None,
             sig: Vec::new(),
+            matched: Default::default(),
             memo: DEPTH.with(|d| d.get()) == 1,
             scratch: std::cell::RefCell::new(Some(sc)),
         }
@@ -1192,18 +1210,78 @@ impl<'a> Prop<'a> {
         let Some(rules) = self.apply else {
             return false;
         };
+        // The applied rules' matches with parents depend only on the
+        // branch's state (and the original one, the pass's): a state met
+        // again in another branch takes them from the pass's table.
+        let key = (*cur, skip);
+        let known = self.matched.borrow().get(&key).cloned();
+        let hit = known.is_some();
+        let (matches, nodes) = match known {
+            Some(m) => m,
+            None => {
+                let before = cx.nodes;
+                let Some(m) = self.search_applied(cx, rules, cur, skip) else {
+                    return false;
+                };
+                let m = (Rc::new(m), cx.nodes - before);
+                self.matched.borrow_mut().insert(key, m.clone());
+                m
+            }
+        };
+        if hit {
+            // The searches' nodes, as counted when they were made.
+            let mut left = nodes;
+            while left > 0 {
+                let n = left.min(u64::from(u32::MAX));
+                cx.tick_n(n as u32);
+                left -= n;
+            }
+        }
+        let mut par: Vec<u32> = Vec::new();
+        let mut any = false;
+        for m in matches.iter() {
+            par.clear();
+            par.extend(m.parents.iter().filter_map(|p| g.get(lit(p, false))));
+            // A nested trial's match adds its own complexity.
+            let nest = m.nest.map(|(c, k)| g.nest(c, k));
+            for z in m.removed.iter() {
+                any = true;
+                let l = lit(z, false);
+                if !g.contains(l) {
+                    let n = g.add(l, Cause::Rule, &par);
+                    g.mark_rule(n, &rules[m.rule].name);
+                    if let Some(k) = nest {
+                        g.mark_nest(n, k);
+                    }
+                    pend_off.push_back(n);
+                }
+            }
+        }
+        any
+    }
+
+    /// The matches with parents of the applied rules `rules` after the first
+    /// `skip` in the branch's state `cur`, a group of rules (equal
+    /// complexity) at a time, up to the first group with a match that
+    /// removes a candidate; `None` when the search was interrupted.
+    fn search_applied(
+        &self,
+        cx: &mut SearchCx,
+        rules: &[AppliedRule],
+        cur: &Bits,
+        skip: usize,
+    ) -> Option<Vec<AppliedMatch>> {
         let branch = State {
             cands: *cur,
             values: self.original.values,
         };
         let mut found: Vec<Found> = Vec::new();
-        let mut par: Vec<u32> = Vec::new();
+        let mut out = Vec::new();
         let mut any = false;
         let mut i = skip;
         while i < rules.len() && !any {
             let group = rules[i].complexity;
             while i < rules.len() && rules[i].complexity == group {
-                let name = &rules[i].name;
                 let rule = &rules[i].searcher;
                 i += 1;
                 found.clear();
@@ -1215,19 +1293,16 @@ impl<'a> Prop<'a> {
                     })
                 });
                 if cx.interrupted() {
-                    return false;
+                    return None;
                 }
                 for f in &found {
                     let parents = rule.parents(self.original, &branch, &f.evidence);
                     if parents.is_empty() {
                         continue;
                     }
-                    par.clear();
-                    par.extend(parents.iter().filter_map(|p| g.get(lit(p, false))));
-                    // A nested trial's match adds its own complexity.
                     let nest = match &f.evidence {
                         Evidence::Implications(imp) => {
-                            Some(g.nest(imp.complexity, chains_key(&imp.chains)))
+                            Some((imp.complexity, chains_key(&imp.chains)))
                         }
                         _ => None,
                     };
@@ -1242,22 +1317,17 @@ impl<'a> Prop<'a> {
                             r
                         }
                     };
-                    for z in removed.iter() {
-                        any = true;
-                        let l = lit(z, false);
-                        if !g.contains(l) {
-                            let n = g.add(l, Cause::Rule, &par);
-                            g.mark_rule(n, name);
-                            if let Some(k) = nest {
-                                g.mark_nest(n, k);
-                            }
-                            pend_off.push_back(n);
-                        }
-                    }
+                    any |= !removed.is_empty();
+                    out.push(AppliedMatch {
+                        rule: i - 1,
+                        removed,
+                        parents,
+                        nest,
+                    });
                 }
             }
         }
-        any
+        Some(out)
     }
 
     /// The inferences of literal `l` in `cur`, with the buffer of hidden
