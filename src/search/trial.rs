@@ -268,7 +268,12 @@ impl TrialSearch {
     /// Gives pass `pass` the rules its `apply` names (the loader calls this
     /// once). A pass whose set is not linked applies nothing.
     pub fn set_apply_link(&self, pass: usize, rules: Applied) {
-        if let Some(l) = self.applied.get(pass) {
+        if let (Some(l), Some(p)) = (self.applied.get(pass), self.spec.passes.get(pass)) {
+            let config = (p.steps, p.reads == Reads::Branch, signature(&rules));
+            let mut known = EXTENDERS.lock().unwrap_or_else(|e| e.into_inner());
+            if !known.contains(&config) {
+                known.push(config);
+            }
             let _ = l.set(rules);
         }
     }
@@ -721,6 +726,9 @@ struct Prop<'a> {
     /// Shares its propagations through the thread's [`MEMO`]: a trial
     /// searched by the engine (not one applied in another's branch).
     memo: bool,
+    /// Keeps its propagations in the [`MEMO`]: a linked trial applies
+    /// rules that extend its own.
+    keep: bool,
     /// Queues, buffers and the static steps' inferences, kept between the
     /// propagations of one pass (one per candidate) and, through the
     /// thread's [`SCRATCHES`], between passes and searches (boxed: moved
@@ -835,14 +843,32 @@ impl MemoTable {
     /// `p`'s until it stops (`p`'s rules begin with this table's, a whole
     /// number of groups)?
     fn prefix_of(&self, p: &Prop) -> bool {
-        let k = self.sig.len();
-        self.steps == p.steps
-            && self.dynamic == p.dynamic
-            && p.sig.len() >= k
-            && p.sig[..k] == self.sig[..]
-            && (k == 0 || k == p.sig.len() || p.sig[k].1 != p.sig[k - 1].1)
+        self.steps == p.steps && self.dynamic == p.dynamic && begins_with(&p.sig, &self.sig)
     }
 }
+
+/// Does signature `long` begin with `short`, a whole number of groups?
+fn begins_with(long: &[(usize, i64)], short: &[(usize, i64)]) -> bool {
+    let k = short.len();
+    long.len() >= k
+        && long[..k] == *short
+        && (k == 0 || k == long.len() || long[k].1 != long[k - 1].1)
+}
+
+/// The signature of applied rules (see [`MemoTable::sig`]).
+fn signature(rules: &[AppliedRule]) -> Vec<(usize, i64)> {
+    rules
+        .iter()
+        .map(|r| (Arc::as_ptr(&r.searcher) as *const () as usize, r.complexity))
+        .collect()
+}
+
+/// The configurations of the linked passes that apply rules: their steps,
+/// whether they read the branch, and their rules' signature. A
+/// propagation is kept in the [`MEMO`] only when one of them extends its
+/// own (another trial may take it).
+static EXTENDERS: std::sync::Mutex<Vec<(Steps, bool, Vec<(usize, i64)>)>> =
+    std::sync::Mutex::new(Vec::new());
 
 impl Memo {
     /// The propagation from `source` that `p` can start from, the longest
@@ -1177,6 +1203,7 @@ impl<'a> Prop<'a> {
             sig: Vec::new(),
             matched: Default::default(),
             memo: DEPTH.with(|d| d.get()) == 1,
+            keep: false,
             scratch: std::cell::RefCell::new(Some(sc)),
         }
     }
@@ -1185,11 +1212,16 @@ impl<'a> Prop<'a> {
     /// exhausted.
     fn applying(mut self, rules: Option<&'a [AppliedRule]>) -> Prop<'a> {
         self.apply = rules;
-        self.sig = rules
-            .unwrap_or_default()
-            .iter()
-            .map(|r| (Arc::as_ptr(&r.searcher) as *const () as usize, r.complexity))
-            .collect();
+        self.sig = signature(rules.unwrap_or_default());
+        self.keep = self.memo && {
+            let known = EXTENDERS.lock().unwrap_or_else(|e| e.into_inner());
+            known.iter().any(|(steps, dynamic, sig)| {
+                *steps == self.steps
+                    && *dynamic == self.dynamic
+                    && sig.len() > self.sig.len()
+                    && begins_with(sig, &self.sig)
+            })
+        };
         self
     }
 
@@ -1528,7 +1560,7 @@ impl<'a> Prop<'a> {
             }
             None => self.chain_in(cx, g, sc, &mut cur, None),
         };
-        if !cx.interrupted() {
+        if self.keep && !cx.interrupted() {
             let nodes = cx.nodes - before;
             MEMO.with(|m| m.borrow_mut().record(self, source, g, absurd, &cur, nodes));
         }
@@ -1920,7 +1952,7 @@ struct Pool {
 }
 
 /// A propagation's graph and its contradiction (the two nodes), if any.
-type Propagated = (Graph, Option<(u32, u32)>);
+type Propagated = (SavedGraph, Option<(u32, u32)>);
 
 thread_local! {
     /// Pools of finished searches, reused by the next ones (every graph is
@@ -2017,7 +2049,7 @@ impl TrialSearch {
                 let g_on = &mut pool.on[i];
                 let absurd_on = match pool.cached[z].take() {
                     Some((g, absurd)) => {
-                        *g_on = g;
+                        g_on.restore(&g);
                         absurd
                     }
                     None => {
@@ -2135,12 +2167,14 @@ impl TrialSearch {
                 let y = cand(o, d);
                 let g = &mut pool.region[j];
                 match &pool.cached[y] {
-                    Some((c, _)) => g.clone_from(c),
+                    Some((c, _)) => g.restore(c),
                     None => {
                         g.clear();
                         g.add(lit(y, true), Cause::Assumption, &[]);
                         let absurd = prop.chain(cx, g);
-                        pool.cached[y] = Some((g.clone(), absurd));
+                        let mut saved = SavedGraph::default();
+                        g.save(&mut saved);
+                        pool.cached[y] = Some((saved, absurd));
                     }
                 }
             }
