@@ -867,8 +867,11 @@ fn signature(rules: &[AppliedRule]) -> Vec<(usize, i64)> {
 /// whether they read the branch, and their rules' signature. A
 /// propagation is kept in the [`MEMO`] only when one of them extends its
 /// own (another trial may take it).
-static EXTENDERS: std::sync::Mutex<Vec<(Steps, bool, Vec<(usize, i64)>)>> =
-    std::sync::Mutex::new(Vec::new());
+static EXTENDERS: std::sync::Mutex<Vec<Config>> = std::sync::Mutex::new(Vec::new());
+
+/// A pass's steps, whether it reads the branch, and its applied rules'
+/// signature.
+type Config = (Steps, bool, Vec<(usize, i64)>);
 
 impl Memo {
     /// The propagation from `source` that `p` can start from, the longest
