@@ -814,6 +814,11 @@ struct MemoTable {
     chains: Vec<MemoChain>,
     /// The entries of `chains` in use (the others keep their memory).
     used: usize,
+    /// The applied rules' searchers, held so that no other searcher (of a
+    /// rule set loaded later) takes the address `sig` names them by while
+    /// the table lives.
+    #[allow(dead_code)]
+    searchers: Vec<Arc<dyn Searcher>>,
 }
 
 /// A propagation taken from the memo ([`Memo::lookup`]).
@@ -934,6 +939,12 @@ impl Memo {
                     steps: p.steps,
                     dynamic: p.dynamic,
                     sig: p.sig.clone(),
+                    searchers: p
+                        .apply
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|r| r.searcher.clone())
+                        .collect(),
                     at: vec![0; 2 * N_CANDS],
                     chains: Vec::new(),
                     used: 0,
