@@ -97,6 +97,18 @@ pub struct Graph {
     visits: std::cell::RefCell<(Vec<u32>, u32, Vec<u32>)>,
 }
 
+/// A graph kept for later ([`Graph::save`], [`Graph::restore`]): its nodes,
+/// and the latest node of each present literal, in literal order.
+#[derive(Clone, Debug, Default)]
+pub struct SavedGraph {
+    nodes: Vec<Node>,
+    parents: Vec<u32>,
+    present: LitSet,
+    nests: Vec<(usize, u64)>,
+    rules: Vec<Arc<str>>,
+    latest: Vec<u32>,
+}
+
 impl Graph {
     /// An empty graph (one allocation for the literal index).
     pub fn new() -> Graph {
@@ -120,6 +132,35 @@ impl Graph {
         self.rules.clear();
     }
 
+    /// Keeps this graph in `saved` (its memory reused), without the
+    /// literal index's unused entries.
+    pub fn save(&self, saved: &mut SavedGraph) {
+        saved.nodes.clone_from(&self.nodes);
+        saved.parents.clone_from(&self.parents);
+        saved.present = self.present;
+        saved.nests.clone_from(&self.nests);
+        saved.rules.clone_from(&self.rules);
+        saved.latest.clear();
+        saved
+            .latest
+            .extend(self.present.iter().map(|l| self.index[l]));
+    }
+
+    /// Makes this graph the one kept in `saved`, keeping its memory.
+    pub fn restore(&mut self, saved: &SavedGraph) {
+        self.nodes.clone_from(&saved.nodes);
+        self.parents.clone_from(&saved.parents);
+        self.present = saved.present;
+        self.nests.clone_from(&saved.nests);
+        self.rules.clone_from(&saved.rules);
+        if self.index.len() < 2 * N_CANDS {
+            self.index.resize(2 * N_CANDS, 0);
+        }
+        for (l, &n) in saved.present.iter().zip(&saved.latest) {
+            self.index[l] = n;
+        }
+    }
+
     /// Registers a nested match of complexity `complexity` (a trial rule's
     /// match applied in a branch) whose chains have key `key`
     /// ([`chains_key`]); nodes it concludes are marked with the returned
@@ -134,7 +175,13 @@ impl Graph {
     /// Marks node `n` as concluded by the rule named `name` (applied in
     /// the branch).
     pub fn mark_rule(&mut self, n: u32, name: &Arc<str>) {
-        let k = match self.rules.iter().position(|r| Arc::ptr_eq(r, name)) {
+        // The same name from another rule set (a graph copied from a
+        // propagation of another trial, see `trial::Memo`) is the same rule.
+        let k = match self
+            .rules
+            .iter()
+            .position(|r| Arc::ptr_eq(r, name) || **r == **name)
+        {
             Some(k) => k,
             None => {
                 self.rules.push(name.clone());

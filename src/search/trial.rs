@@ -44,7 +44,7 @@
 
 use super::branch::{Lanes, Prepared};
 use super::implication::{
-    self, Cause, Chain, Graph, Implications, chains_key, lit, lit_cand, lit_on,
+    self, Cause, Chain, Graph, Implications, SavedGraph, chains_key, lit, lit_cand, lit_on,
 };
 use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
 use crate::grid::bits::{Bits, LitSet};
@@ -53,6 +53,7 @@ use crate::grid::state::{State, cell_mask};
 use crate::rating::Rating;
 use std::any::Any;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 /// The implication steps a pass propagates with.
@@ -267,7 +268,12 @@ impl TrialSearch {
     /// Gives pass `pass` the rules its `apply` names (the loader calls this
     /// once). A pass whose set is not linked applies nothing.
     pub fn set_apply_link(&self, pass: usize, rules: Applied) {
-        if let Some(l) = self.applied.get(pass) {
+        if let (Some(l), Some(p)) = (self.applied.get(pass), self.spec.passes.get(pass)) {
+            let config = (p.steps, p.reads == Reads::Branch, signature(&rules));
+            let mut known = EXTENDERS.lock().unwrap_or_else(|e| e.into_inner());
+            if !known.contains(&config) {
+                known.push(config);
+            }
             let _ = l.set(rules);
         }
     }
@@ -690,6 +696,20 @@ enum Recipe {
     },
 }
 
+/// A match of a rule applied in a branch, with parents: the rule's place
+/// in the applied set, the candidates it removes, its parents, and for a
+/// nested trial's match its complexity and the key of its chains.
+struct AppliedMatch {
+    rule: usize,
+    removed: Bits,
+    parents: Bits,
+    nest: Option<(usize, u64)>,
+}
+
+/// The applied rules' matches in a branch's state (after the first rules
+/// given), with the search nodes they took.
+type Matched = std::collections::HashMap<(Bits, usize), (Rc<Vec<AppliedMatch>>, u64)>;
+
 /// Propagation in one pass: the original state and the steps.
 struct Prop<'a> {
     original: &'a State,
@@ -699,6 +719,16 @@ struct Prop<'a> {
     dynamic: bool,
     /// The rules applied when the steps are exhausted (`apply SET`).
     apply: Option<&'a [AppliedRule]>,
+    /// The applied rules' signature (see [`MemoTable::sig`]).
+    sig: Vec<(usize, i64)>,
+    /// The applied rules' matches in the branch states met so far.
+    matched: std::cell::RefCell<Matched>,
+    /// Shares its propagations through the thread's [`MEMO`]: a trial
+    /// searched by the engine (not one applied in another's branch).
+    memo: bool,
+    /// Keeps its propagations in the [`MEMO`]: a linked trial applies
+    /// rules that extend its own.
+    keep: bool,
     /// Queues, buffers and the static steps' inferences, kept between the
     /// propagations of one pass (one per candidate) and, through the
     /// thread's [`SCRATCHES`], between passes and searches (boxed: moved
@@ -721,6 +751,229 @@ impl Drop for Prop<'_> {
         if let Some(sc) = self.scratch.get_mut().take() {
             SCRATCHES.with(|p| p.borrow_mut().push(sc));
         }
+    }
+}
+
+thread_local! {
+    /// How many trial searches are under way on this thread: 1 in a trial
+    /// the engine searches, more in one applied in another's branches.
+    static DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+
+    /// The propagations of the engine's trial searches in the current
+    /// state (see [`Prop::chain`]).
+    static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::new(Memo::default());
+}
+
+/// A trial search under way ([`DEPTH`]), however it ends.
+struct DepthGuard;
+
+impl DepthGuard {
+    fn enter() -> DepthGuard {
+        DEPTH.with(|d| d.set(d.get() + 1));
+        DepthGuard
+    }
+}
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        DEPTH.with(|d| d.set(d.get() - 1));
+    }
+}
+
+/// Propagations shared between the trial rules the engine searches in one
+/// state. A dynamic trial that applies rule groups R, and one that
+/// propagates with the same steps and applies R followed by more groups,
+/// make the same propagation from an assumption until the first one stops:
+/// at each stall both search R's groups first, in the same state, and
+/// only when none has a match with parents does the second one go on to
+/// its further groups. So the second takes the first's graph and goes on
+/// from its last stall (a rule set applied in branches that begins with
+/// another such set, whole groups, shares the first level of its chains
+/// this way); a trial applying no rules is the prefix of every trial with
+/// the same steps. The second also takes the search nodes the first
+/// counted, so that statistics are those of making the graph again.
+#[derive(Default)]
+struct Memo {
+    /// The state the tables hold propagations of.
+    state: Option<State>,
+    tables: Vec<MemoTable>,
+    /// Propagations taken from a trial with fewer rules, and continued.
+    resumed: u64,
+}
+
+/// The propagations of the trials with one configuration.
+struct MemoTable {
+    steps: Steps,
+    dynamic: bool,
+    /// The applied rules, in order: each one's searcher (its address: the
+    /// linker gives a rule file's rules to every set that includes it) and
+    /// its complexity (which groups it).
+    sig: Vec<(usize, i64)>,
+    /// Per literal: its propagation's place in `chains`, plus one (0: none).
+    at: Vec<u32>,
+    chains: Vec<MemoChain>,
+    /// The entries of `chains` in use (the others keep their memory).
+    used: usize,
+    /// The applied rules' searchers, held so that no other searcher (of a
+    /// rule set loaded later) takes the address `sig` names them by while
+    /// the table lives.
+    #[allow(dead_code)]
+    searchers: Vec<Arc<dyn Searcher>>,
+}
+
+/// A propagation taken from the memo ([`Memo::lookup`]).
+struct Taken {
+    /// Its contradiction, if it found one.
+    absurd: Option<(u32, u32)>,
+    /// The applied rules it searched, without a match with parents at its
+    /// last stall.
+    skip: usize,
+    /// The search nodes it counted.
+    nodes: u64,
+}
+
+/// One finished propagation from an assumption.
+struct MemoChain {
+    graph: SavedGraph,
+    /// Its contradiction, if it found one.
+    absurd: Option<(u32, u32)>,
+    /// The branch's state where it stopped.
+    cur: Live,
+    /// The search nodes it counted.
+    nodes: u64,
+}
+
+impl MemoTable {
+    /// Does a propagation of this table's trials make the same graph as
+    /// `p`'s until it stops (`p`'s rules begin with this table's, a whole
+    /// number of groups)?
+    fn prefix_of(&self, p: &Prop) -> bool {
+        self.steps == p.steps && self.dynamic == p.dynamic && begins_with(&p.sig, &self.sig)
+    }
+}
+
+/// Does signature `long` begin with `short`, a whole number of groups?
+fn begins_with(long: &[(usize, i64)], short: &[(usize, i64)]) -> bool {
+    let k = short.len();
+    long.len() >= k
+        && long[..k] == *short
+        && (k == 0 || k == long.len() || long[k].1 != long[k - 1].1)
+}
+
+/// The signature of applied rules (see [`MemoTable::sig`]).
+fn signature(rules: &[AppliedRule]) -> Vec<(usize, i64)> {
+    rules
+        .iter()
+        .map(|r| (Arc::as_ptr(&r.searcher) as *const () as usize, r.complexity))
+        .collect()
+}
+
+/// The configurations of the linked passes that apply rules: their steps,
+/// whether they read the branch, and their rules' signature. A
+/// propagation is kept in the [`MEMO`] only when one of them extends its
+/// own (another trial may take it).
+static EXTENDERS: std::sync::Mutex<Vec<Config>> = std::sync::Mutex::new(Vec::new());
+
+/// A pass's steps, whether it reads the branch, and its applied rules'
+/// signature.
+type Config = (Steps, bool, Vec<(usize, i64)>);
+
+impl Memo {
+    /// The propagation from `source` that `p` can start from, the longest
+    /// made by a trial whose rules `p`'s extend: copied into `g`, its state
+    /// into `cur`; returns its contradiction, the number of `p`'s rules it
+    /// searched (without a match with parents at its last stall) and the
+    /// search nodes it counted.
+    fn lookup(&mut self, p: &Prop, source: u16, g: &mut Graph, cur: &mut Live) -> Option<Taken> {
+        if self.state.as_ref() != Some(p.original) {
+            return None;
+        }
+        let (t, i) = self
+            .tables
+            .iter()
+            .filter(|t| t.prefix_of(p))
+            .filter_map(|t| match t.at[usize::from(source)] {
+                0 => None,
+                i => Some((t, i as usize - 1)),
+            })
+            .max_by_key(|(t, _)| t.sig.len())?;
+        let m = &t.chains[i];
+        g.restore(&m.graph);
+        *cur = m.cur;
+        let found = Taken {
+            absurd: m.absurd,
+            skip: t.sig.len(),
+            nodes: m.nodes,
+        };
+        if found.absurd.is_none() && found.skip < p.sig.len() {
+            self.resumed += 1;
+        }
+        Some(found)
+    }
+
+    /// Keeps `p`'s finished propagation from `source`.
+    fn record(
+        &mut self,
+        p: &Prop,
+        source: u16,
+        g: &Graph,
+        absurd: Option<(u32, u32)>,
+        cur: &Live,
+        nodes: u64,
+    ) {
+        if self.state.as_ref() != Some(p.original) {
+            self.state = Some(*p.original);
+            for t in &mut self.tables {
+                t.at.fill(0);
+                t.used = 0;
+            }
+        }
+        let t = match self
+            .tables
+            .iter()
+            .position(|t| t.steps == p.steps && t.dynamic == p.dynamic && t.sig == p.sig)
+        {
+            Some(k) => &mut self.tables[k],
+            None => {
+                self.tables.push(MemoTable {
+                    steps: p.steps,
+                    dynamic: p.dynamic,
+                    sig: p.sig.clone(),
+                    searchers: p
+                        .apply
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|r| r.searcher.clone())
+                        .collect(),
+                    at: vec![0; 2 * N_CANDS],
+                    chains: Vec::new(),
+                    used: 0,
+                });
+                self.tables.last_mut().expect("just pushed")
+            }
+        };
+        let at = &mut t.at[usize::from(source)];
+        let i = match *at {
+            0 => {
+                t.used += 1;
+                *at = t.used as u32;
+                if t.chains.len() < t.used {
+                    t.chains.push(MemoChain {
+                        graph: SavedGraph::default(),
+                        absurd: None,
+                        cur: *cur,
+                        nodes: 0,
+                    });
+                }
+                t.used - 1
+            }
+            i => i as usize - 1,
+        };
+        let m = &mut t.chains[i];
+        g.save(&mut m.graph);
+        m.absurd = absurd;
+        m.cur = *cur;
+        m.nodes = nodes;
     }
 }
 
@@ -961,6 +1214,10 @@ impl<'a> Prop<'a> {
             steps,
             dynamic,
             apply: None,
+            sig: Vec::new(),
+            matched: Default::default(),
+            memo: DEPTH.with(|d| d.get()) == 1,
+            keep: false,
             scratch: std::cell::RefCell::new(Some(sc)),
         }
     }
@@ -969,29 +1226,108 @@ impl<'a> Prop<'a> {
     /// exhausted.
     fn applying(mut self, rules: Option<&'a [AppliedRule]>) -> Prop<'a> {
         self.apply = rules;
+        self.sig = signature(rules.unwrap_or_default());
+        self.keep = self.memo && {
+            let known = EXTENDERS.lock().unwrap_or_else(|e| e.into_inner());
+            known.iter().any(|(steps, dynamic, sig)| {
+                *steps == self.steps
+                    && *dynamic == self.dynamic
+                    && sig.len() > self.sig.len()
+                    && begins_with(sig, &self.sig)
+            })
+        };
         self
     }
 
     /// The applied rules' literals off in the branch `cur`, each a node
     /// whose parents are its match's parents, queued on `pend_off`: the
     /// first group of rules (equal complexity) with a match that has
-    /// parents gives them all. `false` when no group has one.
-    fn advanced(&self, cx: &mut SearchCx, g: &mut Graph, cur: &Bits, pend_off: &mut Queue) -> bool {
+    /// parents gives them all. `false` when no group has one. The first
+    /// `skip` rules (whole groups) are known to have none in `cur`: they
+    /// are not searched.
+    fn advanced(
+        &self,
+        cx: &mut SearchCx,
+        g: &mut Graph,
+        cur: &Bits,
+        pend_off: &mut Queue,
+        skip: usize,
+    ) -> bool {
         let Some(rules) = self.apply else {
             return false;
         };
+        // The applied rules' matches with parents depend only on the
+        // branch's state (and the original one, the pass's): a state met
+        // again in another branch takes them from the pass's table.
+        let key = (*cur, skip);
+        let known = self.matched.borrow().get(&key).cloned();
+        let hit = known.is_some();
+        let (matches, nodes) = match known {
+            Some(m) => m,
+            None => {
+                let before = cx.nodes;
+                let Some(m) = self.search_applied(cx, rules, cur, skip) else {
+                    return false;
+                };
+                let m = (Rc::new(m), cx.nodes - before);
+                self.matched.borrow_mut().insert(key, m.clone());
+                m
+            }
+        };
+        if hit {
+            // The searches' nodes, as counted when they were made.
+            let mut left = nodes;
+            while left > 0 {
+                let n = left.min(u64::from(u32::MAX));
+                cx.tick_n(n as u32);
+                left -= n;
+            }
+        }
+        let mut par: Vec<u32> = Vec::new();
+        let mut any = false;
+        for m in matches.iter() {
+            par.clear();
+            par.extend(m.parents.iter().filter_map(|p| g.get(lit(p, false))));
+            // A nested trial's match adds its own complexity.
+            let nest = m.nest.map(|(c, k)| g.nest(c, k));
+            for z in m.removed.iter() {
+                any = true;
+                let l = lit(z, false);
+                if !g.contains(l) {
+                    let n = g.add(l, Cause::Rule, &par);
+                    g.mark_rule(n, &rules[m.rule].name);
+                    if let Some(k) = nest {
+                        g.mark_nest(n, k);
+                    }
+                    pend_off.push_back(n);
+                }
+            }
+        }
+        any
+    }
+
+    /// The matches with parents of the applied rules `rules` after the first
+    /// `skip` in the branch's state `cur`, a group of rules (equal
+    /// complexity) at a time, up to the first group with a match that
+    /// removes a candidate; `None` when the search was interrupted.
+    fn search_applied(
+        &self,
+        cx: &mut SearchCx,
+        rules: &[AppliedRule],
+        cur: &Bits,
+        skip: usize,
+    ) -> Option<Vec<AppliedMatch>> {
         let branch = State {
             cands: *cur,
             values: self.original.values,
         };
         let mut found: Vec<Found> = Vec::new();
-        let mut par: Vec<u32> = Vec::new();
+        let mut out = Vec::new();
         let mut any = false;
-        let mut i = 0;
+        let mut i = skip;
         while i < rules.len() && !any {
             let group = rules[i].complexity;
             while i < rules.len() && rules[i].complexity == group {
-                let name = &rules[i].name;
                 let rule = &rules[i].searcher;
                 i += 1;
                 found.clear();
@@ -1003,19 +1339,16 @@ impl<'a> Prop<'a> {
                     })
                 });
                 if cx.interrupted() {
-                    return false;
+                    return None;
                 }
                 for f in &found {
                     let parents = rule.parents(self.original, &branch, &f.evidence);
                     if parents.is_empty() {
                         continue;
                     }
-                    par.clear();
-                    par.extend(parents.iter().filter_map(|p| g.get(lit(p, false))));
-                    // A nested trial's match adds its own complexity.
                     let nest = match &f.evidence {
                         Evidence::Implications(imp) => {
-                            Some(g.nest(imp.complexity, chains_key(&imp.chains)))
+                            Some((imp.complexity, chains_key(&imp.chains)))
                         }
                         _ => None,
                     };
@@ -1030,22 +1363,17 @@ impl<'a> Prop<'a> {
                             r
                         }
                     };
-                    for z in removed.iter() {
-                        any = true;
-                        let l = lit(z, false);
-                        if !g.contains(l) {
-                            let n = g.add(l, Cause::Rule, &par);
-                            g.mark_rule(n, name);
-                            if let Some(k) = nest {
-                                g.mark_nest(n, k);
-                            }
-                            pend_off.push_back(n);
-                        }
-                    }
+                    any |= !removed.is_empty();
+                    out.push(AppliedMatch {
+                        rule: i - 1,
+                        removed,
+                        parents,
+                        nest,
+                    });
                 }
             }
         }
-        any
+        Some(out)
     }
 
     /// The inferences of literal `l` in `cur`, with the buffer of hidden
@@ -1206,14 +1534,65 @@ impl<'a> Prop<'a> {
     /// Propagates the graph's nodes (its assumptions) to a fixpoint, one
     /// literal at a time ("on" literals first). Stops at the first literal
     /// inferred both on and off and returns its two nodes (on, off).
+    ///
+    /// A propagation from one assumption is shared, through the thread's
+    /// [`MEMO`], with the later trials of the step that propagate from the
+    /// same state with the same steps and apply the same rules, maybe
+    /// followed by more groups (see [`Memo::lookup`]): they take its graph,
+    /// and its count of search nodes, instead of making it again, then go
+    /// on from where it stopped with their further rules.
     fn chain(&self, cx: &mut SearchCx, g: &mut Graph) -> Option<(u32, u32)> {
         let mut sc = self.scratch.borrow_mut();
         let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
-        self.chain_in(cx, g, sc.emptied())
+        let sc = sc.emptied();
+        let mut cur = self.orig;
+        if !self.memo || g.len() != 1 {
+            return self.chain_in(cx, g, sc, &mut cur, None);
+        }
+        let source = g.node(0).lit;
+        let before = cx.nodes;
+        let hit = MEMO.with(|m| m.borrow_mut().lookup(self, source, g, &mut cur));
+        let absurd = match hit {
+            Some(Taken {
+                absurd,
+                skip,
+                nodes,
+            }) => {
+                let mut left = nodes;
+                while left > 0 {
+                    let n = left.min(u64::from(u32::MAX));
+                    cx.tick_n(n as u32);
+                    left -= n;
+                }
+                if cx.interrupted() {
+                    return None;
+                }
+                if absurd.is_some() || skip == self.sig.len() {
+                    return absurd;
+                }
+                self.chain_in(cx, g, sc, &mut cur, Some(skip))
+            }
+            None => self.chain_in(cx, g, sc, &mut cur, None),
+        };
+        if self.keep && !cx.interrupted() {
+            let nodes = cx.nodes - before;
+            MEMO.with(|m| m.borrow_mut().record(self, source, g, absurd, &cur, nodes));
+        }
+        absurd
     }
 
-    fn chain_in(&self, cx: &mut SearchCx, g: &mut Graph, sc: &mut Scratch) -> Option<(u32, u32)> {
-        let mut cur = self.orig;
+    /// Propagates from the graph's nodes in `cur` (see [`Prop::chain`]).
+    /// `resume`: the graph is a finished propagation whose state is `cur`,
+    /// where the first `skip` applied rules have no match with parents;
+    /// it goes on with the rules after them.
+    fn chain_in(
+        &self,
+        cx: &mut SearchCx,
+        g: &mut Graph,
+        sc: &mut Scratch,
+        cur: &mut Live,
+        resume: Option<usize>,
+    ) -> Option<(u32, u32)> {
         let Scratch {
             pend_on,
             pend_off,
@@ -1221,19 +1600,23 @@ impl<'a> Prop<'a> {
             infer,
             ..
         } = sc;
-        for n in 0..g.len() as u32 {
-            if lit_on(g.node(n).lit) {
-                pend_on.push_back(n);
-            } else {
-                pend_off.push_back(n);
+        if resume.is_none() {
+            for n in 0..g.len() as u32 {
+                if lit_on(g.node(n).lit) {
+                    pend_on.push_back(n);
+                } else {
+                    pend_off.push_back(n);
+                }
             }
         }
+        // The node of the resumed stall was counted where it was made.
+        let mut skip = resume;
         loop {
-            if cx.tick() {
+            if skip.is_none() && cx.tick() {
                 return None;
             }
             if let Some(p) = pend_on.pop_front() {
-                let (infs, _) = self.step(g.node(p).lit, &cur, infer);
+                let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     if let Some(on) = g.get(implication::conjugate(inf.lit)) {
                         let off = g.push(inf.lit, inf.cause, &[p]);
@@ -1246,7 +1629,7 @@ impl<'a> Prop<'a> {
                 }
             } else if let Some(p) = pend_off.pop_front() {
                 let z = lit_cand(g.node(p).lit);
-                let (infs, hidden) = self.step(g.node(p).lit, &cur, infer);
+                let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
                 if self.dynamic {
                     cur.remove(z);
                 }
@@ -1261,9 +1644,10 @@ impl<'a> Prop<'a> {
                         pend_on.push_back(n);
                     }
                 }
-            } else if !self.advanced(cx, g, &cur.cands, pend_off) {
+            } else if !self.advanced(cx, g, &cur.cands, pend_off, skip.unwrap_or(0)) {
                 return None;
             }
+            skip = None;
         }
     }
 
@@ -1582,7 +1966,7 @@ struct Pool {
 }
 
 /// A propagation's graph and its contradiction (the two nodes), if any.
-type Propagated = (Graph, Option<(u32, u32)>);
+type Propagated = (SavedGraph, Option<(u32, u32)>);
 
 thread_local! {
     /// Pools of finished searches, reused by the next ones (every graph is
@@ -1679,7 +2063,7 @@ impl TrialSearch {
                 let g_on = &mut pool.on[i];
                 let absurd_on = match pool.cached[z].take() {
                     Some((g, absurd)) => {
-                        *g_on = g;
+                        g_on.restore(&g);
                         absurd
                     }
                     None => {
@@ -1797,12 +2181,14 @@ impl TrialSearch {
                 let y = cand(o, d);
                 let g = &mut pool.region[j];
                 match &pool.cached[y] {
-                    Some((c, _)) => g.clone_from(c),
+                    Some((c, _)) => g.restore(c),
                     None => {
                         g.clear();
                         g.add(lit(y, true), Cause::Assumption, &[]);
                         let absurd = prop.chain(cx, g);
-                        pool.cached[y] = Some((g.clone(), absurd));
+                        let mut saved = SavedGraph::default();
+                        g.save(&mut saved);
+                        pool.cached[y] = Some((saved, absurd));
                     }
                 }
             }
@@ -1884,6 +2270,7 @@ impl Searcher for TrialSearch {
         state: &State,
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        let _depth = DepthGuard::enter();
         let mut col = Collector {
             spec: &self.spec,
             state,
@@ -2057,6 +2444,60 @@ mod tests {
     /// chains and cycles of every kind of static step.
     const PUZZLE: &str =
         "...........1..2.34..2.3156....2.43.5.2..5641..4.31..26..4....5...7.63...8.9..5...";
+
+    /// A trial whose applied rules extend another's takes the other's
+    /// propagations in the same state and finds the same matches, in the
+    /// same order, with the same evidence, as when it makes them alone.
+    #[test]
+    fn a_trial_extending_anothers_rules_finds_the_same_matches() {
+        let set = crate::ruleset::load("se").unwrap();
+        let rule = |name: &str| {
+            set.rules
+                .iter()
+                .find(|r| r.head.name == name)
+                .unwrap()
+                .searcher
+                .clone()
+        };
+        let (plus, fc) = (
+            rule("dynamic-forcing-chains-plus"),
+            rule("dynamic-forcing-chains-plus-fc"),
+        );
+        let givens: [u8; 81] =
+            std::array::from_fn(|i| PUZZLE.as_bytes()[i].saturating_sub(b'0').min(9));
+        let state = State::from_givens(&givens);
+        // Each run in a thread of its own: a memo of its own.
+        let run = |rules: Vec<Arc<dyn Searcher>>| {
+            std::thread::spawn(move || {
+                let out: Vec<Vec<String>> = rules
+                    .iter()
+                    .map(|r| {
+                        let mut found = Vec::new();
+                        let _ = r.search(&mut SearchCx::new(None), &state, &mut |f| {
+                            found.push(format!(
+                                "{:?} {:?} {:?} {}",
+                                f.kind,
+                                f.conclusions.iter().collect::<Vec<_>>(),
+                                f.grade,
+                                r.render(&state, &f.evidence)
+                            ));
+                            ControlFlow::Continue(())
+                        });
+                        found
+                    })
+                    .collect();
+                (out, MEMO.with(|m| m.borrow().resumed))
+            })
+            .join()
+            .unwrap()
+        };
+        let (alone, resumed_alone) = run(vec![fc.clone()]);
+        let (after, resumed_after) = run(vec![plus, fc]);
+        assert_eq!(resumed_alone, 0);
+        assert!(resumed_after > 100, "{resumed_after}");
+        assert!(!alone[0].is_empty());
+        assert_eq!(after[1], alone[0]);
+    }
 
     /// Static reachability changes nothing a forcing chain or cycle search
     /// finds: the same chains (so the same complexities and paths), the
