@@ -160,6 +160,19 @@ impl SearchCx {
         self.interrupted
     }
 
+    /// Counts `n` nodes of a search made earlier whose result is taken
+    /// again (a cached propagation or match), as [`SearchCx::tick_n`] would
+    /// have counted them one batch at a time; `true` when the search must
+    /// stop now.
+    pub fn charge(&mut self, mut n: u64) -> bool {
+        while n > 0 {
+            let k = n.min(u64::from(u32::MAX));
+            self.tick_n(k as u32);
+            n -= k;
+        }
+        self.interrupted
+    }
+
     /// Did a search stop at the deadline?
     pub fn interrupted(&self) -> bool {
         self.interrupted

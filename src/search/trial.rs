@@ -1276,12 +1276,7 @@ impl<'a> Prop<'a> {
         };
         if hit {
             // The searches' nodes, as counted when they were made.
-            let mut left = nodes;
-            while left > 0 {
-                let n = left.min(u64::from(u32::MAX));
-                cx.tick_n(n as u32);
-                left -= n;
-            }
+            cx.charge(nodes);
         }
         let mut par: Vec<u32> = Vec::new();
         let mut any = false;
@@ -1558,13 +1553,7 @@ impl<'a> Prop<'a> {
                 skip,
                 nodes,
             }) => {
-                let mut left = nodes;
-                while left > 0 {
-                    let n = left.min(u64::from(u32::MAX));
-                    cx.tick_n(n as u32);
-                    left -= n;
-                }
-                if cx.interrupted() {
+                if cx.charge(nodes) {
                     return None;
                 }
                 if absurd.is_some() || skip == self.sig.len() {
