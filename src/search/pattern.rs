@@ -1622,6 +1622,7 @@ impl Plan {
             _ => Some(self.bindings(level - 1, fr)?).filter(|r| r.complete),
         };
         fr.stop = p.len;
+        fr.sink = prefix::spare(p.key);
         let flow = match &below {
             Some(rec) => self.replay(rec, self.prefixes[level - 1].len, fr),
             None => self.run(0, fr),
