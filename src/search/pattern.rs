@@ -765,6 +765,10 @@ fn int_of(op: &Op, cx: &mut Env) -> i64 {
     match op {
         Op::Int(i) => *i,
         Op::Slot(s) => cx.vals[*s].int(),
+        // Sizes of typed sets, read where the caller is.
+        Op::MaskLen(e, s) => digit_mask(cx.state, *e, cx.vals[*s].idx()).count_ones() as i64,
+        Op::WLen(w) => w.eval(cx).count_ones() as i64,
+        Op::CLen(c) => c.eval(cx).count_ones() as i64,
         _ => op.eval_int(cx),
     }
 }
