@@ -754,7 +754,6 @@ fn cond(op: &Op, cx: &mut Env) -> bool {
                 CmpOp::Ge => a >= b,
             }
         }
-        Op::Quant(qo) => quantify(qo, cx).bool(),
         _ => op.eval_bool(cx),
     }
 }
@@ -766,6 +765,10 @@ fn int_of(op: &Op, cx: &mut Env) -> i64 {
     match op {
         Op::Int(i) => *i,
         Op::Slot(s) => cx.vals[*s].int(),
+        // Sizes of typed sets, read where the caller is.
+        Op::MaskLen(e, s) => digit_mask(cx.state, *e, cx.vals[*s].idx()).count_ones() as i64,
+        Op::WLen(w) => w.eval(cx).count_ones() as i64,
+        Op::CLen(c) => c.eval(cx).count_ones() as i64,
         _ => op.eval_int(cx),
     }
 }
@@ -835,6 +838,26 @@ fn compared(a: &Val, b: &Val) -> (i64, i64) {
         (Val::Int(a), Val::Int(b)) => (*a, *b),
         (a, b) => (a.idx() as i64, b.idx() as i64),
     }
+}
+
+/// `a op b` of two compared values.
+#[inline(always)]
+fn compare(op: CmpOp, a: i64, b: i64) -> bool {
+    match op {
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Lt => a < b,
+        CmpOp::Le => a <= b,
+        CmpOp::Gt => a > b,
+        CmpOp::Ge => a >= b,
+    }
+}
+
+/// The index of an element operand that is not a bound value, out of
+/// line: its [`Val`] lives on this call's stack, not its caller's.
+#[inline(never)]
+fn idx_of(op: &Op, cx: &mut Env) -> usize {
+    op.eval(cx).idx()
 }
 
 impl Op {
@@ -1142,7 +1165,70 @@ impl Op {
     }
 
     /// `self.eval(cx)` as a condition (`false` for anything but `true`).
+    ///
+    /// The typed conditions, which compute in registers, are evaluated
+    /// here; those that may build a wide set go to [`Op::eval_bool_wide`],
+    /// kept out of line so that this frequent, often recursive, call keeps
+    /// a small frame (no 96-byte sets on its stack to set up and restore).
     pub fn eval_bool(&self, cx: &mut Env) -> bool {
+        match self {
+            Op::Slot(s) => cx.vals[*s].bool(),
+            Op::Not(a) => !cond(a, cx),
+            Op::Cmp(op, a, b) => {
+                let (a, b) = if a.is_int() && b.is_int() {
+                    (int_of(a, cx), int_of(b, cx))
+                } else if let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) {
+                    // Two bound values (`A < B`, `z == w`), read in place.
+                    compared(&cx.vals[*x], &cx.vals[*y])
+                } else {
+                    return self.eval_bool_wide(cx);
+                };
+                compare(*op, a, b)
+            }
+            Op::WEq(eq, ab) => {
+                let a = ab.0.eval(cx);
+                (a == ab.1.eval(cx)) == *eq
+            }
+            Op::CEq(eq, ab) => {
+                let a = ab.0.eval(cx);
+                (a == ab.1.eval(cx)) == *eq
+            }
+            Op::WSub(ab) => {
+                let a = ab.0.eval(cx);
+                a & !ab.1.eval(cx) == 0
+            }
+            Op::CSub(ab) => {
+                let a = ab.0.eval(cx);
+                a & !ab.1.eval(cx) == 0
+            }
+            Op::WIn(xs) => {
+                let i = match &xs.0 {
+                    Op::Slot(x) => cx.vals[*x].idx(),
+                    a => idx_of(a, cx),
+                };
+                i < 64 && xs.1.eval(cx) >> i & 1 != 0
+            }
+            Op::CIn(xs) => {
+                let i = match &xs.0 {
+                    Op::Slot(x) => cx.vals[*x].idx(),
+                    a => idx_of(a, cx),
+                };
+                i < 128 && xs.1.eval(cx) >> i & 1 != 0
+            }
+            Op::AllOf(ts) => ts.iter().all(|t| cond(t, cx)),
+            Op::AnyOf(ts) => ts.iter().any(|t| cond(t, cx)),
+            Op::TQuant(tq) => matches!(
+                typed::quantify(tq, cx, &mut |_| {}),
+                typed::Answer::Bool(true)
+            ),
+            _ => self.eval_bool_wide(cx),
+        }
+    }
+
+    /// [`Op::eval_bool`] of the conditions that may read or build wide
+    /// values (comparisons, untyped set conditions, untyped quantifiers).
+    #[inline(never)]
+    fn eval_bool_wide(&self, cx: &mut Env) -> bool {
         match self {
             Op::Slot(s) => cx.vals[*s].bool(),
             Op::Cmp(op, a, b) => {
@@ -1211,44 +1297,7 @@ impl Op {
             }
             Op::And(a, b) => cond(a, cx) && cond(b, cx),
             Op::Or(a, b) => cond(a, cx) || cond(b, cx),
-            Op::Not(a) => !cond(a, cx),
             Op::Quant(qo) => quantify(qo, cx).bool(),
-            Op::WEq(eq, ab) => {
-                let a = ab.0.eval(cx);
-                (a == ab.1.eval(cx)) == *eq
-            }
-            Op::CEq(eq, ab) => {
-                let a = ab.0.eval(cx);
-                (a == ab.1.eval(cx)) == *eq
-            }
-            Op::WSub(ab) => {
-                let a = ab.0.eval(cx);
-                a & !ab.1.eval(cx) == 0
-            }
-            Op::CSub(ab) => {
-                let a = ab.0.eval(cx);
-                a & !ab.1.eval(cx) == 0
-            }
-            Op::WIn(xs) => {
-                let i = match &xs.0 {
-                    Op::Slot(x) => cx.vals[*x].idx(),
-                    a => ev(a, cx).idx(),
-                };
-                i < 64 && xs.1.eval(cx) >> i & 1 != 0
-            }
-            Op::CIn(xs) => {
-                let i = match &xs.0 {
-                    Op::Slot(x) => cx.vals[*x].idx(),
-                    a => ev(a, cx).idx(),
-                };
-                i < 128 && xs.1.eval(cx) >> i & 1 != 0
-            }
-            Op::AllOf(ts) => ts.iter().all(|t| cond(t, cx)),
-            Op::AnyOf(ts) => ts.iter().any(|t| cond(t, cx)),
-            Op::TQuant(tq) => matches!(
-                typed::quantify(tq, cx, &mut |_| {}),
-                typed::Answer::Bool(true)
-            ),
             _ => self.eval(cx).bool(),
         }
     }
@@ -1577,6 +1626,7 @@ impl Plan {
             _ => Some(self.bindings(level - 1, fr)?).filter(|r| r.complete),
         };
         fr.stop = p.len;
+        fr.sink = prefix::spare(p.key);
         let flow = match &below {
             Some(rec) => self.replay(rec, self.prefixes[level - 1].len, fr),
             None => self.run(0, fr),

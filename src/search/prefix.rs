@@ -100,6 +100,19 @@ pub struct Recorded {
 
 thread_local! {
     static RECORDS: RefCell<HashMap<u64, Rc<Recorded>>> = RefCell::new(HashMap::new());
+    /// The emptied vectors of records that were replaced, by key: the
+    /// next recording of the key fills one instead of growing a new vector
+    /// (and copying it at each doubling) as its bindings come.
+    static SPARE: RefCell<HashMap<u64, Vec<Val>>> = RefCell::new(HashMap::new());
+}
+
+/// Spare vectors above this capacity (in values) are freed, not kept.
+const MAX_SPARE: usize = 1 << 16;
+
+/// An empty vector to record the bindings of `key` in: the one of the
+/// key's last replaced record when there is one, else a new one.
+pub fn spare(key: u64) -> Vec<Val> {
+    SPARE.with(|s| s.borrow_mut().remove(&key).unwrap_or_default())
 }
 
 /// The bindings recorded for `key` on the live candidates `cands`, if any.
@@ -115,6 +128,14 @@ pub fn recorded(key: u64, cands: &Bits) -> Option<Rc<Recorded>> {
 /// Keeps the bindings of `key` for the live candidates they were made on.
 pub fn record(key: u64, rec: Recorded) -> Rc<Recorded> {
     let rec = Rc::new(rec);
-    RECORDS.with(|r| r.borrow_mut().insert(key, rec.clone()));
+    let old = RECORDS.with(|r| r.borrow_mut().insert(key, rec.clone()));
+    // A replaced record nobody replays any more gives its vector back.
+    if let Some(Ok(old)) = old.map(Rc::try_unwrap)
+        && old.vals.capacity() <= MAX_SPARE
+    {
+        let mut vals = old.vals;
+        vals.clear();
+        SPARE.with(|s| s.borrow_mut().insert(key, vals));
+    }
     rec
 }

@@ -685,7 +685,26 @@ where
 }
 
 impl WOp {
+    /// The set's word. Bound values, constants and one element's digits
+    /// (the most frequent operands) are read where the caller is; the
+    /// rest is computed by [`WOp::eval_rest`], out of line.
+    #[inline]
     pub fn eval(&self, cx: &mut Env) -> u64 {
+        match self {
+            WOp::Slot(s) => match &cx.vals[*s] {
+                Val::Set(b) => b.0[0],
+                Val::Idx(i) => 1 << i,
+                _ => 0,
+            },
+            WOp::Const(w) => *w,
+            WOp::Mask(e, s) => digit_mask(cx.state, *e, cx.vals[*s].idx()),
+            _ => self.eval_rest(cx),
+        }
+    }
+
+    /// [`WOp::eval`] of any operation, in its own frame.
+    #[inline(never)]
+    fn eval_rest(&self, cx: &mut Env) -> u64 {
         match self {
             WOp::Slot(s) => match &cx.vals[*s] {
                 Val::Set(b) => b.0[0],
@@ -731,7 +750,26 @@ impl WOp {
 }
 
 impl COp {
+    /// The set's two words. Bound values, constants and one cell's peers
+    /// are read where the caller is; the rest is computed by
+    /// [`COp::eval_rest`], out of line.
+    #[inline]
     pub fn eval(&self, cx: &mut Env) -> u128 {
+        match self {
+            COp::Slot(s) => match &cx.vals[*s] {
+                Val::Set(b) => cells_word(b),
+                Val::Idx(i) => 1 << i,
+                _ => 0,
+            },
+            COp::Const(c) => *c,
+            COp::PeersOne(s) => cells_word(&CELL_PEERS[cx.vals[*s].idx()]),
+            _ => self.eval_rest(cx),
+        }
+    }
+
+    /// [`COp::eval`] of any operation, in its own frame.
+    #[inline(never)]
+    fn eval_rest(&self, cx: &mut Env) -> u128 {
         match self {
             COp::Slot(s) => match &cx.vals[*s] {
                 Val::Set(b) => cells_word(b),
