@@ -688,7 +688,7 @@ impl WOp {
     /// The set's word. Bound values, constants and one element's digits
     /// (the most frequent operands) are read where the caller is; the
     /// rest is computed by [`WOp::eval_rest`], out of line.
-    #[inline]
+    #[inline(always)]
     pub fn eval(&self, cx: &mut Env) -> u64 {
         match self {
             WOp::Slot(s) => match &cx.vals[*s] {
@@ -753,7 +753,7 @@ impl COp {
     /// The set's two words. Bound values, constants and one cell's peers
     /// are read where the caller is; the rest is computed by
     /// [`COp::eval_rest`], out of line.
-    #[inline]
+    #[inline(always)]
     pub fn eval(&self, cx: &mut Env) -> u128 {
         match self {
             COp::Slot(s) => match &cx.vals[*s] {
