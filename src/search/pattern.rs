@@ -734,11 +734,43 @@ fn set_of(op: &Op, cx: &mut Env) -> Bits {
 }
 
 /// The value of a condition operand: a bound condition is read in place,
-/// anything else evaluated by [`Op::eval_bool`].
+/// the terms of an `and` or `or` chain of such conditions too (`(z == w
+/// and B in SA) or ...`, one call in place of one per term), anything
+/// else evaluated by [`Op::eval_bool`].
 #[inline(always)]
 fn cond(op: &Op, cx: &mut Env) -> bool {
     match op {
+        Op::AllOf(ts) => {
+            for t in ts.iter() {
+                if !term(t, cx) {
+                    return false;
+                }
+            }
+            true
+        }
+        Op::AnyOf(ts) => {
+            for t in ts.iter() {
+                if term(t, cx) {
+                    return true;
+                }
+            }
+            false
+        }
+        _ => term(op, cx),
+    }
+}
+
+/// [`cond`] of a term of a chain: a bound condition or a comparison of
+/// two bound values read in place, a typed quantifier run with no frame
+/// of [`Op::eval_bool`] in between, anything else evaluated by it.
+#[inline(always)]
+fn term(op: &Op, cx: &mut Env) -> bool {
+    match op {
         Op::Slot(s) => cx.vals[*s].bool(),
+        Op::TQuant(tq) => matches!(
+            typed::quantify(tq, cx, &mut |_| {}),
+            typed::Answer::Bool(true)
+        ),
         // A comparison of two bound values (`z == u`).
         Op::Cmp(c, a, b) if matches!((&**a, &**b), (Op::Slot(_), Op::Slot(_))) => {
             let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) else {

@@ -688,8 +688,23 @@ impl WOp {
     /// The set's word. Bound values, constants and one element's digits
     /// (the most frequent operands) are read where the caller is; the
     /// rest is computed by [`WOp::eval_rest`], out of line.
-    #[inline]
+    #[inline(always)]
     pub fn eval(&self, cx: &mut Env) -> u64 {
+        match self {
+            // A set operation on two such operands (`z | w` of bound
+            // digits) in place too.
+            WOp::Bin(op, a, b) => {
+                let a = a.leaf(cx);
+                bin(*op, a, b.leaf(cx))
+            }
+            _ => self.leaf(cx),
+        }
+    }
+
+    /// [`WOp::eval`] of an operand of a set operation: bound values,
+    /// constants and one element's digits read in place.
+    #[inline(always)]
+    fn leaf(&self, cx: &mut Env) -> u64 {
         match self {
             WOp::Slot(s) => match &cx.vals[*s] {
                 Val::Set(b) => b.0[0],
@@ -753,8 +768,23 @@ impl COp {
     /// The set's two words. Bound values, constants and one cell's peers
     /// are read where the caller is; the rest is computed by
     /// [`COp::eval_rest`], out of line.
-    #[inline]
+    #[inline(always)]
     pub fn eval(&self, cx: &mut Env) -> u128 {
+        match self {
+            // A set operation on two such operands (`peers(A) & T`) in
+            // place too.
+            COp::Bin(op, a, b) => {
+                let a = a.leaf(cx);
+                bin(*op, a, b.leaf(cx))
+            }
+            _ => self.leaf(cx),
+        }
+    }
+
+    /// [`COp::eval`] of an operand of a set operation: bound values,
+    /// constants and one cell's peers read in place.
+    #[inline(always)]
+    fn leaf(&self, cx: &mut Env) -> u128 {
         match self {
             COp::Slot(s) => match &cx.vals[*s] {
                 Val::Set(b) => cells_word(b),
