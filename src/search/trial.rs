@@ -497,6 +497,8 @@ impl TrialSearch {
         };
         let (chains, empty) = if outcome_only {
             (Vec::new(), Vec::new())
+        } else if let Some(chains) = h.chains {
+            (chains, Vec::new())
         } else {
             self.replay(state, h.recipe)
         };
@@ -662,6 +664,10 @@ struct Hint {
     /// How to find the match's chains again (evidence is extracted only
     /// for the matches reported).
     recipe: Recipe,
+    /// The match's chains, extracted when it was found (see
+    /// [`Collector::keep_chains`]); `None`: replayed from `recipe` if the
+    /// match is reported.
+    chains: Option<Vec<Chain>>,
 }
 
 /// Where a match came from, to replay its propagation when it is
@@ -1890,6 +1896,9 @@ struct Collector<'a> {
     spec: &'a TrialSpec,
     state: &'a State,
     hints: Vec<Hint>,
+    /// Keeps the chains of matches as they are found
+    /// ([`Collector::keep_chains`]).
+    eager: bool,
 }
 
 impl Collector<'_> {
@@ -1939,7 +1948,24 @@ impl Collector<'_> {
             label: c.label.clone(),
             mode: c.mode,
             recipe,
+            chains: None,
         });
+    }
+
+    /// Gives the chains of the matches pushed since there were `from`
+    /// (none or one), extracted by `chains` from the graph that found
+    /// them, when the search is `eager`: a rule applied in another's
+    /// branches reports every match it finds with its chains, and taking
+    /// them now costs less than making the propagation again
+    /// ([`TrialSearch::replay`] finds the same graph: it is
+    /// deterministic). An engine's search reports few of its matches: it
+    /// replays those.
+    fn keep_chains(&mut self, from: usize, chains: impl FnOnce() -> Vec<Chain>) {
+        if self.eager
+            && let Some(h) = self.hints.get_mut(from)
+        {
+            h.chains = Some(chains());
+        }
     }
 }
 
@@ -2023,7 +2049,9 @@ impl TrialSearch {
                     for (nth, dst) in prop.cycles(cx, g, z).into_iter().enumerate() {
                         if let Some(rem) = cycle_removable(state, g, dst) {
                             let recipe = Recipe::Cycle { pass: pi, z, nth };
+                            let k = col.hints.len();
                             col.push(cc, rem, None, g.ancestor_count(dst), recipe);
+                            col.keep_chains(k, || vec![g.extract(dst)]);
                         }
                     }
                 }
@@ -2039,7 +2067,9 @@ impl TrialSearch {
                                 pass: pi,
                                 source: lit(z, on),
                             };
+                            let k = col.hints.len();
                             col.add(fc, g.node(t).lit, g.ancestor_count(t), recipe);
+                            col.keep_chains(k, || vec![g.extract(t)]);
                         }
                     }
                 }
@@ -2070,7 +2100,9 @@ impl TrialSearch {
                         pass: pi,
                         source: lit(z, true),
                     };
+                    let k = col.hints.len();
                     col.add(cc, lit(z, false), n_ab, recipe);
+                    col.keep_chains(k, || vec![g_on.extract(a), g_on.extract(b)]);
                 }
                 let need_off =
                     pass.assume_off && (contra.is_some() || dbl.is_some_and(|d| n >= d.min_cell));
@@ -2087,7 +2119,9 @@ impl TrialSearch {
                             pass: pi,
                             source: lit(z, false),
                         };
+                        let k = col.hints.len();
                         col.add(cc, lit(z, true), n_ab, recipe);
+                        col.keep_chains(k, || vec![g_off.extract(a), g_off.extract(b)]);
                     }
                     if let Some(dc) = dbl.filter(|d| n >= d.min_cell) {
                         let g_on = &pool.on[i];
@@ -2264,6 +2298,8 @@ impl Searcher for TrialSearch {
             spec: &self.spec,
             state,
             hints: Vec::new(),
+            // A trial applied in another's branches reports every match.
+            eager: !cx.outcome_only && DEPTH.with(|d| d.get()) > 1,
         };
         // Graphs for implication passes (not needed by set passes), from
         // the thread's pool: a trial applied in another's branches is
