@@ -1667,8 +1667,19 @@ impl<'a> Prop<'a> {
             reach,
         } = sc;
         // With static reachability known, a literal that cannot lead back
-        // to the source starts no cycle: it is not searched from.
-        let returns = |l: u16| !reach.ready || reach.reaches(l, source).unwrap_or(true);
+        // to the source starts no cycle: it is not searched from. Every
+        // literal met is reached from the source, so it leads back to it
+        // exactly when it is in the source's strongly connected component
+        // (what `reach.reaches(l, source)` says, read from one array).
+        let home = reach
+            .visited
+            .contains(usize::from(source))
+            .then(|| reach.comp[usize::from(source)]);
+        let returns = |l: u16| {
+            !reach.ready
+                || !reach.visited.contains(usize::from(l))
+                || home == Some(reach.comp[usize::from(l)])
+        };
         pend_on.push_back(s);
         let mut found = Vec::new();
         let mut length = 0;
@@ -1680,8 +1691,9 @@ impl<'a> Prop<'a> {
                 }
                 let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
-                    // A literal never inferred is on no path (a cheap test first).
-                    if (!g.contains(inf.lit) || !g.on_first_path(p, inf.lit)) && returns(inf.lit) {
+                    // A literal never inferred is on no path (the cheap tests
+                    // first).
+                    if returns(inf.lit) && (!g.contains(inf.lit) || !g.on_first_path(p, inf.lit)) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
                         pend_off.push_back(n);
                     }
