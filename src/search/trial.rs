@@ -49,7 +49,7 @@ use super::implication::{
 use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
 use crate::grid::bits::{Bits, LitSet};
 use crate::grid::geometry::*;
-use crate::grid::state::{State, cell_mask};
+use crate::grid::state::{State, cell_mask, cell_masks};
 use crate::rating::Rating;
 use std::any::Any;
 use std::ops::ControlFlow;
@@ -1903,6 +1903,14 @@ impl<'a> Prop<'a> {
     }
 }
 
+/// The candidates of cell `c` whose digits are the bits of `mask`, in
+/// order.
+fn cell_cands(c: usize, mask: u16) -> impl Iterator<Item = usize> + Clone {
+    (0..9)
+        .filter(move |&d| mask >> d & 1 != 0)
+        .map(move |d| cand(c, d))
+}
+
 /// Collects matches with their sort keys.
 struct Collector<'a> {
     spec: &'a TrialSpec,
@@ -2025,16 +2033,17 @@ impl TrialSearch {
         let prop =
             Prop::new(state, pass.steps, pass.reads == Reads::Branch).applying(self.applied(pi));
         pool.cached.iter_mut().for_each(|c| *c = None);
+        // Each cell's live digits (a pass reads them twice per cell).
+        let masks = cell_masks(&state.cands);
         let cyc = pass.wants(Mode::Cycle);
         let forc = pass.wants(Mode::Forcing);
         if forc.is_some() || cyc.is_some() {
             // Both literals of every candidate the pass starts from.
             let (lo, hi) = (pass.min_cell.max(1), pass.max_cell);
             prop.reach_from((0..N_CELLS).flat_map(|c| {
-                let live = state.cands.and(&TABLES.cell[c]);
-                let n = live.len();
+                let n = masks[c].count_ones() as usize;
                 let chosen = (lo..=hi).contains(&n);
-                live.iter()
+                cell_cands(c, masks[c])
                     .filter(move |_| chosen)
                     .flat_map(|z| [lit(z, true), lit(z, false)])
             }));
@@ -2044,17 +2053,17 @@ impl TrialSearch {
         let cellc = pass.wants(Mode::Cell);
         let region = pass.wants(Mode::Region);
         let binary = contra.is_some() || dbl.is_some() || cellc.is_some() || region.is_some();
-        for c in 0..N_CELLS {
+        for (c, &mask) in masks.iter().enumerate() {
             if cx.interrupted() {
                 return;
             }
-            let live = state.cands.and(&TABLES.cell[c]);
-            let n = live.len();
+            let live = cell_cands(c, mask);
+            let n = mask.count_ones() as usize;
             if n < pass.min_cell.max(1) || n > pass.max_cell {
                 continue;
             }
             // Unary searches: cycles and forcing chains.
-            for z in live.iter() {
+            for z in live.clone() {
                 if let Some(cc) = cyc.filter(|cc| n >= cc.min_cell) {
                     let g = &mut pool.off;
                     g.clear();
@@ -2090,7 +2099,7 @@ impl TrialSearch {
                 continue;
             }
             // Binary searches: each candidate on (and off), to a fixpoint.
-            for (i, z) in live.iter().enumerate() {
+            for (i, z) in live.clone().enumerate() {
                 let g_on = &mut pool.on[i];
                 let absurd_on = match pool.cached[z].take() {
                     Some((g, absurd)) => {
