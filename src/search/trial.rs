@@ -49,7 +49,7 @@ use super::implication::{
 use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
 use crate::grid::bits::{Bits, LitSet};
 use crate::grid::geometry::*;
-use crate::grid::state::{State, cell_mask};
+use crate::grid::state::{State, cell_mask, cell_masks};
 use crate::rating::Rating;
 use std::any::Any;
 use std::ops::ControlFlow;
@@ -497,6 +497,8 @@ impl TrialSearch {
         };
         let (chains, empty) = if outcome_only {
             (Vec::new(), Vec::new())
+        } else if let Some(chains) = h.chains {
+            (chains, Vec::new())
         } else {
             self.replay(state, h.recipe)
         };
@@ -662,6 +664,10 @@ struct Hint {
     /// How to find the match's chains again (evidence is extracted only
     /// for the matches reported).
     recipe: Recipe,
+    /// The match's chains, extracted when it was found (see
+    /// [`Collector::keep_chains`]); `None`: replayed from `recipe` if the
+    /// match is reported.
+    chains: Option<Vec<Chain>>,
 }
 
 /// Where a match came from, to replay its propagation when it is
@@ -1661,8 +1667,19 @@ impl<'a> Prop<'a> {
             reach,
         } = sc;
         // With static reachability known, a literal that cannot lead back
-        // to the source starts no cycle: it is not searched from.
-        let returns = |l: u16| !reach.ready || reach.reaches(l, source).unwrap_or(true);
+        // to the source starts no cycle: it is not searched from. Every
+        // literal met is reached from the source, so it leads back to it
+        // exactly when it is in the source's strongly connected component
+        // (what `reach.reaches(l, source)` says, read from one array).
+        let home = reach
+            .visited
+            .contains(usize::from(source))
+            .then(|| reach.comp[usize::from(source)]);
+        let returns = |l: u16| {
+            !reach.ready
+                || !reach.visited.contains(usize::from(l))
+                || home == Some(reach.comp[usize::from(l)])
+        };
         pend_on.push_back(s);
         let mut found = Vec::new();
         let mut length = 0;
@@ -1674,8 +1691,9 @@ impl<'a> Prop<'a> {
                 }
                 let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
-                    // A literal never inferred is on no path (a cheap test first).
-                    if (!g.contains(inf.lit) || !g.on_first_path(p, inf.lit)) && returns(inf.lit) {
+                    // A literal never inferred is on no path (the cheap tests
+                    // first).
+                    if returns(inf.lit) && (!g.contains(inf.lit) || !g.on_first_path(p, inf.lit)) {
                         let n = g.add(inf.lit, inf.cause, &[p]);
                         pend_off.push_back(n);
                     }
@@ -1885,11 +1903,22 @@ impl<'a> Prop<'a> {
     }
 }
 
+/// The candidates of cell `c` whose digits are the bits of `mask`, in
+/// order.
+fn cell_cands(c: usize, mask: u16) -> impl Iterator<Item = usize> + Clone {
+    (0..9)
+        .filter(move |&d| mask >> d & 1 != 0)
+        .map(move |d| cand(c, d))
+}
+
 /// Collects matches with their sort keys.
 struct Collector<'a> {
     spec: &'a TrialSpec,
     state: &'a State,
     hints: Vec<Hint>,
+    /// Keeps the chains of matches as they are found
+    /// ([`Collector::keep_chains`]).
+    eager: bool,
 }
 
 impl Collector<'_> {
@@ -1939,7 +1968,24 @@ impl Collector<'_> {
             label: c.label.clone(),
             mode: c.mode,
             recipe,
+            chains: None,
         });
+    }
+
+    /// Gives the chains of the matches pushed since there were `from`
+    /// (none or one), extracted by `chains` from the graph that found
+    /// them, when the search is `eager`: a rule applied in another's
+    /// branches reports every match it finds with its chains, and taking
+    /// them now costs less than making the propagation again
+    /// ([`TrialSearch::replay`] finds the same graph: it is
+    /// deterministic). An engine's search reports few of its matches: it
+    /// replays those.
+    fn keep_chains(&mut self, from: usize, chains: impl FnOnce() -> Vec<Chain>) {
+        if self.eager
+            && let Some(h) = self.hints.get_mut(from)
+        {
+            h.chains = Some(chains());
+        }
     }
 }
 
@@ -1987,16 +2033,17 @@ impl TrialSearch {
         let prop =
             Prop::new(state, pass.steps, pass.reads == Reads::Branch).applying(self.applied(pi));
         pool.cached.iter_mut().for_each(|c| *c = None);
+        // Each cell's live digits (a pass reads them twice per cell).
+        let masks = cell_masks(&state.cands);
         let cyc = pass.wants(Mode::Cycle);
         let forc = pass.wants(Mode::Forcing);
         if forc.is_some() || cyc.is_some() {
             // Both literals of every candidate the pass starts from.
             let (lo, hi) = (pass.min_cell.max(1), pass.max_cell);
             prop.reach_from((0..N_CELLS).flat_map(|c| {
-                let live = state.cands.and(&TABLES.cell[c]);
-                let n = live.len();
+                let n = masks[c].count_ones() as usize;
                 let chosen = (lo..=hi).contains(&n);
-                live.iter()
+                cell_cands(c, masks[c])
                     .filter(move |_| chosen)
                     .flat_map(|z| [lit(z, true), lit(z, false)])
             }));
@@ -2006,24 +2053,26 @@ impl TrialSearch {
         let cellc = pass.wants(Mode::Cell);
         let region = pass.wants(Mode::Region);
         let binary = contra.is_some() || dbl.is_some() || cellc.is_some() || region.is_some();
-        for c in 0..N_CELLS {
+        for (c, &mask) in masks.iter().enumerate() {
             if cx.interrupted() {
                 return;
             }
-            let live = state.cands.and(&TABLES.cell[c]);
-            let n = live.len();
+            let live = cell_cands(c, mask);
+            let n = mask.count_ones() as usize;
             if n < pass.min_cell.max(1) || n > pass.max_cell {
                 continue;
             }
             // Unary searches: cycles and forcing chains.
-            for z in live.iter() {
+            for z in live.clone() {
                 if let Some(cc) = cyc.filter(|cc| n >= cc.min_cell) {
                     let g = &mut pool.off;
                     g.clear();
                     for (nth, dst) in prop.cycles(cx, g, z).into_iter().enumerate() {
                         if let Some(rem) = cycle_removable(state, g, dst) {
                             let recipe = Recipe::Cycle { pass: pi, z, nth };
+                            let k = col.hints.len();
                             col.push(cc, rem, None, g.ancestor_count(dst), recipe);
+                            col.keep_chains(k, || vec![g.extract(dst)]);
                         }
                     }
                 }
@@ -2039,7 +2088,9 @@ impl TrialSearch {
                                 pass: pi,
                                 source: lit(z, on),
                             };
+                            let k = col.hints.len();
                             col.add(fc, g.node(t).lit, g.ancestor_count(t), recipe);
+                            col.keep_chains(k, || vec![g.extract(t)]);
                         }
                     }
                 }
@@ -2048,7 +2099,7 @@ impl TrialSearch {
                 continue;
             }
             // Binary searches: each candidate on (and off), to a fixpoint.
-            for (i, z) in live.iter().enumerate() {
+            for (i, z) in live.clone().enumerate() {
                 let g_on = &mut pool.on[i];
                 let absurd_on = match pool.cached[z].take() {
                     Some((g, absurd)) => {
@@ -2070,7 +2121,9 @@ impl TrialSearch {
                         pass: pi,
                         source: lit(z, true),
                     };
+                    let k = col.hints.len();
                     col.add(cc, lit(z, false), n_ab, recipe);
+                    col.keep_chains(k, || vec![g_on.extract(a), g_on.extract(b)]);
                 }
                 let need_off =
                     pass.assume_off && (contra.is_some() || dbl.is_some_and(|d| n >= d.min_cell));
@@ -2087,7 +2140,9 @@ impl TrialSearch {
                             pass: pi,
                             source: lit(z, false),
                         };
+                        let k = col.hints.len();
                         col.add(cc, lit(z, true), n_ab, recipe);
+                        col.keep_chains(k, || vec![g_off.extract(a), g_off.extract(b)]);
                     }
                     if let Some(dc) = dbl.filter(|d| n >= d.min_cell) {
                         let g_on = &pool.on[i];
@@ -2264,6 +2319,8 @@ impl Searcher for TrialSearch {
             spec: &self.spec,
             state,
             hints: Vec::new(),
+            // A trial applied in another's branches reports every match.
+            eager: !cx.outcome_only && DEPTH.with(|d| d.get()) > 1,
         };
         // Graphs for implication passes (not needed by set passes), from
         // the thread's pool: a trial applied in another's branches is
