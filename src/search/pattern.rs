@@ -200,6 +200,10 @@ pub enum Op {
     /// `|S|` of the candidates of some cells in some digits (see
     /// [`super::typed::Prod`]).
     ProdLen(Box<Prod>),
+    /// `|cands(x) & S|` of the cell bound in a slot and a candidate set S
+    /// that is no product (a moved part, say): x's mask against the nine
+    /// bits S has in x, with no candidate set in between.
+    CellAndLen(Box<(usize, Op)>),
     /// `S == T` (`true`) or `S != T` of digits or houses.
     WEq(bool, Box<(WOp, WOp)>),
     /// `S == T` (`true`) or `S != T` of cells.
@@ -402,6 +406,17 @@ fn side(op: CmpOp, j: usize) -> Bits {
         CmpOp::Gt => all.minus(&below(j + 1)),
         CmpOp::Ge => all.minus(&below(j)),
         CmpOp::Eq | CmpOp::Ne => all,
+    }
+}
+
+/// How many words of a [`Bits`] the members of a set of `e` can be in:
+/// digits and houses are below 64, cells below 128.
+#[inline(always)]
+fn elem_words(e: Elem) -> usize {
+    match e {
+        Elem::Digit | Elem::Row | Elem::Column | Elem::Block | Elem::House => 1,
+        Elem::Cell => 2,
+        Elem::Cand | Elem::Var(_) => Bits::CAPACITY / 64,
     }
 }
 
@@ -801,8 +816,51 @@ fn int_of(op: &Op, cx: &mut Env) -> i64 {
         Op::MaskLen(e, s) => digit_mask(cx.state, *e, cx.vals[*s].idx()).count_ones() as i64,
         Op::WLen(w) => w.eval(cx).count_ones() as i64,
         Op::CLen(c) => c.eval(cx).count_ones() as i64,
+        Op::CellAndLen(xs) => cell_and_len(xs.0, &xs.1, cx),
+        // A count, with no `Val` in between.
+        Op::TQuant(tq) => count_of(tq, cx),
         _ => op.eval_int(cx),
     }
+}
+
+/// The value of a typed `count` quantifier (0 for any other quantifier,
+/// as `Val`'s `int` gives it; an undefined member leaves `cx.undefined`
+/// set).
+#[inline(always)]
+fn count_of(tq: &TQuant, cx: &mut Env) -> i64 {
+    match typed::quantify(tq, cx, &mut |_| {}) {
+        typed::Answer::Count(n) => n,
+        _ => 0,
+    }
+}
+
+/// The nine bits a candidate set has in cell `c` (bit `d` for digit `d`).
+#[inline(always)]
+pub(super) fn nine_bits(s: &Bits, c: usize) -> u64 {
+    let b = c * 9;
+    let (w, off) = (b >> 6, b & 63);
+    let mut v = s.0[w] >> off;
+    if off > 55 {
+        v |= s.0[w + 1] << (64 - off);
+    }
+    v & 0x1FF
+}
+
+/// `|cands(x) & S|` of the cell bound in slot `s` ([`Op::CellAndLen`]):
+/// a bound S is read in place.
+#[inline(always)]
+fn cell_and_len(s: usize, other: &Op, cx: &mut Env) -> i64 {
+    let c = cx.vals[s].idx();
+    let m = digit_mask(cx.state, Elem::Cell, c);
+    let w = match other {
+        Op::Slot(t) => match &cx.vals[*t] {
+            Val::Set(b) => nine_bits(b, c),
+            Val::Idx(i) if cand_cell(*i) == c => 1 << cand_digit(*i),
+            _ => 0,
+        },
+        _ => nine_bits(&set_of(other, cx), c),
+    };
+    i64::from((m & w).count_ones())
 }
 
 /// The cells sharing a house with every cell of the set `op`, or `None`
@@ -954,7 +1012,7 @@ impl Op {
             | Op::SetBin(..)
             | Op::WSet(_)
             | Op::CSet(_) => Val::Set(self.eval_set(cx)),
-            Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) | Op::ProdLen(_) => {
+            Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) | Op::ProdLen(_) | Op::CellAndLen(_) => {
                 Val::Int(self.eval_int(cx))
             }
             Op::WEq(..)
@@ -1029,7 +1087,8 @@ impl Op {
             | Op::WLen(_)
             | Op::CLen(_)
             | Op::MaskLen(..)
-            | Op::ProdLen(_) => {
+            | Op::ProdLen(_)
+            | Op::CellAndLen(_) => {
                 let i = self.eval_int(cx);
                 cx.vals[slot] = Val::Int(i);
             }
@@ -1166,6 +1225,8 @@ impl Op {
                 digit_mask(cx.state, *e, i).count_ones() as i64
             }
             Op::ProdLen(p) => p.len(cx),
+            Op::CellAndLen(xs) => cell_and_len(xs.0, &xs.1, cx),
+            Op::TQuant(tq) => count_of(tq, cx),
             Op::IntBin(op, a, b) => {
                 let a = a.eval_int(cx);
                 let b = b.eval_int(cx);
@@ -1189,7 +1250,8 @@ impl Op {
             | Op::WLen(_)
             | Op::CLen(_)
             | Op::MaskLen(..)
-            | Op::ProdLen(_) => true,
+            | Op::ProdLen(_)
+            | Op::CellAndLen(_) => true,
             Op::Quant(qo) => qo.q == Quant::Count,
             Op::TQuant(tq) => tq.q == Quant::Count,
             _ => false,
@@ -1345,6 +1407,7 @@ impl Op {
             | Op::CLen(_)
             | Op::MaskLen(..)
             | Op::ProdLen(_)
+            | Op::CellAndLen(_)
             | Op::WEq(..)
             | Op::CEq(..)
             | Op::WSub(_)
@@ -1385,6 +1448,7 @@ impl Op {
             | Op::CLen(_)
             | Op::MaskLen(..)
             | Op::ProdLen(_)
+            | Op::CellAndLen(_)
             | Op::WEq(..)
             | Op::CEq(..)
             | Op::WSub(_)
@@ -1598,12 +1662,19 @@ impl Plan {
                 }
                 match *size {
                     None => {
-                        for i in dom.iter() {
-                            if fr.cx.tick() {
-                                return ControlFlow::Break(());
+                        // The members, from the words the element type
+                        // can have members in only.
+                        for (w, &word) in dom.0[..elem_words(*elem)].iter().enumerate() {
+                            let mut m = word;
+                            while m != 0 {
+                                let i = w * 64 + m.trailing_zeros() as usize;
+                                m &= m - 1;
+                                if fr.cx.tick() {
+                                    return ControlFlow::Break(());
+                                }
+                                fr.env[*slot] = Val::Idx(i);
+                                self.run(k + 1, fr)?;
                             }
-                            fr.env[*slot] = Val::Idx(i);
-                            self.run(k + 1, fr)?;
                         }
                         ControlFlow::Continue(())
                     }

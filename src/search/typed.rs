@@ -180,22 +180,85 @@ impl Prod {
         all
     }
 
-    /// The cells of the candidates.
+    /// The cells of the candidates: the cells of each of the digits that
+    /// hold a live candidate ([`DigitCells`]), in the region.
     fn cells(&self, cx: &mut Env) -> u128 {
-        let mut all = 0;
-        self.rows(cx, |r, x| {
-            // Bit 9k is set when cell k has a candidate.
-            let mut y = x | x >> 1;
-            y |= y >> 2;
-            y |= y >> 4;
-            let low = (y | x >> 8) & GROUP_LOWS;
-            // Bit 9k to bit 64 + k: the terms 9k + 8j of the product are
-            // all distinct (no carries), and j = 8 - k puts bit 9k at 64 + k.
-            let m = (low.wrapping_mul(GATHER) >> 64) as u64 & 0x1FF;
-            all |= u128::from(m) << (9 * r);
-        });
-        all
+        let region = self.cells.eval(cx);
+        let digits = self.digits.eval(cx) & ALL_DIGITS;
+        if region == 0 || digits == 0 {
+            return 0;
+        }
+        DIGIT_CELLS.with_borrow_mut(|dc| {
+            let of = dc.of(&cx.state.cands);
+            let all = if digits == ALL_DIGITS {
+                of[9]
+            } else {
+                let mut m = digits;
+                let mut all = 0;
+                while m != 0 {
+                    all |= of[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                all
+            };
+            all & region
+        })
     }
+}
+
+/// The cells of each digit's live candidates (bit c for cell c), and last
+/// the cells with any live candidate, of the last candidate set asked
+/// about on this thread: [`Prod::cells`] reads them instead of gathering
+/// the cells of 81-bit rows on every call (the searches run on one state
+/// mostly ask about that state).
+struct DigitCells {
+    cands: Bits,
+    cells: [u128; 10],
+}
+
+impl DigitCells {
+    /// The cells of `cands` by digit, computed when `cands` is not the
+    /// set asked about last.
+    #[inline]
+    fn of(&mut self, cands: &Bits) -> &[u128; 10] {
+        if self.cands != *cands {
+            self.cands = *cands;
+            self.cells = digit_cells(cands);
+        }
+        &self.cells
+    }
+}
+
+thread_local! {
+    static DIGIT_CELLS: std::cell::RefCell<DigitCells> = const {
+        std::cell::RefCell::new(DigitCells {
+            cands: Bits::EMPTY,
+            cells: [0; 10],
+        })
+    };
+}
+
+/// The cells of each digit's candidates in `cands`, then the cells of
+/// any.
+#[inline(never)]
+fn digit_cells(cands: &Bits) -> [u128; 10] {
+    let mut out = [0u128; 10];
+    for r in 0..9 {
+        let row = row_bits(cands, r);
+        if row == 0 {
+            continue;
+        }
+        for (d, cells) in out[..9].iter_mut().enumerate() {
+            // Bit 9k + d of the row to bit 9k, then bit 9k to bit 64 + k:
+            // the terms 9k + 8j of the product are all distinct (no
+            // carries), and j = 8 - k puts bit 9k at 64 + k.
+            let low = (row >> d) & GROUP_LOWS;
+            let m = (low.wrapping_mul(GATHER) >> 64) as u64 & 0x1FF;
+            *cells |= u128::from(m) << (9 * r);
+        }
+    }
+    out[9] = out[..9].iter().fold(0, |a, &x| a | x);
+    out
 }
 
 /// Bit `9k` for each of a row's cells `k`.
@@ -419,9 +482,10 @@ impl Typer {
                         };
                         Op::MaskLen(*e, s)
                     }
-                    _ => match self.prod(x) {
-                        Some(p) => Op::ProdLen(Box::new(p)),
-                        None => Op::Len(Box::new(self.op(x))),
+                    _ => match (self.prod(x), self.cell_and(x)) {
+                        (Some(p), _) => Op::ProdLen(Box::new(p)),
+                        (None, Some((s, other))) => Op::CellAndLen(Box::new((s, self.op(other)))),
+                        (None, None) => Op::Len(Box::new(self.op(x))),
                     },
                 },
             },
@@ -478,6 +542,26 @@ impl Typer {
             *slot = t;
         }
         out
+    }
+
+    /// `cands(x) & S` (or `S & cands(x)`) of a bound cell x and a set of
+    /// candidates S: x's slot and S ([`Op::CellAndLen`] counts it).
+    fn cell_and<'a>(&self, op: &'a Op) -> Option<(usize, &'a Op)> {
+        let Op::SetBin(SetOp::Inter, a, b) = op else {
+            return None;
+        };
+        [(a, b), (b, a)].into_iter().find_map(|(p, q)| match &**p {
+            Op::Cands(Elem::Cell, y)
+                if matches!(**y, Op::Slot(s) if self.slot(s) == Kind::One(Elem::Cell))
+                    && matches!(self.kind(q), Kind::Set(Elem::Cand) | Kind::One(Elem::Cand)) =>
+            {
+                let Op::Slot(s) = **y else {
+                    unreachable!("matched above")
+                };
+                Some((s, &**q))
+            }
+            _ => None,
+        })
     }
 
     /// The product ([`Prod`]) a candidate set is, if it is one.
@@ -973,8 +1057,8 @@ mod tests {
     // Slots: 0, 1 cells; 2 a set of cells; 3 a digit; 4 a candidate; 5 a
     // house; 6 a set of digits; 7 the empty set of cells; 8 a quantified
     // cell; 9 a quantified digit; 10 a set of houses; 11 a row; 12 a
-    // quantified candidate; 13 a moved part.
-    const KINDS: [Kind; 12] = [
+    // quantified candidate; 13 a moved part; 14 a set of candidates.
+    const KINDS: [Kind; 15] = [
         Kind::One(Elem::Cell),
         Kind::One(Elem::Cell),
         Kind::Set(Elem::Cell),
@@ -987,6 +1071,9 @@ mod tests {
         Kind::Unknown,
         Kind::Set(Elem::House),
         Kind::One(Elem::Row),
+        Kind::Unknown,
+        Kind::Unknown,
+        Kind::Set(Elem::Cand),
     ];
 
     /// One expression of each typed form, and what each must become.
@@ -1097,6 +1184,26 @@ mod tests {
                     cands(Digit, slot(6)),
                 ))),
             ),
+            (
+                "CellAndLen",
+                Op::Len(bx(Op::SetBin(SetOp::Inter, cands(Cell, slot(0)), slot(14)))),
+            ),
+            (
+                "CellAndLen reversed",
+                Op::Len(bx(Op::SetBin(SetOp::Inter, slot(14), cands(Cell, slot(1))))),
+            ),
+            (
+                "CellAndLen of a candidate",
+                Op::Len(bx(Op::SetBin(SetOp::Inter, cands(Cell, slot(0)), slot(4)))),
+            ),
+            (
+                "CellAndLen computed",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(Cell, slot(1)),
+                    cands(Cand, slot(14)),
+                ))),
+            ),
             ("CSet PeersOne", Op::Peers(slot(0))),
             ("CSet Peers", Op::Peers(slot(2))),
             ("CSet Peers union", Op::Peers(union(slot(0), slot(1)))),
@@ -1183,6 +1290,14 @@ mod tests {
                     8,
                     Op::Project(Cell, bx(Op::Grid)),
                     Op::In(slot(3), bx(digits(Cell, slot(8)))),
+                ),
+            ),
+            (
+                "Cmp of a count",
+                Op::Cmp(
+                    crate::search::pattern::CmpOp::Ge,
+                    bx(in_digits(Quant::Count)),
+                    bx(Op::Int(2)),
                 ),
             ),
             (
@@ -1292,6 +1407,7 @@ mod tests {
                 Val::Idx(next(9)),
                 Val::Int(0),
                 Val::Int(0),
+                Val::Set(Bits::from_indices((0..next(200)).map(|_| next(729)))),
             ];
             for ((name, wide), typed) in cases.iter().zip(&typed) {
                 let a = wide.value(&state, &mut vals);
