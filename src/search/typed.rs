@@ -143,45 +143,48 @@ pub struct Prod {
 }
 
 impl Prod {
-    /// Calls `f` with each row `r` holding candidates of the product, and
-    /// those candidates as the row's 81 bits (bit `9k + d` for digit `d`
-    /// of the row's cell `k`, as [`row_bits`]).
+    /// Calls `f` with the cells of each digit of the product that has
+    /// candidates in its region (those cells, as bits of cells), read from
+    /// the live candidates' cells by digit ([`DigitCells`]). The region
+    /// and the digits are both evaluated, in that order, whatever they
+    /// are.
     #[inline(always)]
-    fn rows(&self, cx: &mut Env, mut f: impl FnMut(usize, u128)) {
+    fn by_digit(&self, cx: &mut Env, mut f: impl FnMut(usize, u128)) {
         let region = self.cells.eval(cx);
-        // The digits in every cell of a row: no carries, the copies are
-        // nine bits apart.
-        let digits = u128::from(self.digits.eval(cx) & ALL_DIGITS) * GROUP_LOWS;
-        for r in 0..9 {
-            let m = (region >> (9 * r)) as usize & 0x1FF;
-            if m == 0 {
-                continue;
-            }
-            let x = row_bits(&cx.state.cands, r) & digits & CELL_GROUPS[m];
-            if x != 0 {
-                f(r, x);
-            }
+        let digits = self.digits.eval(cx) & ALL_DIGITS;
+        if region == 0 || digits == 0 {
+            return;
         }
+        DIGIT_CELLS.with_borrow_mut(|dc| {
+            let of = dc.of(&cx.state.cands);
+            let mut m = digits;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let x = of[d] & region;
+                if x != 0 {
+                    f(d, x);
+                }
+            }
+        })
     }
 
     /// The number of candidates.
     pub fn len(&self, cx: &mut Env) -> i64 {
         let mut n = 0;
-        self.rows(cx, |_, x| n += i64::from(x.count_ones()));
+        self.by_digit(cx, |_, x| n += i64::from(x.count_ones()));
         n
     }
 
     /// The digits of the candidates.
     fn digits(&self, cx: &mut Env) -> u64 {
         let mut all = 0;
-        self.rows(cx, |_, x| {
-            all |= (0..9).fold(0, |a, k| a | (x >> (9 * k)) as u64) & ALL_DIGITS;
-        });
+        self.by_digit(cx, |d, _| all |= 1 << d);
         all
     }
 
     /// The cells of the candidates: the cells of each of the digits that
-    /// hold a live candidate ([`DigitCells`]), in the region.
+    /// hold a live candidate, in the region.
     fn cells(&self, cx: &mut Env) -> u128 {
         let region = self.cells.eval(cx);
         let digits = self.digits.eval(cx) & ALL_DIGITS;
@@ -221,7 +224,11 @@ impl DigitCells {
     /// set asked about last.
     #[inline]
     fn of(&mut self, cands: &Bits) -> &[u128; 10] {
-        if self.cands != *cands {
+        // Word by word, with no call: most calls find the same set.
+        let differ = (self.cands.0.iter())
+            .zip(&cands.0)
+            .fold(0, |a, (x, y)| a | (x ^ y));
+        if differ != 0 {
             self.cands = *cands;
             self.cells = digit_cells(cands);
         }
@@ -282,16 +289,6 @@ const GATHER: u128 = {
     }
     m
 };
-
-/// For each set of a row's cells (nine bits), the 81 bits of those cells'
-/// digits.
-static CELL_GROUPS: LazyLock<[u128; 512]> = LazyLock::new(|| {
-    std::array::from_fn(|m| {
-        (0..9)
-            .filter(|k| m >> k & 1 != 0)
-            .fold(0, |a, k| a | (0x1FF << (9 * k)))
-    })
-});
 
 /// Every cell.
 const ALL_CELLS: u128 = (1 << N_CELLS) - 1;
