@@ -382,18 +382,6 @@ pub(super) fn house_digits_mask(state: &State, h: usize) -> u64 {
         .fold(0, |a, &c| a | digit_mask(state, Elem::Cell, c))
 }
 
-/// `cells(H)` of house `h`: its cells with a live candidate, as two words.
-#[inline]
-pub(super) fn house_cells_mask(state: &State, h: usize) -> u128 {
-    HOUSE_CELLS[h].iter().fold(0, |a, &c| {
-        if digit_mask(state, Elem::Cell, c) != 0 {
-            a | 1 << c
-        } else {
-            a
-        }
-    })
-}
-
 /// The indices `i` with `i op j` (`op` an order; `==` and `!=` keep
 /// all): the members a bound on a generator's element keeps
 /// ([`super::fold::bound_of`]).
@@ -594,8 +582,27 @@ fn project_masks(e: Elem, s: &Bits) -> Bits {
 /// The default domain of a generator: the elements of type `e` that still
 /// have a live candidate (undecided cells, variables and houses with work
 /// left, digits not yet placed everywhere, live candidates).
+///
+/// Digits, houses and cells are read from the cells of each digit's live
+/// candidates ([`typed::with_digit_cells`], kept per candidate set);
+/// candidates and variables from the per-cell masks.
 pub fn live_domain(state: &State, e: Elem) -> Bits {
-    project_masks(e, &state.cands)
+    let keep: u64 = match e {
+        Elem::Cand | Elem::Var(_) => return project_masks(e, &state.cands),
+        Elem::Cell => return typed::with_digit_cells(&state.cands, |dc| cells_bits(dc[9])),
+        Elem::Digit => {
+            let live = typed::with_digit_cells(&state.cands, |dc| {
+                (0..9).filter(|&d| dc[d] != 0).fold(0, |a, d| a | 1 << d)
+            });
+            return word_set(live);
+        }
+        Elem::Row => 0x1FF,
+        Elem::Column => 0x1FF << 9,
+        Elem::Block => 0x1FF << 18,
+        Elem::House => 0x7FF_FFFF,
+    };
+    let houses = typed::with_digit_cells(&state.cands, |dc| typed::houses_of_cells(dc[9]));
+    word_set(houses & keep)
 }
 
 /// Display of one element.
@@ -2239,6 +2246,23 @@ mod tests {
                     }
                 }
                 let state = State::from_masks(&masks, &[0; N_CELLS]);
+                // The default domains too.
+                for e in [
+                    Elem::Digit,
+                    Elem::Row,
+                    Elem::Column,
+                    Elem::Block,
+                    Elem::House,
+                    Elem::Cell,
+                    Elem::Cand,
+                    Elem::Var(None),
+                ] {
+                    assert_eq!(
+                        live_domain(&state, e),
+                        project_masks(e, &state.cands),
+                        "{e:?}"
+                    );
+                }
                 for h in 0..N_HOUSES {
                     let live = state.cands.and(&TABLES.house[h]);
                     for e in [Elem::Cell, Elem::Digit] {

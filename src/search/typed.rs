@@ -34,7 +34,7 @@
 use super::fold::{Folded, Rest};
 use super::pattern::{
     CELL_HOUSE_BITS, CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, digit_mask,
-    house_cells_mask, house_digits_mask,
+    house_digits_mask,
 };
 use crate::grid::bits::Bits;
 use crate::grid::geometry::{HOUSE_CELLS, N_CELLS, N_HOUSES};
@@ -234,6 +234,22 @@ impl DigitCells {
         }
         &self.cells
     }
+}
+
+/// `f` of the cells of each digit's candidates in `cands`, then of any
+/// digit's ([`DigitCells`]: kept from the last call with the same set).
+#[inline]
+pub(super) fn with_digit_cells<R>(cands: &Bits, f: impl FnOnce(&[u128; 10]) -> R) -> R {
+    DIGIT_CELLS.with_borrow_mut(|dc| f(dc.of(cands)))
+}
+
+/// The houses that hold a cell of `cells`, as bits of houses.
+pub(super) fn houses_of_cells(cells: u128) -> u64 {
+    HOUSE_CELL_WORDS
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| **w & cells != 0)
+        .fold(0, |a, (h, _)| a | 1 << h)
 }
 
 thread_local! {
@@ -900,7 +916,10 @@ impl COp {
                 }
                 all
             }
-            COp::HouseCells(s) => house_cells_mask(cx.state, cx.vals[*s].idx()),
+            COp::HouseCells(s) => {
+                let h = cx.vals[*s].idx();
+                with_digit_cells(&cx.state.cands, |dc| HOUSE_CELL_WORDS[h] & dc[9])
+            }
             COp::Const(c) => *c,
             COp::HousesAll(w) => {
                 let mut m = w.eval(cx);
