@@ -243,13 +243,25 @@ pub(super) fn with_digit_cells<R>(cands: &Bits, f: impl FnOnce(&[u128; 10]) -> R
     DIGIT_CELLS.with_borrow_mut(|dc| f(dc.of(cands)))
 }
 
-/// The houses that hold a cell of `cells`, as bits of houses.
+/// The houses that hold a cell of `cells`, as bits of houses: rows
+/// 0 to 8, columns 9 to 17, blocks 18 to 26 (a band's three rows ORed
+/// give its columns, and its blocks in groups of three).
 pub(super) fn houses_of_cells(cells: u128) -> u64 {
-    HOUSE_CELL_WORDS
-        .iter()
-        .enumerate()
-        .filter(|(_, w)| **w & cells != 0)
-        .fold(0, |a, (h, _)| a | 1 << h)
+    let (mut rows, mut cols, mut blocks) = (0u64, 0u64, 0u64);
+    for band in 0..3 {
+        let mut or = 0;
+        for i in 0..3 {
+            let r = 3 * band + i;
+            let m = (cells >> (9 * r)) as u64 & 0x1FF;
+            rows |= u64::from(m != 0) << r;
+            or |= m;
+        }
+        cols |= or;
+        for stack in 0..3 {
+            blocks |= u64::from(or >> (3 * stack) & 7 != 0) << (3 * band + stack);
+        }
+    }
+    rows | cols << 9 | blocks << 18
 }
 
 thread_local! {
