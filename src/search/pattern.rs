@@ -200,10 +200,12 @@ pub enum Op {
     /// `|S|` of the candidates of some cells in some digits (see
     /// [`super::typed::Prod`]).
     ProdLen(Box<Prod>),
-    /// `|cands(x) & S|` of the cell bound in a slot and a candidate set S
-    /// that is no product (a moved part, say): x's mask against the nine
-    /// bits S has in x, with no candidate set in between.
-    CellAndLen(Box<(usize, Op)>),
+    /// `|cands(x) & S|` of the element (not a candidate) bound in a slot
+    /// and a candidate set S that is no product (a moved part, say): a
+    /// cell's mask against the nine bits S has in it, another element's
+    /// candidates counted in one pass over the words, with no candidate
+    /// set in between.
+    ElemAndLen(Box<(Elem, usize, Op)>),
     /// `S == T` (`true`) or `S != T` of digits or houses.
     WEq(bool, Box<(WOp, WOp)>),
     /// `S == T` (`true`) or `S != T` of cells.
@@ -823,7 +825,7 @@ fn int_of(op: &Op, cx: &mut Env) -> i64 {
         Op::MaskLen(e, s) => digit_mask(cx.state, *e, cx.vals[*s].idx()).count_ones() as i64,
         Op::WLen(w) => w.eval(cx).count_ones() as i64,
         Op::CLen(c) => c.eval(cx).count_ones() as i64,
-        Op::CellAndLen(xs) => cell_and_len(xs.0, &xs.1, cx),
+        Op::ElemAndLen(xs) => elem_and_len(xs.0, xs.1, &xs.2, cx),
         // A count, with no `Val` in between.
         Op::TQuant(tq) => count_of(tq, cx),
         _ => op.eval_int(cx),
@@ -853,21 +855,47 @@ pub(super) fn nine_bits(s: &Bits, c: usize) -> u64 {
     v & 0x1FF
 }
 
-/// `|cands(x) & S|` of the cell bound in slot `s` ([`Op::CellAndLen`]):
-/// a bound S is read in place.
+/// `|cands(x) & S|` of the element of type `e` bound in slot `s`
+/// ([`Op::ElemAndLen`]): a bound S is read in place.
 #[inline(always)]
-fn cell_and_len(s: usize, other: &Op, cx: &mut Env) -> i64 {
-    let c = cx.vals[s].idx();
-    let m = digit_mask(cx.state, Elem::Cell, c);
-    let w = match other {
-        Op::Slot(t) => match &cx.vals[*t] {
-            Val::Set(b) => nine_bits(b, c),
-            Val::Idx(i) if cand_cell(*i) == c => 1 << cand_digit(*i),
+fn elem_and_len(e: Elem, s: usize, other: &Op, cx: &mut Env) -> i64 {
+    let x = cx.vals[s].idx();
+    if e == Elem::Cell {
+        let m = digit_mask(cx.state, Elem::Cell, x);
+        let w = match other {
+            Op::Slot(t) => match &cx.vals[*t] {
+                Val::Set(b) => nine_bits(b, x),
+                Val::Idx(i) if cand_cell(*i) == x => 1 << cand_digit(*i),
+                _ => 0,
+            },
+            _ => nine_bits(&set_of(other, cx), x),
+        };
+        return i64::from((m & w).count_ones());
+    }
+    let t = &*TABLES;
+    let all = match e {
+        Elem::Digit => &t.digit[x],
+        Elem::Row | Elem::Column | Elem::Block | Elem::House => &t.house[x],
+        Elem::Var(_) => &t.var[x],
+        Elem::Cell | Elem::Cand => unreachable!("made for other elements only"),
+    };
+    let live = &cx.state.cands;
+    let and3 = |b: &Bits| -> i64 {
+        (live.0.iter().zip(&all.0).zip(&b.0))
+            .map(|((p, q), r)| i64::from((p & q & r).count_ones()))
+            .sum()
+    };
+    match other {
+        Op::Slot(u) => match &cx.vals[*u] {
+            Val::Set(b) => and3(b),
+            Val::Idx(i) => i64::from(live.contains(*i) && all.contains(*i)),
             _ => 0,
         },
-        _ => nine_bits(&set_of(other, cx), c),
-    };
-    i64::from((m & w).count_ones())
+        _ => {
+            let b = set_of(other, cx);
+            and3(&b)
+        }
+    }
 }
 
 /// The cells sharing a house with every cell of the set `op`, or `None`
@@ -1019,7 +1047,7 @@ impl Op {
             | Op::SetBin(..)
             | Op::WSet(_)
             | Op::CSet(_) => Val::Set(self.eval_set(cx)),
-            Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) | Op::ProdLen(_) | Op::CellAndLen(_) => {
+            Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) | Op::ProdLen(_) | Op::ElemAndLen(_) => {
                 Val::Int(self.eval_int(cx))
             }
             Op::WEq(..)
@@ -1095,7 +1123,7 @@ impl Op {
             | Op::CLen(_)
             | Op::MaskLen(..)
             | Op::ProdLen(_)
-            | Op::CellAndLen(_) => {
+            | Op::ElemAndLen(_) => {
                 let i = self.eval_int(cx);
                 cx.vals[slot] = Val::Int(i);
             }
@@ -1232,7 +1260,7 @@ impl Op {
                 digit_mask(cx.state, *e, i).count_ones() as i64
             }
             Op::ProdLen(p) => p.len(cx),
-            Op::CellAndLen(xs) => cell_and_len(xs.0, &xs.1, cx),
+            Op::ElemAndLen(xs) => elem_and_len(xs.0, xs.1, &xs.2, cx),
             Op::TQuant(tq) => count_of(tq, cx),
             Op::IntBin(op, a, b) => {
                 let a = a.eval_int(cx);
@@ -1258,7 +1286,7 @@ impl Op {
             | Op::CLen(_)
             | Op::MaskLen(..)
             | Op::ProdLen(_)
-            | Op::CellAndLen(_) => true,
+            | Op::ElemAndLen(_) => true,
             Op::Quant(qo) => qo.q == Quant::Count,
             Op::TQuant(tq) => tq.q == Quant::Count,
             _ => false,
@@ -1414,7 +1442,7 @@ impl Op {
             | Op::CLen(_)
             | Op::MaskLen(..)
             | Op::ProdLen(_)
-            | Op::CellAndLen(_)
+            | Op::ElemAndLen(_)
             | Op::WEq(..)
             | Op::CEq(..)
             | Op::WSub(_)
@@ -1455,7 +1483,7 @@ impl Op {
             | Op::CLen(_)
             | Op::MaskLen(..)
             | Op::ProdLen(_)
-            | Op::CellAndLen(_)
+            | Op::ElemAndLen(_)
             | Op::WEq(..)
             | Op::CEq(..)
             | Op::WSub(_)

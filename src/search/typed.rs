@@ -509,7 +509,9 @@ impl Typer {
                     }
                     _ => match (self.prod(x), self.cell_and(x)) {
                         (Some(p), _) => Op::ProdLen(Box::new(p)),
-                        (None, Some((s, other))) => Op::CellAndLen(Box::new((s, self.op(other)))),
+                        (None, Some((e, s, other))) => {
+                            Op::ElemAndLen(Box::new((e, s, self.op(other))))
+                        }
                         (None, None) => Op::Len(Box::new(self.op(x))),
                     },
                 },
@@ -569,21 +571,23 @@ impl Typer {
         out
     }
 
-    /// `cands(x) & S` (or `S & cands(x)`) of a bound cell x and a set of
-    /// candidates S: x's slot and S ([`Op::CellAndLen`] counts it).
-    fn cell_and<'a>(&self, op: &'a Op) -> Option<(usize, &'a Op)> {
+    /// `cands(x) & S` (or `S & cands(x)`) of a bound element x (not a
+    /// candidate) and a set of candidates S: x's type and slot, and S
+    /// ([`Op::ElemAndLen`] counts it).
+    fn cell_and<'a>(&self, op: &'a Op) -> Option<(Elem, usize, &'a Op)> {
         let Op::SetBin(SetOp::Inter, a, b) = op else {
             return None;
         };
         [(a, b), (b, a)].into_iter().find_map(|(p, q)| match &**p {
-            Op::Cands(Elem::Cell, y)
-                if matches!(**y, Op::Slot(s) if self.slot(s) == Kind::One(Elem::Cell))
+            Op::Cands(e, y)
+                if *e != Elem::Cand
+                    && matches!(**y, Op::Slot(s) if self.slot(s) == Kind::One(*e))
                     && matches!(self.kind(q), Kind::Set(Elem::Cand) | Kind::One(Elem::Cand)) =>
             {
                 let Op::Slot(s) = **y else {
                     unreachable!("matched above")
                 };
-                Some((s, &**q))
+                Some((*e, s, &**q))
             }
             _ => None,
         })
@@ -1213,19 +1217,51 @@ mod tests {
                 ))),
             ),
             (
-                "CellAndLen",
+                "ElemAndLen of a digit",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    slot(14),
+                    cands(Digit, slot(3)),
+                ))),
+            ),
+            (
+                "ElemAndLen of a house",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(House, slot(5)),
+                    slot(14),
+                ))),
+            ),
+            (
+                "ElemAndLen of a row and a candidate",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(Elem::Row, slot(11)),
+                    slot(4),
+                ))),
+            ),
+            (
+                "ElemAndLen of a digit computed",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(Digit, slot(3)),
+                    cands(Cand, slot(14)),
+                ))),
+            ),
+            (
+                "ElemAndLen of a cell",
                 Op::Len(bx(Op::SetBin(SetOp::Inter, cands(Cell, slot(0)), slot(14)))),
             ),
             (
-                "CellAndLen reversed",
+                "ElemAndLen of a cell reversed",
                 Op::Len(bx(Op::SetBin(SetOp::Inter, slot(14), cands(Cell, slot(1))))),
             ),
             (
-                "CellAndLen of a candidate",
+                "ElemAndLen of a cell of a candidate",
                 Op::Len(bx(Op::SetBin(SetOp::Inter, cands(Cell, slot(0)), slot(4)))),
             ),
             (
-                "CellAndLen computed",
+                "ElemAndLen of a cell computed",
                 Op::Len(bx(Op::SetBin(
                     SetOp::Inter,
                     cands(Cell, slot(1)),
