@@ -200,6 +200,12 @@ pub enum Op {
     /// `|S|` of the candidates of some cells in some digits (see
     /// [`super::typed::Prod`]).
     ProdLen(Box<Prod>),
+    /// `|cands(x) & S|` of the element (not a candidate) bound in a slot
+    /// and a candidate set S that is no product (a moved part, say): a
+    /// cell's mask against the nine bits S has in it, another element's
+    /// candidates counted in one pass over the words, with no candidate
+    /// set in between.
+    ElemAndLen(Box<(Elem, usize, Op)>),
     /// `S == T` (`true`) or `S != T` of digits or houses.
     WEq(bool, Box<(WOp, WOp)>),
     /// `S == T` (`true`) or `S != T` of cells.
@@ -378,18 +384,6 @@ pub(super) fn house_digits_mask(state: &State, h: usize) -> u64 {
         .fold(0, |a, &c| a | digit_mask(state, Elem::Cell, c))
 }
 
-/// `cells(H)` of house `h`: its cells with a live candidate, as two words.
-#[inline]
-pub(super) fn house_cells_mask(state: &State, h: usize) -> u128 {
-    HOUSE_CELLS[h].iter().fold(0, |a, &c| {
-        if digit_mask(state, Elem::Cell, c) != 0 {
-            a | 1 << c
-        } else {
-            a
-        }
-    })
-}
-
 /// The indices `i` with `i op j` (`op` an order; `==` and `!=` keep
 /// all): the members a bound on a generator's element keeps
 /// ([`super::fold::bound_of`]).
@@ -402,6 +396,17 @@ fn side(op: CmpOp, j: usize) -> Bits {
         CmpOp::Gt => all.minus(&below(j + 1)),
         CmpOp::Ge => all.minus(&below(j)),
         CmpOp::Eq | CmpOp::Ne => all,
+    }
+}
+
+/// How many words of a [`Bits`] the members of a set of `e` can be in:
+/// digits and houses are below 64, cells below 128.
+#[inline(always)]
+fn elem_words(e: Elem) -> usize {
+    match e {
+        Elem::Digit | Elem::Row | Elem::Column | Elem::Block | Elem::House => 1,
+        Elem::Cell => 2,
+        Elem::Cand | Elem::Var(_) => Bits::CAPACITY / 64,
     }
 }
 
@@ -579,8 +584,27 @@ fn project_masks(e: Elem, s: &Bits) -> Bits {
 /// The default domain of a generator: the elements of type `e` that still
 /// have a live candidate (undecided cells, variables and houses with work
 /// left, digits not yet placed everywhere, live candidates).
+///
+/// Digits, houses and cells are read from the cells of each digit's live
+/// candidates ([`typed::with_digit_cells`], kept per candidate set);
+/// candidates and variables from the per-cell masks.
 pub fn live_domain(state: &State, e: Elem) -> Bits {
-    project_masks(e, &state.cands)
+    let keep: u64 = match e {
+        Elem::Cand | Elem::Var(_) => return project_masks(e, &state.cands),
+        Elem::Cell => return typed::with_digit_cells(&state.cands, |dc| cells_bits(dc[9])),
+        Elem::Digit => {
+            let live = typed::with_digit_cells(&state.cands, |dc| {
+                (0..9).filter(|&d| dc[d] != 0).fold(0, |a, d| a | 1 << d)
+            });
+            return word_set(live);
+        }
+        Elem::Row => 0x1FF,
+        Elem::Column => 0x1FF << 9,
+        Elem::Block => 0x1FF << 18,
+        Elem::House => 0x7FF_FFFF,
+    };
+    let houses = typed::with_digit_cells(&state.cands, |dc| typed::houses_of_cells(dc[9]));
+    word_set(houses & keep)
 }
 
 /// Display of one element.
@@ -801,7 +825,76 @@ fn int_of(op: &Op, cx: &mut Env) -> i64 {
         Op::MaskLen(e, s) => digit_mask(cx.state, *e, cx.vals[*s].idx()).count_ones() as i64,
         Op::WLen(w) => w.eval(cx).count_ones() as i64,
         Op::CLen(c) => c.eval(cx).count_ones() as i64,
+        Op::ElemAndLen(xs) => elem_and_len(xs.0, xs.1, &xs.2, cx),
+        // A count, with no `Val` in between.
+        Op::TQuant(tq) => count_of(tq, cx),
         _ => op.eval_int(cx),
+    }
+}
+
+/// The value of a typed `count` quantifier (0 for any other quantifier,
+/// as `Val`'s `int` gives it; an undefined member leaves `cx.undefined`
+/// set).
+#[inline(always)]
+fn count_of(tq: &TQuant, cx: &mut Env) -> i64 {
+    match typed::quantify(tq, cx, &mut |_| {}) {
+        typed::Answer::Count(n) => n,
+        _ => 0,
+    }
+}
+
+/// The nine bits a candidate set has in cell `c` (bit `d` for digit `d`).
+#[inline(always)]
+pub(super) fn nine_bits(s: &Bits, c: usize) -> u64 {
+    let b = c * 9;
+    let (w, off) = (b >> 6, b & 63);
+    let mut v = s.0[w] >> off;
+    if off > 55 {
+        v |= s.0[w + 1] << (64 - off);
+    }
+    v & 0x1FF
+}
+
+/// `|cands(x) & S|` of the element of type `e` bound in slot `s`
+/// ([`Op::ElemAndLen`]): a bound S is read in place.
+#[inline(always)]
+fn elem_and_len(e: Elem, s: usize, other: &Op, cx: &mut Env) -> i64 {
+    let x = cx.vals[s].idx();
+    if e == Elem::Cell {
+        let m = digit_mask(cx.state, Elem::Cell, x);
+        let w = match other {
+            Op::Slot(t) => match &cx.vals[*t] {
+                Val::Set(b) => nine_bits(b, x),
+                Val::Idx(i) if cand_cell(*i) == x => 1 << cand_digit(*i),
+                _ => 0,
+            },
+            _ => nine_bits(&set_of(other, cx), x),
+        };
+        return i64::from((m & w).count_ones());
+    }
+    let t = &*TABLES;
+    let all = match e {
+        Elem::Digit => &t.digit[x],
+        Elem::Row | Elem::Column | Elem::Block | Elem::House => &t.house[x],
+        Elem::Var(_) => &t.var[x],
+        Elem::Cell | Elem::Cand => unreachable!("made for other elements only"),
+    };
+    let live = &cx.state.cands;
+    let and3 = |b: &Bits| -> i64 {
+        (live.0.iter().zip(&all.0).zip(&b.0))
+            .map(|((p, q), r)| i64::from((p & q & r).count_ones()))
+            .sum()
+    };
+    match other {
+        Op::Slot(u) => match &cx.vals[*u] {
+            Val::Set(b) => and3(b),
+            Val::Idx(i) => i64::from(live.contains(*i) && all.contains(*i)),
+            _ => 0,
+        },
+        _ => {
+            let b = set_of(other, cx);
+            and3(&b)
+        }
     }
 }
 
@@ -954,7 +1047,7 @@ impl Op {
             | Op::SetBin(..)
             | Op::WSet(_)
             | Op::CSet(_) => Val::Set(self.eval_set(cx)),
-            Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) | Op::ProdLen(_) => {
+            Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) | Op::ProdLen(_) | Op::ElemAndLen(_) => {
                 Val::Int(self.eval_int(cx))
             }
             Op::WEq(..)
@@ -1029,7 +1122,8 @@ impl Op {
             | Op::WLen(_)
             | Op::CLen(_)
             | Op::MaskLen(..)
-            | Op::ProdLen(_) => {
+            | Op::ProdLen(_)
+            | Op::ElemAndLen(_) => {
                 let i = self.eval_int(cx);
                 cx.vals[slot] = Val::Int(i);
             }
@@ -1166,6 +1260,8 @@ impl Op {
                 digit_mask(cx.state, *e, i).count_ones() as i64
             }
             Op::ProdLen(p) => p.len(cx),
+            Op::ElemAndLen(xs) => elem_and_len(xs.0, xs.1, &xs.2, cx),
+            Op::TQuant(tq) => count_of(tq, cx),
             Op::IntBin(op, a, b) => {
                 let a = a.eval_int(cx);
                 let b = b.eval_int(cx);
@@ -1189,7 +1285,8 @@ impl Op {
             | Op::WLen(_)
             | Op::CLen(_)
             | Op::MaskLen(..)
-            | Op::ProdLen(_) => true,
+            | Op::ProdLen(_)
+            | Op::ElemAndLen(_) => true,
             Op::Quant(qo) => qo.q == Quant::Count,
             Op::TQuant(tq) => tq.q == Quant::Count,
             _ => false,
@@ -1345,6 +1442,7 @@ impl Op {
             | Op::CLen(_)
             | Op::MaskLen(..)
             | Op::ProdLen(_)
+            | Op::ElemAndLen(_)
             | Op::WEq(..)
             | Op::CEq(..)
             | Op::WSub(_)
@@ -1385,6 +1483,7 @@ impl Op {
             | Op::CLen(_)
             | Op::MaskLen(..)
             | Op::ProdLen(_)
+            | Op::ElemAndLen(_)
             | Op::WEq(..)
             | Op::CEq(..)
             | Op::WSub(_)
@@ -1598,12 +1697,19 @@ impl Plan {
                 }
                 match *size {
                     None => {
-                        for i in dom.iter() {
-                            if fr.cx.tick() {
-                                return ControlFlow::Break(());
+                        // The members, from the words the element type
+                        // can have members in only.
+                        for (w, &word) in dom.0[..elem_words(*elem)].iter().enumerate() {
+                            let mut m = word;
+                            while m != 0 {
+                                let i = w * 64 + m.trailing_zeros() as usize;
+                                m &= m - 1;
+                                if fr.cx.tick() {
+                                    return ControlFlow::Break(());
+                                }
+                                fr.env[*slot] = Val::Idx(i);
+                                self.run(k + 1, fr)?;
                             }
-                            fr.env[*slot] = Val::Idx(i);
-                            self.run(k + 1, fr)?;
                         }
                         ControlFlow::Continue(())
                     }
@@ -2168,6 +2274,23 @@ mod tests {
                     }
                 }
                 let state = State::from_masks(&masks, &[0; N_CELLS]);
+                // The default domains too.
+                for e in [
+                    Elem::Digit,
+                    Elem::Row,
+                    Elem::Column,
+                    Elem::Block,
+                    Elem::House,
+                    Elem::Cell,
+                    Elem::Cand,
+                    Elem::Var(None),
+                ] {
+                    assert_eq!(
+                        live_domain(&state, e),
+                        project_masks(e, &state.cands),
+                        "{e:?}"
+                    );
+                }
                 for h in 0..N_HOUSES {
                     let live = state.cands.and(&TABLES.house[h]);
                     for e in [Elem::Cell, Elem::Digit] {

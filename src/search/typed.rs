@@ -34,7 +34,7 @@
 use super::fold::{Folded, Rest};
 use super::pattern::{
     CELL_HOUSE_BITS, CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, digit_mask,
-    house_cells_mask, house_digits_mask,
+    house_digits_mask,
 };
 use crate::grid::bits::Bits;
 use crate::grid::geometry::{HOUSE_CELLS, N_CELLS, N_HOUSES};
@@ -143,59 +143,157 @@ pub struct Prod {
 }
 
 impl Prod {
-    /// Calls `f` with each row `r` holding candidates of the product, and
-    /// those candidates as the row's 81 bits (bit `9k + d` for digit `d`
-    /// of the row's cell `k`, as [`row_bits`]).
+    /// Calls `f` with the cells of each digit of the product that has
+    /// candidates in its region (those cells, as bits of cells), read from
+    /// the live candidates' cells by digit ([`DigitCells`]). The region
+    /// and the digits are both evaluated, in that order, whatever they
+    /// are.
     #[inline(always)]
-    fn rows(&self, cx: &mut Env, mut f: impl FnMut(usize, u128)) {
+    fn by_digit(&self, cx: &mut Env, mut f: impl FnMut(usize, u128)) {
         let region = self.cells.eval(cx);
-        // The digits in every cell of a row: no carries, the copies are
-        // nine bits apart.
-        let digits = u128::from(self.digits.eval(cx) & ALL_DIGITS) * GROUP_LOWS;
-        for r in 0..9 {
-            let m = (region >> (9 * r)) as usize & 0x1FF;
-            if m == 0 {
-                continue;
-            }
-            let x = row_bits(&cx.state.cands, r) & digits & CELL_GROUPS[m];
-            if x != 0 {
-                f(r, x);
-            }
+        let digits = self.digits.eval(cx) & ALL_DIGITS;
+        if region == 0 || digits == 0 {
+            return;
         }
+        DIGIT_CELLS.with_borrow_mut(|dc| {
+            let of = dc.of(&cx.state.cands);
+            let mut m = digits;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let x = of[d] & region;
+                if x != 0 {
+                    f(d, x);
+                }
+            }
+        })
     }
 
     /// The number of candidates.
     pub fn len(&self, cx: &mut Env) -> i64 {
         let mut n = 0;
-        self.rows(cx, |_, x| n += i64::from(x.count_ones()));
+        self.by_digit(cx, |_, x| n += i64::from(x.count_ones()));
         n
     }
 
     /// The digits of the candidates.
     fn digits(&self, cx: &mut Env) -> u64 {
         let mut all = 0;
-        self.rows(cx, |_, x| {
-            all |= (0..9).fold(0, |a, k| a | (x >> (9 * k)) as u64) & ALL_DIGITS;
-        });
+        self.by_digit(cx, |d, _| all |= 1 << d);
         all
     }
 
-    /// The cells of the candidates.
+    /// The cells of the candidates: the cells of each of the digits that
+    /// hold a live candidate, in the region.
     fn cells(&self, cx: &mut Env) -> u128 {
-        let mut all = 0;
-        self.rows(cx, |r, x| {
-            // Bit 9k is set when cell k has a candidate.
-            let mut y = x | x >> 1;
-            y |= y >> 2;
-            y |= y >> 4;
-            let low = (y | x >> 8) & GROUP_LOWS;
-            // Bit 9k to bit 64 + k: the terms 9k + 8j of the product are
-            // all distinct (no carries), and j = 8 - k puts bit 9k at 64 + k.
-            let m = (low.wrapping_mul(GATHER) >> 64) as u64 & 0x1FF;
-            all |= u128::from(m) << (9 * r);
-        });
-        all
+        let region = self.cells.eval(cx);
+        let digits = self.digits.eval(cx) & ALL_DIGITS;
+        if region == 0 || digits == 0 {
+            return 0;
+        }
+        DIGIT_CELLS.with_borrow_mut(|dc| {
+            let of = dc.of(&cx.state.cands);
+            let all = if digits == ALL_DIGITS {
+                of[9]
+            } else {
+                let mut m = digits;
+                let mut all = 0;
+                while m != 0 {
+                    all |= of[m.trailing_zeros() as usize];
+                    m &= m - 1;
+                }
+                all
+            };
+            all & region
+        })
     }
+}
+
+/// The cells of each digit's live candidates (bit c for cell c), and last
+/// the cells with any live candidate, of the last candidate set asked
+/// about on this thread: [`Prod::cells`] reads them instead of gathering
+/// the cells of 81-bit rows on every call (the searches run on one state
+/// mostly ask about that state).
+struct DigitCells {
+    cands: Bits,
+    cells: [u128; 10],
+}
+
+impl DigitCells {
+    /// The cells of `cands` by digit, computed when `cands` is not the
+    /// set asked about last.
+    #[inline]
+    fn of(&mut self, cands: &Bits) -> &[u128; 10] {
+        // Word by word, with no call: most calls find the same set.
+        let differ = (self.cands.0.iter())
+            .zip(&cands.0)
+            .fold(0, |a, (x, y)| a | (x ^ y));
+        if differ != 0 {
+            self.cands = *cands;
+            self.cells = digit_cells(cands);
+        }
+        &self.cells
+    }
+}
+
+/// `f` of the cells of each digit's candidates in `cands`, then of any
+/// digit's ([`DigitCells`]: kept from the last call with the same set).
+#[inline]
+pub(super) fn with_digit_cells<R>(cands: &Bits, f: impl FnOnce(&[u128; 10]) -> R) -> R {
+    DIGIT_CELLS.with_borrow_mut(|dc| f(dc.of(cands)))
+}
+
+/// The houses that hold a cell of `cells`, as bits of houses: rows
+/// 0 to 8, columns 9 to 17, blocks 18 to 26 (a band's three rows ORed
+/// give its columns, and its blocks in groups of three).
+pub(super) fn houses_of_cells(cells: u128) -> u64 {
+    let (mut rows, mut cols, mut blocks) = (0u64, 0u64, 0u64);
+    for band in 0..3 {
+        let mut or = 0;
+        for i in 0..3 {
+            let r = 3 * band + i;
+            let m = (cells >> (9 * r)) as u64 & 0x1FF;
+            rows |= u64::from(m != 0) << r;
+            or |= m;
+        }
+        cols |= or;
+        for stack in 0..3 {
+            blocks |= u64::from(or >> (3 * stack) & 7 != 0) << (3 * band + stack);
+        }
+    }
+    rows | cols << 9 | blocks << 18
+}
+
+thread_local! {
+    static DIGIT_CELLS: std::cell::RefCell<DigitCells> = const {
+        std::cell::RefCell::new(DigitCells {
+            cands: Bits::EMPTY,
+            cells: [0; 10],
+        })
+    };
+}
+
+/// The cells of each digit's candidates in `cands`, then the cells of
+/// any.
+#[inline(never)]
+fn digit_cells(cands: &Bits) -> [u128; 10] {
+    let mut out = [0u128; 10];
+    for r in 0..9 {
+        let row = row_bits(cands, r);
+        if row == 0 {
+            continue;
+        }
+        for (d, cells) in out[..9].iter_mut().enumerate() {
+            // Bit 9k + d of the row to bit 9k, then bit 9k to bit 64 + k:
+            // the terms 9k + 8j of the product are all distinct (no
+            // carries), and j = 8 - k puts bit 9k at 64 + k.
+            let low = (row >> d) & GROUP_LOWS;
+            let m = (low.wrapping_mul(GATHER) >> 64) as u64 & 0x1FF;
+            *cells |= u128::from(m) << (9 * r);
+        }
+    }
+    out[9] = out[..9].iter().fold(0, |a, &x| a | x);
+    out
 }
 
 /// Bit `9k` for each of a row's cells `k`.
@@ -219,16 +317,6 @@ const GATHER: u128 = {
     }
     m
 };
-
-/// For each set of a row's cells (nine bits), the 81 bits of those cells'
-/// digits.
-static CELL_GROUPS: LazyLock<[u128; 512]> = LazyLock::new(|| {
-    std::array::from_fn(|m| {
-        (0..9)
-            .filter(|k| m >> k & 1 != 0)
-            .fold(0, |a, k| a | (0x1FF << (9 * k)))
-    })
-});
 
 /// Every cell.
 const ALL_CELLS: u128 = (1 << N_CELLS) - 1;
@@ -419,9 +507,12 @@ impl Typer {
                         };
                         Op::MaskLen(*e, s)
                     }
-                    _ => match self.prod(x) {
-                        Some(p) => Op::ProdLen(Box::new(p)),
-                        None => Op::Len(Box::new(self.op(x))),
+                    _ => match (self.prod(x), self.cell_and(x)) {
+                        (Some(p), _) => Op::ProdLen(Box::new(p)),
+                        (None, Some((e, s, other))) => {
+                            Op::ElemAndLen(Box::new((e, s, self.op(other))))
+                        }
+                        (None, None) => Op::Len(Box::new(self.op(x))),
                     },
                 },
             },
@@ -478,6 +569,28 @@ impl Typer {
             *slot = t;
         }
         out
+    }
+
+    /// `cands(x) & S` (or `S & cands(x)`) of a bound element x (not a
+    /// candidate) and a set of candidates S: x's type and slot, and S
+    /// ([`Op::ElemAndLen`] counts it).
+    fn cell_and<'a>(&self, op: &'a Op) -> Option<(Elem, usize, &'a Op)> {
+        let Op::SetBin(SetOp::Inter, a, b) = op else {
+            return None;
+        };
+        [(a, b), (b, a)].into_iter().find_map(|(p, q)| match &**p {
+            Op::Cands(e, y)
+                if *e != Elem::Cand
+                    && matches!(**y, Op::Slot(s) if self.slot(s) == Kind::One(*e))
+                    && matches!(self.kind(q), Kind::Set(Elem::Cand) | Kind::One(Elem::Cand)) =>
+            {
+                let Op::Slot(s) = **y else {
+                    unreachable!("matched above")
+                };
+                Some((*e, s, &**q))
+            }
+            _ => None,
+        })
     }
 
     /// The product ([`Prod`]) a candidate set is, if it is one.
@@ -819,7 +932,10 @@ impl COp {
                 }
                 all
             }
-            COp::HouseCells(s) => house_cells_mask(cx.state, cx.vals[*s].idx()),
+            COp::HouseCells(s) => {
+                let h = cx.vals[*s].idx();
+                with_digit_cells(&cx.state.cands, |dc| HOUSE_CELL_WORDS[h] & dc[9])
+            }
             COp::Const(c) => *c,
             COp::HousesAll(w) => {
                 let mut m = w.eval(cx);
@@ -973,8 +1089,8 @@ mod tests {
     // Slots: 0, 1 cells; 2 a set of cells; 3 a digit; 4 a candidate; 5 a
     // house; 6 a set of digits; 7 the empty set of cells; 8 a quantified
     // cell; 9 a quantified digit; 10 a set of houses; 11 a row; 12 a
-    // quantified candidate; 13 a moved part.
-    const KINDS: [Kind; 12] = [
+    // quantified candidate; 13 a moved part; 14 a set of candidates.
+    const KINDS: [Kind; 15] = [
         Kind::One(Elem::Cell),
         Kind::One(Elem::Cell),
         Kind::Set(Elem::Cell),
@@ -987,6 +1103,9 @@ mod tests {
         Kind::Unknown,
         Kind::Set(Elem::House),
         Kind::One(Elem::Row),
+        Kind::Unknown,
+        Kind::Unknown,
+        Kind::Set(Elem::Cand),
     ];
 
     /// One expression of each typed form, and what each must become.
@@ -1097,6 +1216,58 @@ mod tests {
                     cands(Digit, slot(6)),
                 ))),
             ),
+            (
+                "ElemAndLen of a digit",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    slot(14),
+                    cands(Digit, slot(3)),
+                ))),
+            ),
+            (
+                "ElemAndLen of a house",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(House, slot(5)),
+                    slot(14),
+                ))),
+            ),
+            (
+                "ElemAndLen of a row and a candidate",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(Elem::Row, slot(11)),
+                    slot(4),
+                ))),
+            ),
+            (
+                "ElemAndLen of a digit computed",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(Digit, slot(3)),
+                    cands(Cand, slot(14)),
+                ))),
+            ),
+            (
+                "ElemAndLen of a cell",
+                Op::Len(bx(Op::SetBin(SetOp::Inter, cands(Cell, slot(0)), slot(14)))),
+            ),
+            (
+                "ElemAndLen of a cell reversed",
+                Op::Len(bx(Op::SetBin(SetOp::Inter, slot(14), cands(Cell, slot(1))))),
+            ),
+            (
+                "ElemAndLen of a cell of a candidate",
+                Op::Len(bx(Op::SetBin(SetOp::Inter, cands(Cell, slot(0)), slot(4)))),
+            ),
+            (
+                "ElemAndLen of a cell computed",
+                Op::Len(bx(Op::SetBin(
+                    SetOp::Inter,
+                    cands(Cell, slot(1)),
+                    cands(Cand, slot(14)),
+                ))),
+            ),
             ("CSet PeersOne", Op::Peers(slot(0))),
             ("CSet Peers", Op::Peers(slot(2))),
             ("CSet Peers union", Op::Peers(union(slot(0), slot(1)))),
@@ -1183,6 +1354,14 @@ mod tests {
                     8,
                     Op::Project(Cell, bx(Op::Grid)),
                     Op::In(slot(3), bx(digits(Cell, slot(8)))),
+                ),
+            ),
+            (
+                "Cmp of a count",
+                Op::Cmp(
+                    crate::search::pattern::CmpOp::Ge,
+                    bx(in_digits(Quant::Count)),
+                    bx(Op::Int(2)),
                 ),
             ),
             (
@@ -1292,6 +1471,7 @@ mod tests {
                 Val::Idx(next(9)),
                 Val::Int(0),
                 Val::Int(0),
+                Val::Set(Bits::from_indices((0..next(200)).map(|_| next(729)))),
             ];
             for ((name, wide), typed) in cases.iter().zip(&typed) {
                 let a = wide.value(&state, &mut vals);
