@@ -5,7 +5,9 @@
 //! by an equal value in cells that see each other or by an excluder left
 //! empty): on every state of the `se` set's paths of puzzles where SE
 //! applies it, both forms find the same matches in the same order, with
-//! the same conclusions and texts.
+//! the same conclusions and texts. Aligned triplet exclusion
+//! (`rules/se/triplet-exclusion.rules`) is held to SE's triplet loop the
+//! same way.
 
 use ruledoku::engine::Runner;
 use ruledoku::grid::state::State;
@@ -81,6 +83,63 @@ fn pair_exclusion_finds_what_the_pair_loop_finds() {
     // Matches were compared, not only empty searches.
     assert!(
         states > 200 && found >= 400 && applied >= 4,
+        "{states} states, {found} matches, {applied} steps"
+    );
+}
+
+/// SE's triplet loop as written: cells A, B (two candidates or more, B
+/// first), a third cell C of two or three candidates seeing A or B, the
+/// common excluders of the three, and every combination of their values.
+const LITERAL_TRIPLET: &str = r#"
+rule literal-aligned-triplet-exclusion {
+    complexity 700
+    let T = select(c in cells(grid): |c| == 2 or |c| == 3)
+    let B: cell
+    where |B| >= 2
+    let A: cell
+    where A < B and |A| >= 2
+    let C: cell in ((peers(A) | peers(B)) & T) - A - B
+    let X = peers(A | B | C) & T
+    where |X| >= 2
+    let EA = select(z in digits(A): all(w in digits(B): all(u in digits(C): (z == w and B in peers(A)) or (z == u and C in peers(A)) or (w == u and C in peers(B)) or any(x in X: digits(x) <= z | w | u))))
+    let EB = select(w in digits(B): all(z in digits(A): all(u in digits(C): (z == w and B in peers(A)) or (z == u and C in peers(A)) or (w == u and C in peers(B)) or any(x in X: digits(x) <= z | w | u))))
+    let EC = select(u in digits(C): all(z in digits(A): all(w in digits(B): (z == w and B in peers(A)) or (z == u and C in peers(A)) or (w == u and C in peers(B)) or any(x in X: digits(x) <= z | w | u))))
+    eliminate cands(A) & cands(EA) | cands(B) & cands(EB) | cands(C) & cands(EC)
+    show "${A}${B}${C} excluders ${X}"
+}
+"#;
+
+#[test]
+fn triplet_exclusion_finds_what_the_triplet_loop_finds() {
+    let set = ruleset::load("se").unwrap();
+    let shipped = set
+        .rules
+        .iter()
+        .find(|r| r.head.name == "se-aligned-triplet-exclusion")
+        .unwrap();
+    let literal = compile_source("literal.rules", LITERAL_TRIPLET).unwrap();
+    let literal = &literal[0];
+    // cbg-000 puzzles on whose SE path aligned triplet exclusion applies.
+    let puzzles = [
+        "....5...9...1.92.6..82.......5.3...43.1....7.9.4.6.1..5..82..9......5.....2...5.1",
+        ".2...6...4...8......92.....2..1..6....86.39....1.4.3.8.74.6.8...15....9......5..7",
+        ".23..6.....67...3278..2......83.49...7...5..8.......2.5.2.1...4.......91.9....35.",
+    ];
+    let (mut states, mut found, mut applied) = (0, 0, 0);
+    for p in puzzles {
+        let p = parse_puzzle(p).unwrap();
+        let run = Runner::new(&set).run(State::from_masks(&p.masks, &p.givens));
+        for step in &run.steps {
+            states += 1;
+            let ours = matches(&*shipped.searcher, &step.before);
+            assert_eq!(ours, matches(&*literal.searcher, &step.before));
+            found += ours.len();
+            applied += usize::from(step.rule.head.name == shipped.head.name);
+        }
+    }
+    // Matches were compared, not only empty searches.
+    assert!(
+        states > 250 && found >= 2000 && applied >= 4,
         "{states} states, {found} matches, {applied} steps"
     );
 }

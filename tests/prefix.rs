@@ -49,12 +49,12 @@ fn unique_loop_rules_share_their_loop_search() {
     assert_eq!(key(row), key(column));
     assert_eq!(lens(row), lens(column));
     // With type 4 and the hidden pairs they share a shorter prefix: the
-    // loop and its extra cells (22 instructions), and before it the start
-    // cell and its digits (3); with the naked sets of other sizes, the
-    // extra digits X (23); with the same set in another house, the filter
-    // on X (24).
-    assert_eq!(lens("se-unique-loop-2-type-4"), [3, 22]);
-    assert_eq!(lens(row), [3, 22, 23, 24]);
+    // loop and its extra cells (23 instructions), and before it the cells
+    // of two candidates, the start cell and its digits (4); with the naked
+    // sets of other sizes, the extra digits X (24); with the same set in
+    // another house, the filter on X (25).
+    assert_eq!(lens("se-unique-loop-2-type-4"), [4, 23]);
+    assert_eq!(lens(row), [4, 23, 24, 25]);
     assert_eq!(
         plan(&rules, "se-unique-loop-2-type-4").prefixes[1].key,
         plan(&rules, row).prefixes[1].key
