@@ -125,9 +125,17 @@ impl Graph {
 
     /// Empties the graph, keeping its memory.
     pub fn clear(&mut self) {
+        // Every present literal has a node: a few nodes are cleared one by
+        // one (most searches that clear a graph leave it nearly empty).
+        if self.nodes.len() <= 8 {
+            for n in &self.nodes {
+                self.present.remove(usize::from(n.lit));
+            }
+        } else {
+            self.present = LitSet::EMPTY;
+        }
         self.nodes.clear();
         self.parents.clear();
-        self.present = LitSet::EMPTY;
         self.nests.clear();
         self.rules.clear();
     }

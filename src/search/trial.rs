@@ -1058,6 +1058,13 @@ struct Reach {
     members: Vec<u16>,
     set: Vec<u64>,
     merged: Vec<u32>,
+    /// Per visited literal, once `inner_done` holds it: its inferences
+    /// that stay in its component, in order, at
+    /// `inner[inner_span[l].0 ..][.. inner_span[l].1]` (a cycle search
+    /// follows no other).
+    inner: Vec<Inference>,
+    inner_span: Vec<(u32, u32)>,
+    inner_done: LitSet,
 }
 
 const NONE: u32 = u32::MAX;
@@ -1077,6 +1084,27 @@ impl Reach {
         let j = self.index[usize::from(to)];
         let w = self.sets[k as usize * self.words + (j / 64) as usize];
         Some(w >> (j % 64) & 1 != 0)
+    }
+
+    /// The inferences of visited literal `l` that stay in its component
+    /// (its static inferences, in `infer`'s cache, are known).
+    #[inline]
+    fn inner(&mut self, l: u16, infer: &Infer) -> &[Inference] {
+        let i = usize::from(l);
+        if !self.inner_done.contains(i) {
+            self.inner_done.insert(i);
+            let start = self.inner.len();
+            let home = self.comp[i];
+            let (s, n) = infer.span[i];
+            for e in &infer.cache[s as usize..(s + n) as usize] {
+                if self.comp[usize::from(e.lit)] == home {
+                    self.inner.push(*e);
+                }
+            }
+            self.inner_span[i] = (start as u32, (self.inner.len() - start) as u32);
+        }
+        let (s, n) = self.inner_span[i];
+        &self.inner[s as usize..(s + n) as usize]
     }
 
     /// The number of literals `from` reaches (it was visited).
@@ -1649,10 +1677,79 @@ impl<'a> Prop<'a> {
     /// Cycles from `z` on: breadth-first, layer by layer, a literal not
     /// repeated along its own path; every return to `z` on after at least
     /// four layers is a cycle. Returns the nodes of `z` on that close one.
+    ///
+    /// With static reachability known, the search follows only the
+    /// inferences that stay in the source's strongly connected component
+    /// (a literal outside it cannot lead back to the source), and a source
+    /// with none of them counts its one node and leaves `g` as it is.
     fn cycles(&self, cx: &mut SearchCx, g: &mut Graph, z: usize) -> Vec<u32> {
         let mut sc = self.scratch.borrow_mut();
         let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
-        self.cycles_in(cx, g, z, sc.emptied())
+        let source = lit(z, true);
+        let r = &mut sc.reach;
+        if !r.ready || !r.visited.contains(usize::from(source)) {
+            return self.cycles_in(cx, g, z, sc.emptied());
+        }
+        if r.inner(source, &sc.infer).is_empty() {
+            cx.tick();
+            return Vec::new();
+        }
+        self.cycles_inner(cx, g, source, sc.emptied())
+    }
+
+    /// The cycle search of [`Prop::cycles`] along the inferences that stay
+    /// in the component of `source` (visited by [`Prop::reach_from`]):
+    /// the same nodes, in the same order, as [`Prop::cycles_in`] makes.
+    fn cycles_inner(
+        &self,
+        cx: &mut SearchCx,
+        g: &mut Graph,
+        source: u16,
+        sc: &mut Scratch,
+    ) -> Vec<u32> {
+        let s = g.add(source, Cause::Assumption, &[]);
+        let Scratch {
+            pend_on,
+            pend_off,
+            infer,
+            reach,
+            ..
+        } = sc;
+        pend_on.push_back(s);
+        let mut found = Vec::new();
+        let mut length = 0;
+        while !pend_on.is_empty() || !pend_off.is_empty() {
+            length += 1;
+            while let Some(p) = pend_on.pop_front() {
+                if cx.tick() {
+                    return found;
+                }
+                for inf in reach.inner(g.node(p).lit, infer) {
+                    // A literal never inferred is on no path (the cheap test
+                    // first).
+                    if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
+                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        pend_off.push_back(n);
+                    }
+                }
+            }
+            length += 1;
+            while let Some(p) = pend_off.pop_front() {
+                if cx.tick() {
+                    return found;
+                }
+                for inf in reach.inner(g.node(p).lit, infer) {
+                    if length >= 4 && inf.lit == source {
+                        found.push(g.push(inf.lit, inf.cause, &[p]));
+                    }
+                    if !g.contains(inf.lit) {
+                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        pend_on.push_back(n);
+                    }
+                }
+            }
+        }
+        found
     }
 
     fn cycles_in(&self, cx: &mut SearchCx, g: &mut Graph, z: usize, sc: &mut Scratch) -> Vec<u32> {
@@ -1740,6 +1837,11 @@ impl<'a> Prop<'a> {
             reach.low.resize(n, 0);
         }
         reach.visited = LitSet::EMPTY;
+        reach.inner_done = LitSet::EMPTY;
+        reach.inner.clear();
+        if reach.inner_span.len() < n {
+            reach.inner_span.resize(n, (0, 0));
+        }
         reach.sets.clear();
         reach.merged.clear();
         reach.on_stack = LitSet::EMPTY;
@@ -1828,25 +1930,40 @@ impl<'a> Prop<'a> {
 
     /// Forcing chains from literal `source`: breadth-first until nothing
     /// is new; returns the first node of the negation of `source` reached.
+    ///
+    /// With static reachability known, the search stops at that node:
+    /// every node after it is no ancestor of it, and the literals it would
+    /// still have visited (those `source` reaches, less the ones popped)
+    /// are counted at once, so node counts stay the same.
     fn forcing(&self, cx: &mut SearchCx, g: &mut Graph, source: u16) -> Option<u32> {
         let mut sc = self.scratch.borrow_mut();
         let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
         let r = &sc.reach;
-        if r.ready && r.reaches(source, implication::conjugate(source)) == Some(false) {
-            // The propagation would visit each literal `source` reaches
-            // once, to find nothing.
-            cx.tick_n(r.count(source));
-            return None;
-        }
-        self.forcing_in(cx, g, source, sc.emptied())
+        let total = if r.ready && r.visited.contains(usize::from(source)) {
+            let total = r.count(source);
+            if r.reaches(source, implication::conjugate(source)) == Some(false) {
+                // The propagation would visit each literal `source` reaches
+                // once, to find nothing.
+                cx.tick_n(total);
+                return None;
+            }
+            Some(total)
+        } else {
+            None
+        };
+        self.forcing_in(cx, g, source, sc.emptied(), total)
     }
 
+    /// The breadth-first search of [`Prop::forcing`]; `total`: the number
+    /// of literals `source` reaches, when known (then the search stops at
+    /// the first node of its negation).
     fn forcing_in(
         &self,
         cx: &mut SearchCx,
         g: &mut Graph,
         source: u16,
         sc: &mut Scratch,
+        total: Option<u32>,
     ) -> Option<u32> {
         let cur = &self.orig;
         let s = g.add(source, Cause::Assumption, &[]);
@@ -1863,16 +1980,28 @@ impl<'a> Prop<'a> {
         } else {
             pend_off.push_back(s);
         }
+        // The nodes popped so far; at the first hit, with `total` known,
+        // the rest are counted and the search ends.
+        let mut popped = 0u32;
+        let stop = |cx: &mut SearchCx, popped: u32, hit: u32| match total {
+            Some(t) => Some((!cx.tick_n(t - popped)).then_some(hit)),
+            None => None,
+        };
         let mut hit = None;
         while !pend_on.is_empty() || !pend_off.is_empty() {
             while let Some(p) = pend_on.pop_front() {
                 if cx.tick() {
                     return None;
                 }
+                popped += 1;
                 let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     if inf.lit == neg && hit.is_none() {
-                        hit = Some(g.push(inf.lit, inf.cause, &[p]));
+                        let t = g.push(inf.lit, inf.cause, &[p]);
+                        if let Some(r) = stop(cx, popped, t) {
+                            return r;
+                        }
+                        hit = Some(t);
                     }
                     // SE also asks that the literal is not on `p`'s path;
                     // a literal never inferred is on no path.
@@ -1886,11 +2015,16 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return None;
                 }
+                popped += 1;
                 let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     Self::parents(g, p, inf, hidden, par);
                     if inf.lit == neg && hit.is_none() {
-                        hit = Some(g.push(inf.lit, inf.cause, par));
+                        let t = g.push(inf.lit, inf.cause, par);
+                        if let Some(r) = stop(cx, popped, t) {
+                            return r;
+                        }
+                        hit = Some(t);
                     }
                     if !g.contains(inf.lit) {
                         let n = g.add(inf.lit, inf.cause, par);
@@ -2588,6 +2722,10 @@ mod tests {
                     let a = plain.forcing(&mut c1, &mut g1, lit(z, on));
                     let b = pruned.forcing(&mut c2, &mut g2, lit(z, on));
                     assert_eq!(a.map(|t| g1.extract(t)), b.map(|t| g2.extract(t)));
+                    assert_eq!(
+                        a.map(|t| g1.ancestor_count(t)),
+                        b.map(|t| g2.ancestor_count(t))
+                    );
                     assert_eq!(c1.nodes, c2.nodes, "{}", implication::lit_name(lit(z, on)));
                     hits += usize::from(a.is_some());
                 }
