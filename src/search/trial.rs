@@ -1058,6 +1058,10 @@ struct Reach {
     members: Vec<u16>,
     set: Vec<u64>,
     merged: Vec<u32>,
+    /// Per component: its number of literals.
+    sizes: Vec<u32>,
+    /// Per component: the number of literals its members reach.
+    counts: Vec<u32>,
     /// Per visited literal, once `inner_done` holds it: its inferences
     /// that stay in its component, in order, at
     /// `inner[inner_span[l].0 ..][.. inner_span[l].1]` (a cycle search
@@ -1092,28 +1096,37 @@ impl Reach {
     fn inner(&mut self, l: u16, infer: &Infer) -> &[Inference] {
         let i = usize::from(l);
         if !self.inner_done.contains(i) {
-            self.inner_done.insert(i);
-            let start = self.inner.len();
-            let home = self.comp[i];
-            let (s, n) = infer.span[i];
-            for e in &infer.cache[s as usize..(s + n) as usize] {
-                if self.comp[usize::from(e.lit)] == home {
-                    self.inner.push(*e);
-                }
-            }
-            self.inner_span[i] = (start as u32, (self.inner.len() - start) as u32);
+            self.find_inner(i, infer);
         }
         let (s, n) = self.inner_span[i];
         &self.inner[s as usize..(s + n) as usize]
     }
 
+    #[inline(never)]
+    fn find_inner(&mut self, i: usize, infer: &Infer) {
+        self.inner_done.insert(i);
+        let start = self.inner.len();
+        let home = self.comp[i];
+        let (s, n) = infer.span[i];
+        for e in &infer.cache[s as usize..(s + n) as usize] {
+            if self.comp[usize::from(e.lit)] == home {
+                self.inner.push(*e);
+            }
+        }
+        self.inner_span[i] = (start as u32, (self.inner.len() - start) as u32);
+    }
+
+    /// Is visited literal `l` alone in its component? (Then no inference
+    /// stays in it: no literal infers itself.)
+    #[inline]
+    fn alone(&self, l: u16) -> bool {
+        self.sizes[self.comp[usize::from(l)] as usize] == 1
+    }
+
     /// The number of literals `from` reaches (it was visited).
+    #[inline]
     fn count(&self, from: u16) -> u32 {
-        let k = self.comp[usize::from(from)] as usize;
-        self.sets[k * self.words..(k + 1) * self.words]
-            .iter()
-            .map(|w| w.count_ones())
-            .sum()
+        self.counts[self.comp[usize::from(from)] as usize]
     }
 }
 
@@ -1646,7 +1659,7 @@ impl<'a> Prop<'a> {
                         return Some((on, off));
                     }
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        let n = g.add_one(inf.lit, inf.cause, p);
                         pend_off.push_back(n);
                     }
                 }
@@ -1690,7 +1703,7 @@ impl<'a> Prop<'a> {
         if !r.ready || !r.visited.contains(usize::from(source)) {
             return self.cycles_in(cx, g, z, sc.emptied());
         }
-        if r.inner(source, &sc.infer).is_empty() {
+        if r.alone(source) {
             cx.tick();
             return Vec::new();
         }
@@ -1728,7 +1741,7 @@ impl<'a> Prop<'a> {
                     // A literal never inferred is on no path (the cheap test
                     // first).
                     if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        let n = g.add_one(inf.lit, inf.cause, p);
                         pend_off.push_back(n);
                     }
                 }
@@ -1743,7 +1756,7 @@ impl<'a> Prop<'a> {
                         found.push(g.push(inf.lit, inf.cause, &[p]));
                     }
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        let n = g.add_one(inf.lit, inf.cause, p);
                         pend_on.push_back(n);
                     }
                 }
@@ -1791,7 +1804,7 @@ impl<'a> Prop<'a> {
                     // A literal never inferred is on no path (the cheap tests
                     // first).
                     if returns(inf.lit) && (!g.contains(inf.lit) || !g.on_first_path(p, inf.lit)) {
-                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        let n = g.add_one(inf.lit, inf.cause, p);
                         pend_off.push_back(n);
                     }
                 }
@@ -1844,6 +1857,8 @@ impl<'a> Prop<'a> {
         }
         reach.sets.clear();
         reach.merged.clear();
+        reach.sizes.clear();
+        reach.counts.clear();
         reach.on_stack = LitSet::EMPTY;
         reach.stack.clear();
         reach.call.clear();
@@ -1923,6 +1938,9 @@ impl<'a> Prop<'a> {
                 }
                 reach.sets.extend_from_slice(&reach.set);
                 reach.merged.push(NONE);
+                reach.sizes.push(reach.members.len() as u32);
+                let count = reach.set.iter().map(|w| w.count_ones()).sum();
+                reach.counts.push(count);
             }
         }
         reach.ready = true;
@@ -2006,7 +2024,7 @@ impl<'a> Prop<'a> {
                     // SE also asks that the literal is not on `p`'s path;
                     // a literal never inferred is on no path.
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        let n = g.add_one(inf.lit, inf.cause, p);
                         pend_off.push_back(n);
                     }
                 }
