@@ -1035,6 +1035,9 @@ struct Scratch {
 struct Reach {
     /// Computed for the current pass.
     ready: bool,
+    /// With each component's closure (`sets`, `counts`): a forcing chain
+    /// search needs them, a cycle search only the components.
+    closed: bool,
     /// The literals visited (reachable from the roots): only theirs
     /// `comp` and `index` are set.
     visited: LitSet,
@@ -1833,7 +1836,7 @@ impl<'a> Prop<'a> {
     /// Computes what the literals `roots` reach by static steps (see
     /// [`Reach`]), for [`Prop::forcing`] and [`Prop::cycles`]; nothing when
     /// the steps are dynamic.
-    fn reach_from(&self, roots: impl Iterator<Item = u16>) {
+    fn reach_from(&self, roots: impl Iterator<Item = u16>, closures: bool) {
         if self.dynamic {
             return;
         }
@@ -1907,19 +1910,25 @@ impl<'a> Prop<'a> {
                 }
                 // `v` roots a component: its members are on the stack;
                 // every other component they reach is complete.
-                let k = reach.merged.len() as u32;
-                reach.set.clear();
-                reach.set.resize(words, 0);
+                let k = reach.sizes.len() as u32;
                 reach.members.clear();
                 while let Some(w) = reach.stack.pop() {
                     reach.on_stack.remove(usize::from(w));
                     reach.comp[usize::from(w)] = k;
-                    let j = reach.index[usize::from(w)] as usize;
-                    reach.set[j / 64] |= 1u64 << (j % 64);
                     reach.members.push(w);
                     if w == v {
                         break;
                     }
+                }
+                reach.sizes.push(reach.members.len() as u32);
+                if !closures {
+                    continue;
+                }
+                reach.set.clear();
+                reach.set.resize(words, 0);
+                for &w in &reach.members {
+                    let j = reach.index[usize::from(w)] as usize;
+                    reach.set[j / 64] |= 1u64 << (j % 64);
                 }
                 // Each component reached merged once (`merged` holds the
                 // last component that took it).
@@ -1938,12 +1947,12 @@ impl<'a> Prop<'a> {
                 }
                 reach.sets.extend_from_slice(&reach.set);
                 reach.merged.push(NONE);
-                reach.sizes.push(reach.members.len() as u32);
                 let count = reach.set.iter().map(|w| w.count_ones()).sum();
                 reach.counts.push(count);
             }
         }
         reach.ready = true;
+        reach.closed = closures;
     }
 
     /// Forcing chains from literal `source`: breadth-first until nothing
@@ -1957,7 +1966,7 @@ impl<'a> Prop<'a> {
         let mut sc = self.scratch.borrow_mut();
         let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
         let r = &sc.reach;
-        let total = if r.ready && r.visited.contains(usize::from(source)) {
+        let total = if r.ready && r.closed && r.visited.contains(usize::from(source)) {
             let total = r.count(source);
             if r.reaches(source, implication::conjugate(source)) == Some(false) {
                 // The propagation would visit each literal `source` reaches
@@ -2192,13 +2201,16 @@ impl TrialSearch {
         if forc.is_some() || cyc.is_some() {
             // Both literals of every candidate the pass starts from.
             let (lo, hi) = (pass.min_cell.max(1), pass.max_cell);
-            prop.reach_from((0..N_CELLS).flat_map(|c| {
-                let n = masks[c].count_ones() as usize;
-                let chosen = (lo..=hi).contains(&n);
-                cell_cands(c, masks[c])
-                    .filter(move |_| chosen)
-                    .flat_map(|z| [lit(z, true), lit(z, false)])
-            }));
+            prop.reach_from(
+                (0..N_CELLS).flat_map(|c| {
+                    let n = masks[c].count_ones() as usize;
+                    let chosen = (lo..=hi).contains(&n);
+                    cell_cands(c, masks[c])
+                        .filter(move |_| chosen)
+                        .flat_map(|z| [lit(z, true), lit(z, false)])
+                }),
+                forc.is_some(),
+            );
         }
         let contra = pass.wants(Mode::Contradiction);
         let dbl = pass.wants(Mode::Double);
@@ -2725,12 +2737,16 @@ mod tests {
         for steps in [x, y, xy] {
             let plain = Prop::new(&state, steps, false);
             let pruned = Prop::new(&state, steps, false);
-            pruned.reach_from(
+            // Components alone (a pass that looks for cycles only).
+            let comps = Prop::new(&state, steps, false);
+            let roots = || {
                 state
                     .cands
                     .iter()
-                    .flat_map(|z| [lit(z, true), lit(z, false)]),
-            );
+                    .flat_map(|z| [lit(z, true), lit(z, false)])
+            };
+            pruned.reach_from(roots(), true);
+            comps.reach_from(roots(), false);
             let (mut g1, mut g2) = (Graph::new(), Graph::new());
             for z in state.cands.iter() {
                 for on in [true, false] {
@@ -2752,6 +2768,13 @@ mod tests {
                 g2.clear();
                 let a = plain.cycles(&mut c1, &mut g1, z);
                 let b = pruned.cycles(&mut c2, &mut g2, z);
+                let (mut c3, mut g3) = (SearchCx::new(None), Graph::new());
+                let b3 = comps.cycles(&mut c3, &mut g3, z);
+                assert_eq!(c3.nodes, c2.nodes);
+                assert_eq!(
+                    b.iter().map(|&d| g2.extract(d)).collect::<Vec<_>>(),
+                    b3.iter().map(|&d| g3.extract(d)).collect::<Vec<_>>()
+                );
                 assert_eq!(a.len(), b.len());
                 for (&d1, &d2) in a.iter().zip(&b) {
                     assert_eq!(g1.extract(d1), g2.extract(d2));
