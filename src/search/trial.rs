@@ -2010,9 +2010,8 @@ impl<'a> Prop<'a> {
         // The nodes popped so far; at the first hit, with `total` known,
         // the rest are counted and the search ends.
         let mut popped = 0u32;
-        let stop = |cx: &mut SearchCx, popped: u32, hit: u32| match total {
-            Some(t) => Some((!cx.tick_n(t - popped)).then_some(hit)),
-            None => None,
+        let stop = |cx: &mut SearchCx, popped: u32, hit: u32| {
+            total.map(|t| (!cx.tick_n(t - popped)).then_some(hit))
         };
         let mut hit = None;
         while !pend_on.is_empty() || !pend_off.is_empty() {
