@@ -2000,13 +2000,19 @@ impl<'a> Prop<'a> {
             pend_off,
             par,
             infer,
-            ..
+            reach,
         } = sc;
         if lit_on(source) {
             pend_on.push_back(s);
         } else {
             pend_off.push_back(s);
         }
+        // With reachability known, a literal that cannot reach the
+        // negation is not queued: it is no ancestor of the hit, and the
+        // literals that are keep their order and first parents (the first
+        // node that infers one reaches the negation through it), so the
+        // hit's chain is the same.
+        let leads = |l: u16| total.is_none() || reach.reaches(l, neg) == Some(true);
         // The nodes popped so far; at the first hit, with `total` known,
         // the rest are counted and the search ends.
         let mut popped = 0u32;
@@ -2031,7 +2037,7 @@ impl<'a> Prop<'a> {
                     }
                     // SE also asks that the literal is not on `p`'s path;
                     // a literal never inferred is on no path.
-                    if !g.contains(inf.lit) {
+                    if !g.contains(inf.lit) && leads(inf.lit) {
                         let n = g.add_one(inf.lit, inf.cause, p);
                         pend_off.push_back(n);
                     }
@@ -2052,7 +2058,7 @@ impl<'a> Prop<'a> {
                         }
                         hit = Some(t);
                     }
-                    if !g.contains(inf.lit) {
+                    if !g.contains(inf.lit) && leads(inf.lit) {
                         let n = g.add(inf.lit, inf.cause, par);
                         pend_on.push_back(n);
                     }
