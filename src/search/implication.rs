@@ -124,10 +124,19 @@ impl Graph {
     }
 
     /// Empties the graph, keeping its memory.
+    #[inline]
     pub fn clear(&mut self) {
+        // Every present literal has a node: a few nodes are cleared one by
+        // one (most searches that clear a graph leave it nearly empty).
+        if self.nodes.len() <= 8 {
+            for n in &self.nodes {
+                self.present.remove(usize::from(n.lit));
+            }
+        } else {
+            self.present = LitSet::EMPTY;
+        }
         self.nodes.clear();
         self.parents.clear();
-        self.present = LitSet::EMPTY;
         self.nests.clear();
         self.rules.clear();
     }
@@ -212,6 +221,24 @@ impl Graph {
         (self.nodes.len() - 1) as u32
     }
 
+    /// [`Graph::add`] with one parent.
+    #[inline]
+    pub fn add_one(&mut self, lit: u16, cause: Cause, parent: u32) -> u32 {
+        let first_parent = self.parents.len() as u32;
+        self.parents.push(parent);
+        self.nodes.push(Node {
+            lit,
+            cause,
+            first_parent,
+            n_parents: 1,
+            nest: 0,
+            by: 0,
+        });
+        let n = (self.nodes.len() - 1) as u32;
+        self.set_latest(lit, n);
+        n
+    }
+
     /// Adds a node and makes it the literal's latest. Returns its index.
     pub fn add(&mut self, lit: u16, cause: Cause, parents: &[u32]) -> u32 {
         let n = self.push(lit, cause, parents);
@@ -220,6 +247,7 @@ impl Graph {
     }
 
     /// Makes node `n` the latest of literal `lit`.
+    #[inline]
     pub fn set_latest(&mut self, lit: u16, n: u32) {
         self.present.insert(usize::from(lit));
         self.index[usize::from(lit)] = n;

@@ -1035,6 +1035,9 @@ struct Scratch {
 struct Reach {
     /// Computed for the current pass.
     ready: bool,
+    /// With each component's closure (`sets`, `counts`): a forcing chain
+    /// search needs them, a cycle search only the components.
+    closed: bool,
     /// The literals visited (reachable from the roots): only theirs
     /// `comp` and `index` are set.
     visited: LitSet,
@@ -1058,6 +1061,17 @@ struct Reach {
     members: Vec<u16>,
     set: Vec<u64>,
     merged: Vec<u32>,
+    /// Per component: its number of literals.
+    sizes: Vec<u32>,
+    /// Per component: the number of literals its members reach.
+    counts: Vec<u32>,
+    /// Per visited literal, once `inner_done` holds it: its inferences
+    /// that stay in its component, in order, at
+    /// `inner[inner_span[l].0 ..][.. inner_span[l].1]` (a cycle search
+    /// follows no other).
+    inner: Vec<Inference>,
+    inner_span: Vec<(u32, u32)>,
+    inner_done: LitSet,
 }
 
 const NONE: u32 = u32::MAX;
@@ -1079,13 +1093,43 @@ impl Reach {
         Some(w >> (j % 64) & 1 != 0)
     }
 
+    /// The inferences of visited literal `l` that stay in its component
+    /// (its static inferences, in `infer`'s cache, are known).
+    #[inline]
+    fn inner(&mut self, l: u16, infer: &Infer) -> &[Inference] {
+        let i = usize::from(l);
+        if !self.inner_done.contains(i) {
+            self.find_inner(i, infer);
+        }
+        let (s, n) = self.inner_span[i];
+        &self.inner[s as usize..(s + n) as usize]
+    }
+
+    #[inline(never)]
+    fn find_inner(&mut self, i: usize, infer: &Infer) {
+        self.inner_done.insert(i);
+        let start = self.inner.len();
+        let home = self.comp[i];
+        let (s, n) = infer.span[i];
+        for e in &infer.cache[s as usize..(s + n) as usize] {
+            if self.comp[usize::from(e.lit)] == home {
+                self.inner.push(*e);
+            }
+        }
+        self.inner_span[i] = (start as u32, (self.inner.len() - start) as u32);
+    }
+
+    /// Is visited literal `l` alone in its component? (Then no inference
+    /// stays in it: no literal infers itself.)
+    #[inline]
+    fn alone(&self, l: u16) -> bool {
+        self.sizes[self.comp[usize::from(l)] as usize] == 1
+    }
+
     /// The number of literals `from` reaches (it was visited).
+    #[inline]
     fn count(&self, from: u16) -> u32 {
-        let k = self.comp[usize::from(from)] as usize;
-        self.sets[k * self.words..(k + 1) * self.words]
-            .iter()
-            .map(|w| w.count_ones())
-            .sum()
+        self.counts[self.comp[usize::from(from)] as usize]
     }
 }
 
@@ -1618,7 +1662,7 @@ impl<'a> Prop<'a> {
                         return Some((on, off));
                     }
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        let n = g.add_one(inf.lit, inf.cause, p);
                         pend_off.push_back(n);
                     }
                 }
@@ -1649,10 +1693,79 @@ impl<'a> Prop<'a> {
     /// Cycles from `z` on: breadth-first, layer by layer, a literal not
     /// repeated along its own path; every return to `z` on after at least
     /// four layers is a cycle. Returns the nodes of `z` on that close one.
+    ///
+    /// With static reachability known, the search follows only the
+    /// inferences that stay in the source's strongly connected component
+    /// (a literal outside it cannot lead back to the source), and a source
+    /// with none of them counts its one node and leaves `g` as it is.
     fn cycles(&self, cx: &mut SearchCx, g: &mut Graph, z: usize) -> Vec<u32> {
         let mut sc = self.scratch.borrow_mut();
         let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
-        self.cycles_in(cx, g, z, sc.emptied())
+        let source = lit(z, true);
+        let r = &mut sc.reach;
+        if !r.ready || !r.visited.contains(usize::from(source)) {
+            return self.cycles_in(cx, g, z, sc.emptied());
+        }
+        if r.alone(source) {
+            cx.tick();
+            return Vec::new();
+        }
+        self.cycles_inner(cx, g, source, sc.emptied())
+    }
+
+    /// The cycle search of [`Prop::cycles`] along the inferences that stay
+    /// in the component of `source` (visited by [`Prop::reach_from`]):
+    /// the same nodes, in the same order, as [`Prop::cycles_in`] makes.
+    fn cycles_inner(
+        &self,
+        cx: &mut SearchCx,
+        g: &mut Graph,
+        source: u16,
+        sc: &mut Scratch,
+    ) -> Vec<u32> {
+        let s = g.add(source, Cause::Assumption, &[]);
+        let Scratch {
+            pend_on,
+            pend_off,
+            infer,
+            reach,
+            ..
+        } = sc;
+        pend_on.push_back(s);
+        let mut found = Vec::new();
+        let mut length = 0;
+        while !pend_on.is_empty() || !pend_off.is_empty() {
+            length += 1;
+            while let Some(p) = pend_on.pop_front() {
+                if cx.tick() {
+                    return found;
+                }
+                for inf in reach.inner(g.node(p).lit, infer) {
+                    // A literal never inferred is on no path (the cheap test
+                    // first).
+                    if !g.contains(inf.lit) || !g.on_first_path(p, inf.lit) {
+                        let n = g.add_one(inf.lit, inf.cause, p);
+                        pend_off.push_back(n);
+                    }
+                }
+            }
+            length += 1;
+            while let Some(p) = pend_off.pop_front() {
+                if cx.tick() {
+                    return found;
+                }
+                for inf in reach.inner(g.node(p).lit, infer) {
+                    if length >= 4 && inf.lit == source {
+                        found.push(g.push(inf.lit, inf.cause, &[p]));
+                    }
+                    if !g.contains(inf.lit) {
+                        let n = g.add_one(inf.lit, inf.cause, p);
+                        pend_on.push_back(n);
+                    }
+                }
+            }
+        }
+        found
     }
 
     fn cycles_in(&self, cx: &mut SearchCx, g: &mut Graph, z: usize, sc: &mut Scratch) -> Vec<u32> {
@@ -1694,7 +1807,7 @@ impl<'a> Prop<'a> {
                     // A literal never inferred is on no path (the cheap tests
                     // first).
                     if returns(inf.lit) && (!g.contains(inf.lit) || !g.on_first_path(p, inf.lit)) {
-                        let n = g.add(inf.lit, inf.cause, &[p]);
+                        let n = g.add_one(inf.lit, inf.cause, p);
                         pend_off.push_back(n);
                     }
                 }
@@ -1723,7 +1836,7 @@ impl<'a> Prop<'a> {
     /// Computes what the literals `roots` reach by static steps (see
     /// [`Reach`]), for [`Prop::forcing`] and [`Prop::cycles`]; nothing when
     /// the steps are dynamic.
-    fn reach_from(&self, roots: impl Iterator<Item = u16>) {
+    fn reach_from(&self, roots: impl Iterator<Item = u16>, closures: bool) {
         if self.dynamic {
             return;
         }
@@ -1740,8 +1853,15 @@ impl<'a> Prop<'a> {
             reach.low.resize(n, 0);
         }
         reach.visited = LitSet::EMPTY;
+        reach.inner_done = LitSet::EMPTY;
+        reach.inner.clear();
+        if reach.inner_span.len() < n {
+            reach.inner_span.resize(n, (0, 0));
+        }
         reach.sets.clear();
         reach.merged.clear();
+        reach.sizes.clear();
+        reach.counts.clear();
         reach.on_stack = LitSet::EMPTY;
         reach.stack.clear();
         reach.call.clear();
@@ -1790,19 +1910,25 @@ impl<'a> Prop<'a> {
                 }
                 // `v` roots a component: its members are on the stack;
                 // every other component they reach is complete.
-                let k = reach.merged.len() as u32;
-                reach.set.clear();
-                reach.set.resize(words, 0);
+                let k = reach.sizes.len() as u32;
                 reach.members.clear();
                 while let Some(w) = reach.stack.pop() {
                     reach.on_stack.remove(usize::from(w));
                     reach.comp[usize::from(w)] = k;
-                    let j = reach.index[usize::from(w)] as usize;
-                    reach.set[j / 64] |= 1u64 << (j % 64);
                     reach.members.push(w);
                     if w == v {
                         break;
                     }
+                }
+                reach.sizes.push(reach.members.len() as u32);
+                if !closures {
+                    continue;
+                }
+                reach.set.clear();
+                reach.set.resize(words, 0);
+                for &w in &reach.members {
+                    let j = reach.index[usize::from(w)] as usize;
+                    reach.set[j / 64] |= 1u64 << (j % 64);
                 }
                 // Each component reached merged once (`merged` holds the
                 // last component that took it).
@@ -1821,32 +1947,50 @@ impl<'a> Prop<'a> {
                 }
                 reach.sets.extend_from_slice(&reach.set);
                 reach.merged.push(NONE);
+                let count = reach.set.iter().map(|w| w.count_ones()).sum();
+                reach.counts.push(count);
             }
         }
         reach.ready = true;
+        reach.closed = closures;
     }
 
     /// Forcing chains from literal `source`: breadth-first until nothing
     /// is new; returns the first node of the negation of `source` reached.
+    ///
+    /// With static reachability known, the search stops at that node:
+    /// every node after it is no ancestor of it, and the literals it would
+    /// still have visited (those `source` reaches, less the ones popped)
+    /// are counted at once, so node counts stay the same.
     fn forcing(&self, cx: &mut SearchCx, g: &mut Graph, source: u16) -> Option<u32> {
         let mut sc = self.scratch.borrow_mut();
         let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
         let r = &sc.reach;
-        if r.ready && r.reaches(source, implication::conjugate(source)) == Some(false) {
-            // The propagation would visit each literal `source` reaches
-            // once, to find nothing.
-            cx.tick_n(r.count(source));
-            return None;
-        }
-        self.forcing_in(cx, g, source, sc.emptied())
+        let total = if r.ready && r.closed && r.visited.contains(usize::from(source)) {
+            let total = r.count(source);
+            if r.reaches(source, implication::conjugate(source)) == Some(false) {
+                // The propagation would visit each literal `source` reaches
+                // once, to find nothing.
+                cx.tick_n(total);
+                return None;
+            }
+            Some(total)
+        } else {
+            None
+        };
+        self.forcing_in(cx, g, source, sc.emptied(), total)
     }
 
+    /// The breadth-first search of [`Prop::forcing`]; `total`: the number
+    /// of literals `source` reaches, when known (then the search stops at
+    /// the first node of its negation).
     fn forcing_in(
         &self,
         cx: &mut SearchCx,
         g: &mut Graph,
         source: u16,
         sc: &mut Scratch,
+        total: Option<u32>,
     ) -> Option<u32> {
         let cur = &self.orig;
         let s = g.add(source, Cause::Assumption, &[]);
@@ -1856,28 +2000,45 @@ impl<'a> Prop<'a> {
             pend_off,
             par,
             infer,
-            ..
+            reach,
         } = sc;
         if lit_on(source) {
             pend_on.push_back(s);
         } else {
             pend_off.push_back(s);
         }
+        // With reachability known, a literal that cannot reach the
+        // negation is not queued: it is no ancestor of the hit, and the
+        // literals that are keep their order and first parents (the first
+        // node that infers one reaches the negation through it), so the
+        // hit's chain is the same.
+        let leads = |l: u16| total.is_none() || reach.reaches(l, neg) == Some(true);
+        // The nodes popped so far; at the first hit, with `total` known,
+        // the rest are counted and the search ends.
+        let mut popped = 0u32;
+        let stop = |cx: &mut SearchCx, popped: u32, hit: u32| {
+            total.map(|t| (!cx.tick_n(t - popped)).then_some(hit))
+        };
         let mut hit = None;
         while !pend_on.is_empty() || !pend_off.is_empty() {
             while let Some(p) = pend_on.pop_front() {
                 if cx.tick() {
                     return None;
                 }
+                popped += 1;
                 let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     if inf.lit == neg && hit.is_none() {
-                        hit = Some(g.push(inf.lit, inf.cause, &[p]));
+                        let t = g.push(inf.lit, inf.cause, &[p]);
+                        if let Some(r) = stop(cx, popped, t) {
+                            return r;
+                        }
+                        hit = Some(t);
                     }
                     // SE also asks that the literal is not on `p`'s path;
                     // a literal never inferred is on no path.
-                    if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, &[p]);
+                    if !g.contains(inf.lit) && leads(inf.lit) {
+                        let n = g.add_one(inf.lit, inf.cause, p);
                         pend_off.push_back(n);
                     }
                 }
@@ -1886,13 +2047,18 @@ impl<'a> Prop<'a> {
                 if cx.tick() {
                     return None;
                 }
+                popped += 1;
                 let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     Self::parents(g, p, inf, hidden, par);
                     if inf.lit == neg && hit.is_none() {
-                        hit = Some(g.push(inf.lit, inf.cause, par));
+                        let t = g.push(inf.lit, inf.cause, par);
+                        if let Some(r) = stop(cx, popped, t) {
+                            return r;
+                        }
+                        hit = Some(t);
                     }
-                    if !g.contains(inf.lit) {
+                    if !g.contains(inf.lit) && leads(inf.lit) {
                         let n = g.add(inf.lit, inf.cause, par);
                         pend_on.push_back(n);
                     }
@@ -2040,13 +2206,16 @@ impl TrialSearch {
         if forc.is_some() || cyc.is_some() {
             // Both literals of every candidate the pass starts from.
             let (lo, hi) = (pass.min_cell.max(1), pass.max_cell);
-            prop.reach_from((0..N_CELLS).flat_map(|c| {
-                let n = masks[c].count_ones() as usize;
-                let chosen = (lo..=hi).contains(&n);
-                cell_cands(c, masks[c])
-                    .filter(move |_| chosen)
-                    .flat_map(|z| [lit(z, true), lit(z, false)])
-            }));
+            prop.reach_from(
+                (0..N_CELLS).flat_map(|c| {
+                    let n = masks[c].count_ones() as usize;
+                    let chosen = (lo..=hi).contains(&n);
+                    cell_cands(c, masks[c])
+                        .filter(move |_| chosen)
+                        .flat_map(|z| [lit(z, true), lit(z, false)])
+                }),
+                forc.is_some(),
+            );
         }
         let contra = pass.wants(Mode::Contradiction);
         let dbl = pass.wants(Mode::Double);
@@ -2573,12 +2742,16 @@ mod tests {
         for steps in [x, y, xy] {
             let plain = Prop::new(&state, steps, false);
             let pruned = Prop::new(&state, steps, false);
-            pruned.reach_from(
+            // Components alone (a pass that looks for cycles only).
+            let comps = Prop::new(&state, steps, false);
+            let roots = || {
                 state
                     .cands
                     .iter()
-                    .flat_map(|z| [lit(z, true), lit(z, false)]),
-            );
+                    .flat_map(|z| [lit(z, true), lit(z, false)])
+            };
+            pruned.reach_from(roots(), true);
+            comps.reach_from(roots(), false);
             let (mut g1, mut g2) = (Graph::new(), Graph::new());
             for z in state.cands.iter() {
                 for on in [true, false] {
@@ -2588,6 +2761,10 @@ mod tests {
                     let a = plain.forcing(&mut c1, &mut g1, lit(z, on));
                     let b = pruned.forcing(&mut c2, &mut g2, lit(z, on));
                     assert_eq!(a.map(|t| g1.extract(t)), b.map(|t| g2.extract(t)));
+                    assert_eq!(
+                        a.map(|t| g1.ancestor_count(t)),
+                        b.map(|t| g2.ancestor_count(t))
+                    );
                     assert_eq!(c1.nodes, c2.nodes, "{}", implication::lit_name(lit(z, on)));
                     hits += usize::from(a.is_some());
                 }
@@ -2596,6 +2773,13 @@ mod tests {
                 g2.clear();
                 let a = plain.cycles(&mut c1, &mut g1, z);
                 let b = pruned.cycles(&mut c2, &mut g2, z);
+                let (mut c3, mut g3) = (SearchCx::new(None), Graph::new());
+                let b3 = comps.cycles(&mut c3, &mut g3, z);
+                assert_eq!(c3.nodes, c2.nodes);
+                assert_eq!(
+                    b.iter().map(|&d| g2.extract(d)).collect::<Vec<_>>(),
+                    b3.iter().map(|&d| g3.extract(d)).collect::<Vec<_>>()
+                );
                 assert_eq!(a.len(), b.len());
                 for (&d1, &d2) in a.iter().zip(&b) {
                     assert_eq!(g1.extract(d1), g2.extract(d2));
