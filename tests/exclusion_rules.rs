@@ -51,23 +51,20 @@ fn matches(s: &dyn Searcher, state: &State) -> Vec<String> {
     out
 }
 
-#[test]
-fn pair_exclusion_finds_what_the_pair_loop_finds() {
+/// Runs the `se` set on each puzzle and, on the state before every step,
+/// compares the matches of the shipped rule `name` with those of the
+/// literal rule in `literal` (same conclusions, same order, same texts).
+/// Returns the number of states, of matches, and of steps the shipped
+/// rule took.
+fn shipped_rule_matches_literal(
+    name: &str,
+    literal: &str,
+    puzzles: &[&str],
+) -> (usize, usize, usize) {
     let set = ruleset::load("se").unwrap();
-    let shipped = set
-        .rules
-        .iter()
-        .find(|r| r.head.name == "se-aligned-pair-exclusion")
-        .unwrap();
-    let literal = compile_source("literal.rules", LITERAL).unwrap();
+    let shipped = set.rules.iter().find(|r| r.head.name == name).unwrap();
+    let literal = compile_source("literal.rules", literal).unwrap();
     let literal = &literal[0];
-    // cbg-000 puzzles on whose SE path aligned pair exclusion applies.
-    let puzzles = [
-        "....5...9......1..789.3...624.6.3.....89......3.54..2.3....1.7.61....8......9.4..",
-        "....56...45...9......2.....2..37...4.8.....61..5.68.......12.7.6.....9...14..7.52",
-        "..3...7.945....2.6.9..73......9..1.7...7.1.25....4...3..6.1....84.....5.9..6.....",
-        "..3.5.......7..1.3..9..2.6..3.9..4.8.6..1..72...5...3....648.956........8......4.",
-    ];
     let (mut states, mut found, mut applied) = (0, 0, 0);
     for p in puzzles {
         let p = parse_puzzle(p).unwrap();
@@ -80,6 +77,20 @@ fn pair_exclusion_finds_what_the_pair_loop_finds() {
             applied += usize::from(step.rule.head.name == shipped.head.name);
         }
     }
+    (states, found, applied)
+}
+
+#[test]
+fn pair_exclusion_finds_what_the_pair_loop_finds() {
+    // cbg-000 puzzles on whose SE path aligned pair exclusion applies.
+    let puzzles = [
+        "....5...9......1..789.3...624.6.3.....89......3.54..2.3....1.7.61....8......9.4..",
+        "....56...45...9......2.....2..37...4.8.....61..5.68.......12.7.6.....9...14..7.52",
+        "..3...7.945....2.6.9..73......9..1.7...7.1.25....4...3..6.1....84.....5.9..6.....",
+        "..3.5.......7..1.3..9..2.6..3.9..4.8.6..1..72...5...3....648.956........8......4.",
+    ];
+    let (states, found, applied) =
+        shipped_rule_matches_literal("se-aligned-pair-exclusion", LITERAL, &puzzles);
     // Matches were compared, not only empty searches.
     assert!(
         states > 200 && found >= 400 && applied >= 4,
@@ -111,32 +122,14 @@ rule literal-aligned-triplet-exclusion {
 
 #[test]
 fn triplet_exclusion_finds_what_the_triplet_loop_finds() {
-    let set = ruleset::load("se").unwrap();
-    let shipped = set
-        .rules
-        .iter()
-        .find(|r| r.head.name == "se-aligned-triplet-exclusion")
-        .unwrap();
-    let literal = compile_source("literal.rules", LITERAL_TRIPLET).unwrap();
-    let literal = &literal[0];
     // cbg-000 puzzles on whose SE path aligned triplet exclusion applies.
     let puzzles = [
         "....5...9...1.92.6..82.......5.3...43.1....7.9.4.6.1..5..82..9......5.....2...5.1",
         ".2...6...4...8......92.....2..1..6....86.39....1.4.3.8.74.6.8...15....9......5..7",
         ".23..6.....67...3278..2......83.49...7...5..8.......2.5.2.1...4.......91.9....35.",
     ];
-    let (mut states, mut found, mut applied) = (0, 0, 0);
-    for p in puzzles {
-        let p = parse_puzzle(p).unwrap();
-        let run = Runner::new(&set).run(State::from_masks(&p.masks, &p.givens));
-        for step in &run.steps {
-            states += 1;
-            let ours = matches(&*shipped.searcher, &step.before);
-            assert_eq!(ours, matches(&*literal.searcher, &step.before));
-            found += ours.len();
-            applied += usize::from(step.rule.head.name == shipped.head.name);
-        }
-    }
+    let (states, found, applied) =
+        shipped_rule_matches_literal("se-aligned-triplet-exclusion", LITERAL_TRIPLET, &puzzles);
     // Matches were compared, not only empty searches.
     assert!(
         states > 250 && found >= 2000 && applied >= 4,
