@@ -1145,7 +1145,9 @@ impl Scratch {
 
 /// The inferences of literals: a dynamic step's, computed at each step, or
 /// the static steps', which read only the original state: each literal's
-/// computed the first time it is stepped, then kept for the pass.
+/// computed the first time it is stepped, then kept for the pass, and for
+/// later passes and searches that read the same state with the same steps
+/// ([`Infer::keep_for`]; the scratch holding them goes back to the pool).
 #[derive(Default)]
 struct Infer {
     /// A dynamic step's inferences.
@@ -1157,6 +1159,45 @@ struct Infer {
     cache: Vec<Inference>,
     span: Vec<(u32, u32)>,
     done: LitSet,
+    /// What the "on" literals' lists in `cache` were computed for: the
+    /// original candidates and the steps an "on" literal takes (on ⇒ off
+    /// by the cell, by the houses); `None`: nothing kept.
+    on_key: Option<(Bits, bool, bool)>,
+    /// The same for the "off" literals' lists (off ⇒ on by the cell, by
+    /// the houses).
+    off_key: Option<(Bits, bool, bool)>,
+}
+
+impl Infer {
+    /// Ready for a static propagation from `cands` with `steps`: the lists
+    /// of a previous pass or search that read the same candidates with the
+    /// same steps for a literal's polarity are kept (a literal's static
+    /// inferences depend on nothing else), the others dropped; `cache` is
+    /// emptied when neither polarity's lists are kept.
+    fn keep_for(&mut self, cands: &Bits, steps: Steps) {
+        if self.span.len() < 2 * N_CANDS {
+            self.span.resize(2 * N_CANDS, (0, 0));
+        }
+        let on_key = Some((*cands, steps.on_off_cell, steps.on_off_house));
+        let off_key = Some((*cands, steps.off_on_cell, steps.off_on_house));
+        let (keep_on, keep_off) = (self.on_key == on_key, self.off_key == off_key);
+        if !keep_on && !keep_off {
+            self.cache.clear();
+            self.done = LitSet::EMPTY;
+        } else {
+            // "On" literals are the even ones, "off" the odd ones.
+            let mask = match (keep_on, keep_off) {
+                (true, false) => 0x5555_5555_5555_5555u64,
+                (false, true) => 0xAAAA_AAAA_AAAA_AAAAu64,
+                _ => u64::MAX,
+            };
+            for w in &mut self.done.0 {
+                *w &= mask;
+            }
+        }
+        self.on_key = on_key;
+        self.off_key = off_key;
+    }
 }
 
 /// An inferred literal before it becomes a node: its cause, and the
@@ -1252,11 +1293,8 @@ impl<'a> Prop<'a> {
     fn new(original: &'a State, steps: Steps, dynamic: bool) -> Prop<'a> {
         let mut sc = SCRATCHES.with(|p| p.borrow_mut().pop()).unwrap_or_default();
         sc.reach.ready = false;
-        let inf = &mut sc.infer;
-        inf.cache.clear();
-        inf.done = LitSet::EMPTY;
-        if inf.span.len() < 2 * N_CANDS {
-            inf.span.resize(2 * N_CANDS, (0, 0));
+        if !dynamic {
+            sc.infer.keep_for(&original.cands, steps);
         }
         Prop {
             original,
