@@ -1256,6 +1256,15 @@ static PEER_GROUPS: std::sync::LazyLock<Vec<[(u128, u8); 3]>> = std::sync::LazyL
         .collect()
 });
 
+/// The houses of each cell in the order an "off" literal's house steps
+/// take them (block, row, column: [`HOUSE_ORDER`]): (the house's cells as
+/// a cell mask, the house).
+static CELL_HOUSES: std::sync::LazyLock<Vec<[(u128, u8); 3]>> = std::sync::LazyLock::new(|| {
+    (0..N_CELLS)
+        .map(|c| HOUSE_ORDER.map(|k| (HOUSE_MASK[cell_houses(c)[k]], cell_houses(c)[k] as u8)))
+        .collect()
+});
+
 /// Live candidates, with each digit's cells as a plane of 81 bits (house
 /// steps read a digit's places in a house with one mask).
 #[derive(Clone, Copy)]
@@ -1280,12 +1289,6 @@ impl Live {
     fn remove(&mut self, z: usize) {
         self.cands.remove(z);
         self.planes[cand_digit(z)] &= !(1u128 << cand_cell(z));
-    }
-
-    /// The places of digit `d` in house `h`, as a cell mask.
-    #[inline]
-    fn places(&self, h: usize, d: usize) -> u128 {
-        self.planes[d] & HOUSE_MASK[h]
     }
 }
 
@@ -1568,10 +1571,8 @@ impl<'a> Prop<'a> {
             }
         }
         if self.steps.off_on_house {
-            let hs = cell_houses(c);
-            for k in HOUSE_ORDER {
-                let h = hs[k];
-                let live = cur.places(h, d);
+            for &(cells, h) in &CELL_HOUSES[c] {
+                let live = cur.planes[d] & cells;
                 if live.count_ones() != 2 {
                     continue;
                 }
@@ -1581,10 +1582,10 @@ impl<'a> Prop<'a> {
                 if out[start..].iter().any(|i| i.lit == l) {
                     continue;
                 }
-                let mut inf = Inference::new(l, Cause::House(h as u8));
+                let mut inf = Inference::new(l, Cause::House(h));
                 if self.dynamic {
                     inf.hidden = hidden.len() as u16;
-                    let mut gone = self.orig.places(h, d) & !live;
+                    let mut gone = self.orig.planes[d] & cells & !live;
                     while gone != 0 {
                         let p = gone.trailing_zeros() as usize;
                         gone &= gone - 1;
@@ -2836,5 +2837,73 @@ mod tests {
             hits > 0 && cycles > 0 && spared > 0,
             "{hits} {cycles} {spared}"
         );
+    }
+
+    /// Static inference lists kept from an earlier pass (same candidates,
+    /// same steps for a polarity) are the lists computed afresh, and only
+    /// those are kept.
+    #[test]
+    fn kept_static_inferences_are_the_fresh_ones() {
+        let givens: [u8; 81] =
+            std::array::from_fn(|i| PUZZLE.as_bytes()[i].saturating_sub(b'0').min(9));
+        let first = State::from_givens(&givens);
+        let mut second = first;
+        second.cands.remove(first.cands.min().expect("a candidate"));
+        let x = Steps {
+            on_off_house: true,
+            off_on_house: true,
+            ..Steps::default()
+        };
+        let y = Steps {
+            on_off_cell: true,
+            on_off_house: true,
+            off_on_cell: true,
+            ..Steps::default()
+        };
+        let xy = Steps {
+            off_on_house: true,
+            ..y
+        };
+        let lists = |inf: &Infer, l: u16| -> Vec<(u16, Cause)> {
+            let (s, n) = inf.span[usize::from(l)];
+            inf.cache[s as usize..(s + n) as usize]
+                .iter()
+                .map(|i| (i.lit, i.cause))
+                .collect()
+        };
+        // (state, steps, on lists kept, off lists kept) in turn, one
+        // propagation at a time: each takes the scratch the one before
+        // gave back to the pool.
+        let runs = [
+            (&first, x, false, false),
+            (&first, y, false, false),
+            (&first, xy, true, false),
+            (&first, xy, true, true),
+            (&second, xy, false, false),
+            (&first, x, false, false),
+        ];
+        for (state, steps, on_kept, off_kept) in runs {
+            let prop = Prop::new(state, steps, false);
+            let mut sc = prop.scratch.borrow_mut();
+            let inf = &mut sc.as_deref_mut().expect("a scratch").infer;
+            let done = inf.done;
+            let (mut fresh, mut kept) = (Infer::default(), [0, 0]);
+            fresh.keep_for(&state.cands, steps);
+            for z in state.cands.iter() {
+                for on in [true, false] {
+                    let l = lit(z, on);
+                    let was = done.contains(usize::from(l));
+                    assert_eq!(was, if on { on_kept } else { off_kept }, "{l}");
+                    kept[usize::from(!on)] += usize::from(was);
+                    if !was {
+                        prop.infer_static(l, inf);
+                    }
+                    prop.infer_static(l, &mut fresh);
+                    assert_eq!(lists(inf, l), lists(&fresh, l), "{l}");
+                }
+            }
+            let n = state.cands.len();
+            assert_eq!(kept, [n * usize::from(on_kept), n * usize::from(off_kept)]);
+        }
     }
 }
