@@ -1145,7 +1145,9 @@ impl Scratch {
 
 /// The inferences of literals: a dynamic step's, computed at each step, or
 /// the static steps', which read only the original state: each literal's
-/// computed the first time it is stepped, then kept for the pass.
+/// computed the first time it is stepped, then kept for the pass, and for
+/// later passes and searches that read the same state with the same steps
+/// ([`Infer::keep_for`]; the scratch holding them goes back to the pool).
 #[derive(Default)]
 struct Infer {
     /// A dynamic step's inferences.
@@ -1157,6 +1159,45 @@ struct Infer {
     cache: Vec<Inference>,
     span: Vec<(u32, u32)>,
     done: LitSet,
+    /// What the "on" literals' lists in `cache` were computed for: the
+    /// original candidates and the steps an "on" literal takes (on ⇒ off
+    /// by the cell, by the houses); `None`: nothing kept.
+    on_key: Option<(Bits, bool, bool)>,
+    /// The same for the "off" literals' lists (off ⇒ on by the cell, by
+    /// the houses).
+    off_key: Option<(Bits, bool, bool)>,
+}
+
+impl Infer {
+    /// Ready for a static propagation from `cands` with `steps`: the lists
+    /// of a previous pass or search that read the same candidates with the
+    /// same steps for a literal's polarity are kept (a literal's static
+    /// inferences depend on nothing else), the others dropped; `cache` is
+    /// emptied when neither polarity's lists are kept.
+    fn keep_for(&mut self, cands: &Bits, steps: Steps) {
+        if self.span.len() < 2 * N_CANDS {
+            self.span.resize(2 * N_CANDS, (0, 0));
+        }
+        let on_key = Some((*cands, steps.on_off_cell, steps.on_off_house));
+        let off_key = Some((*cands, steps.off_on_cell, steps.off_on_house));
+        let (keep_on, keep_off) = (self.on_key == on_key, self.off_key == off_key);
+        if !keep_on && !keep_off {
+            self.cache.clear();
+            self.done = LitSet::EMPTY;
+        } else {
+            // "On" literals are the even ones, "off" the odd ones.
+            let mask = match (keep_on, keep_off) {
+                (true, false) => 0x5555_5555_5555_5555u64,
+                (false, true) => 0xAAAA_AAAA_AAAA_AAAAu64,
+                _ => u64::MAX,
+            };
+            for w in &mut self.done.0 {
+                *w &= mask;
+            }
+        }
+        self.on_key = on_key;
+        self.off_key = off_key;
+    }
 }
 
 /// An inferred literal before it becomes a node: its cause, and the
@@ -1215,6 +1256,15 @@ static PEER_GROUPS: std::sync::LazyLock<Vec<[(u128, u8); 3]>> = std::sync::LazyL
         .collect()
 });
 
+/// The houses of each cell in the order an "off" literal's house steps
+/// take them (block, row, column: [`HOUSE_ORDER`]): (the house's cells as
+/// a cell mask, the house).
+static CELL_HOUSES: std::sync::LazyLock<Vec<[(u128, u8); 3]>> = std::sync::LazyLock::new(|| {
+    (0..N_CELLS)
+        .map(|c| HOUSE_ORDER.map(|k| (HOUSE_MASK[cell_houses(c)[k]], cell_houses(c)[k] as u8)))
+        .collect()
+});
+
 /// Live candidates, with each digit's cells as a plane of 81 bits (house
 /// steps read a digit's places in a house with one mask).
 #[derive(Clone, Copy)]
@@ -1240,23 +1290,14 @@ impl Live {
         self.cands.remove(z);
         self.planes[cand_digit(z)] &= !(1u128 << cand_cell(z));
     }
-
-    /// The places of digit `d` in house `h`, as a cell mask.
-    #[inline]
-    fn places(&self, h: usize, d: usize) -> u128 {
-        self.planes[d] & HOUSE_MASK[h]
-    }
 }
 
 impl<'a> Prop<'a> {
     fn new(original: &'a State, steps: Steps, dynamic: bool) -> Prop<'a> {
         let mut sc = SCRATCHES.with(|p| p.borrow_mut().pop()).unwrap_or_default();
         sc.reach.ready = false;
-        let inf = &mut sc.infer;
-        inf.cache.clear();
-        inf.done = LitSet::EMPTY;
-        if inf.span.len() < 2 * N_CANDS {
-            inf.span.resize(2 * N_CANDS, (0, 0));
+        if !dynamic {
+            sc.infer.keep_for(&original.cands, steps);
         }
         Prop {
             original,
@@ -1530,10 +1571,8 @@ impl<'a> Prop<'a> {
             }
         }
         if self.steps.off_on_house {
-            let hs = cell_houses(c);
-            for k in HOUSE_ORDER {
-                let h = hs[k];
-                let live = cur.places(h, d);
+            for &(cells, h) in &CELL_HOUSES[c] {
+                let live = cur.planes[d] & cells;
                 if live.count_ones() != 2 {
                     continue;
                 }
@@ -1543,10 +1582,10 @@ impl<'a> Prop<'a> {
                 if out[start..].iter().any(|i| i.lit == l) {
                     continue;
                 }
-                let mut inf = Inference::new(l, Cause::House(h as u8));
+                let mut inf = Inference::new(l, Cause::House(h));
                 if self.dynamic {
                     inf.hidden = hidden.len() as u16;
-                    let mut gone = self.orig.places(h, d) & !live;
+                    let mut gone = self.orig.planes[d] & cells & !live;
                     while gone != 0 {
                         let p = gone.trailing_zeros() as usize;
                         gone &= gone - 1;
@@ -2798,5 +2837,73 @@ mod tests {
             hits > 0 && cycles > 0 && spared > 0,
             "{hits} {cycles} {spared}"
         );
+    }
+
+    /// Static inference lists kept from an earlier pass (same candidates,
+    /// same steps for a polarity) are the lists computed afresh, and only
+    /// those are kept.
+    #[test]
+    fn kept_static_inferences_are_the_fresh_ones() {
+        let givens: [u8; 81] =
+            std::array::from_fn(|i| PUZZLE.as_bytes()[i].saturating_sub(b'0').min(9));
+        let first = State::from_givens(&givens);
+        let mut second = first;
+        second.cands.remove(first.cands.min().expect("a candidate"));
+        let x = Steps {
+            on_off_house: true,
+            off_on_house: true,
+            ..Steps::default()
+        };
+        let y = Steps {
+            on_off_cell: true,
+            on_off_house: true,
+            off_on_cell: true,
+            ..Steps::default()
+        };
+        let xy = Steps {
+            off_on_house: true,
+            ..y
+        };
+        let lists = |inf: &Infer, l: u16| -> Vec<(u16, Cause)> {
+            let (s, n) = inf.span[usize::from(l)];
+            inf.cache[s as usize..(s + n) as usize]
+                .iter()
+                .map(|i| (i.lit, i.cause))
+                .collect()
+        };
+        // (state, steps, on lists kept, off lists kept) in turn, one
+        // propagation at a time: each takes the scratch the one before
+        // gave back to the pool.
+        let runs = [
+            (&first, x, false, false),
+            (&first, y, false, false),
+            (&first, xy, true, false),
+            (&first, xy, true, true),
+            (&second, xy, false, false),
+            (&first, x, false, false),
+        ];
+        for (state, steps, on_kept, off_kept) in runs {
+            let prop = Prop::new(state, steps, false);
+            let mut sc = prop.scratch.borrow_mut();
+            let inf = &mut sc.as_deref_mut().expect("a scratch").infer;
+            let done = inf.done;
+            let (mut fresh, mut kept) = (Infer::default(), [0, 0]);
+            fresh.keep_for(&state.cands, steps);
+            for z in state.cands.iter() {
+                for on in [true, false] {
+                    let l = lit(z, on);
+                    let was = done.contains(usize::from(l));
+                    assert_eq!(was, if on { on_kept } else { off_kept }, "{l}");
+                    kept[usize::from(!on)] += usize::from(was);
+                    if !was {
+                        prop.infer_static(l, inf);
+                    }
+                    prop.infer_static(l, &mut fresh);
+                    assert_eq!(lists(inf, l), lists(&fresh, l), "{l}");
+                }
+            }
+            let n = state.cands.len();
+            assert_eq!(kept, [n * usize::from(on_kept), n * usize::from(off_kept)]);
+        }
     }
 }
