@@ -656,11 +656,28 @@ fn show_value(shape: Shape, v: &Val, f: impl Fn(Elem, usize) -> String) -> Strin
 /// What an expression is evaluated with: the state, the bound values, and
 /// whether an undefined value was met (`first` or `last` of an empty
 /// set). An undefined value makes the clause being evaluated fail: the
-/// rule does not match there.
+/// rule does not match there. `dc` holds the cells of each digit's
+/// candidates in the state, then of any digit's
+/// ([`typed::digit_cells_copy`]), read once for the evaluation (a search
+/// reads them once for all of its own).
 pub struct Env<'a> {
     pub state: &'a State,
     pub vals: &'a mut [Val],
     pub undefined: bool,
+    pub dc: &'a [u128; 10],
+}
+
+impl<'a> Env<'a> {
+    /// `f` of an environment on `state` with the bound values `vals`.
+    pub fn on<R>(state: &'a State, vals: &'a mut [Val], f: impl FnOnce(&mut Env) -> R) -> R {
+        let dc = typed::digit_cells_copy(&state.cands);
+        f(&mut Env {
+            state,
+            vals,
+            undefined: false,
+            dc: &dc,
+        })
+    }
 }
 
 /// A quantifier's value (kept out of [`Op::eval`], whose frame stays
@@ -1017,10 +1034,25 @@ impl Op {
         vals: &mut [Val],
         eval: impl FnOnce(&Op, &mut Env) -> T,
     ) -> Option<T> {
+        let dc = typed::digit_cells_copy(&state.cands);
+        self.defined_in(state, &dc, vals, eval)
+    }
+
+    /// [`Op::defined`] with the cells of each digit's candidates in
+    /// `state` given (`dc`, as a search keeps them).
+    #[inline]
+    fn defined_in<T>(
+        &self,
+        state: &State,
+        dc: &[u128; 10],
+        vals: &mut [Val],
+        eval: impl FnOnce(&Op, &mut Env) -> T,
+    ) -> Option<T> {
         let mut cx = Env {
             state,
             vals,
             undefined: false,
+            dc,
         };
         let v = eval(self, &mut cx);
         (!cx.undefined).then_some(v)
@@ -1595,6 +1627,9 @@ type FrameBufs = (Vec<Val>, Vec<Option<Bits>>);
 /// What one search of a plan works with.
 struct Frame<'a, 'f> {
     state: &'a State,
+    /// The cells of each digit's candidates in `state`, then of any
+    /// digit's, read once for the search.
+    dc: [u128; 10],
     env: Vec<Val>,
     /// Each generator's default domain, computed once per search.
     live: Vec<Option<Bits>>,
@@ -1619,7 +1654,10 @@ impl Plan {
             return ControlFlow::Continue(());
         }
         let Some(instr) = self.instrs.get(k) else {
-            let Some(t) = self.target.value_set(fr.state, &mut fr.env) else {
+            let Some(t) = self
+                .target
+                .defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_set)
+            else {
                 return ControlFlow::Continue(());
             };
             let t = t.and(&fr.state.cands);
@@ -1645,6 +1683,7 @@ impl Plan {
                     state: fr.state,
                     vals: &mut fr.env,
                     undefined: false,
+                    dc: &fr.dc,
                 };
                 op.eval_into(&mut cx, *slot);
                 if cx.undefined {
@@ -1655,7 +1694,9 @@ impl Plan {
             Instr::Filter(_) => {
                 // What fold left of the filter, typed.
                 let holds = match &self.folded.typed.ops[k] {
-                    Some(op) => op.holds(fr.state, &mut fr.env),
+                    Some(op) => op
+                        .defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_bool)
+                        .unwrap_or(false),
                     None => true,
                 };
                 if holds {
@@ -1674,7 +1715,7 @@ impl Plan {
                 let mut dom = match fr.live[k] {
                     Some(d) => d,
                     None => {
-                        let d = self.default_domain(k, *slot, *elem, fr.state, &mut fr.env);
+                        let d = self.default_domain(k, *slot, *elem, fr.state, &fr.dc, &mut fr.env);
                         fr.live[k] = Some(d);
                         d
                     }
@@ -1682,7 +1723,7 @@ impl Plan {
                 if domain.is_some()
                     && let Some(d) = &self.folded.typed.ops[k]
                 {
-                    let Some(d) = d.value_set(fr.state, &mut fr.env) else {
+                    let Some(d) = d.defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_set) else {
                         return ControlFlow::Continue(());
                     };
                     dom = dom.and(&d);
@@ -1734,7 +1775,7 @@ impl Plan {
     ) -> ControlFlow<()> {
         let mut left = dom;
         for part in order {
-            let Some(p) = part.value_set(fr.state, &mut fr.env) else {
+            let Some(p) = part.defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_set) else {
                 continue;
             };
             let take = left.and(&p);
@@ -1795,6 +1836,7 @@ impl Plan {
         slot: usize,
         elem: Elem,
         state: &State,
+        dc: &[u128; 10],
         env: &mut [Val],
     ) -> Bits {
         let mut dom = live_domain(state, elem);
@@ -1802,7 +1844,9 @@ impl Plan {
         if !conds.is_empty() {
             for i in dom.iter() {
                 env[slot] = Val::Idx(i);
-                if !conds.iter().all(|c| c.holds(state, env)) {
+                if !(conds.iter())
+                    .all(|c| c.defined_in(state, dc, env, Op::eval_bool).unwrap_or(false))
+                {
                     dom.remove(i);
                 }
             }
@@ -2046,6 +2090,7 @@ impl Plan {
         live.resize(self.instrs.len(), None);
         let mut fr = Frame {
             state,
+            dc: typed::digit_cells_copy(&state.cands),
             env,
             live,
             cx,
