@@ -1636,9 +1636,11 @@ struct Frame<'a, 'f> {
     cx: &'a mut SearchCx,
     f: &'a mut (dyn FnMut(Found) -> ControlFlow<()> + 'f),
     /// When recording a prefix: the instruction it ends before (else
-    /// `usize::MAX`), the bindings that reach it, and whether they were too
-    /// many to keep.
+    /// `usize::MAX`), the slots kept of each binding that reaches it
+    /// ([`Prefix::width`]), those bindings, and whether they were too many
+    /// to keep.
     stop: usize,
+    width: usize,
     sink: Vec<Val>,
     overflow: bool,
 }
@@ -1646,11 +1648,11 @@ struct Frame<'a, 'f> {
 impl Plan {
     fn run(&self, k: usize, fr: &mut Frame) -> ControlFlow<()> {
         if k == fr.stop {
-            if fr.sink.len() >= MAX_RECORDED * self.slots {
+            if fr.sink.len() >= MAX_RECORDED * fr.width {
                 fr.overflow = true;
                 return ControlFlow::Break(());
             }
-            fr.sink.extend_from_slice(&fr.env);
+            fr.sink.extend_from_slice(&fr.env[..fr.width]);
             return ControlFlow::Continue(());
         }
         let Some(instr) = self.instrs.get(k) else {
@@ -1805,6 +1807,7 @@ impl Plan {
             _ => Some(self.bindings(level - 1, fr)?).filter(|r| r.complete),
         };
         fr.stop = p.len;
+        fr.width = p.width;
         fr.sink = prefix::spare(p.key);
         let flow = match &below {
             Some(rec) => self.replay(rec, self.prefixes[level - 1].len, fr),
@@ -1821,7 +1824,7 @@ impl Plan {
             p.key,
             Recorded {
                 cands: fr.state.cands,
-                stride: self.slots,
+                stride: p.width,
                 complete: !overflow,
                 vals,
             },
@@ -1872,7 +1875,8 @@ impl Plan {
         self.run(0, fr)
     }
 
-    /// Runs the plan from instruction `k` on each recorded binding.
+    /// Runs the plan from instruction `k` on each recorded binding (the
+    /// values of its prefix's first slots).
     fn replay(&self, rec: &Recorded, k: usize, fr: &mut Frame) -> ControlFlow<()> {
         for env in rec.vals.chunks(rec.stride) {
             if fr.cx.tick() {
@@ -2096,6 +2100,7 @@ impl Plan {
             cx,
             f,
             stop: usize::MAX,
+            width: 0,
             sink: Vec::new(),
             overflow: false,
         };
