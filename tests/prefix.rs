@@ -9,7 +9,7 @@ use ruledoku::input::parse_puzzle;
 use ruledoku::lang::compile_source;
 use ruledoku::rule::Rule;
 use ruledoku::ruleset;
-use ruledoku::search::pattern::Plan;
+use ruledoku::search::pattern::{Instr, Plan};
 use ruledoku::search::{SearchCx, Searcher};
 use std::ops::ControlFlow;
 
@@ -123,4 +123,25 @@ fn shared_prefixes_change_no_match() {
         states > 100 && found >= 4,
         "{states} states, {found} matches"
     );
+}
+
+/// A shared prefix's bindings are kept by the slots its generators and
+/// definitions bind (the first `width`), not by all of the plan's.
+#[test]
+fn prefixes_keep_only_their_own_slots() {
+    let rules = uniqueness_rules();
+    let row = plan(&rules, "se-unique-loop-2-type-3-naked-pair-in-a-row");
+    let widths: Vec<usize> = row.prefixes.iter().map(|p| p.width).collect();
+    for p in &row.prefixes {
+        let bound = row.instrs[..p.len].iter().filter_map(|i| match i {
+            Instr::Gen { slot, .. } | Instr::Def { slot, .. } => Some(*slot),
+            Instr::Filter(_) => None,
+        });
+        assert_eq!(bound.max().map(|s| s + 1), Some(p.width));
+    }
+    // The first 4 instructions bind up to slot 4, the loop and its extra
+    // cells (23) up to slot 25, the extra digits X slot 26, and the filter
+    // on X (25) none; the plan has 30 slots in all.
+    assert_eq!(widths, [5, 26, 27, 27]);
+    assert_eq!(row.slots, 30);
 }

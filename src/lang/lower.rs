@@ -120,11 +120,7 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
                 let bound = domain.as_ref().map(upper);
                 let dom = match &bound {
                     Some(d) if evaluable(d, &known) => {
-                        let v = d.eval(&mut Env {
-                            state: &state,
-                            vals: &mut env,
-                            undefined: false,
-                        });
+                        let v = Env::on(&state, &mut env, |cx| d.eval(cx));
                         let dom = all.and(&as_set(v));
                         // Too few values for a first binding: estimate by
                         // the type instead.
@@ -151,11 +147,7 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
             Instr::Def { slot, op } => {
                 let op = upper(op);
                 if evaluable(&op, &known) {
-                    env[*slot] = op.eval(&mut Env {
-                        state: &state,
-                        vals: &mut env,
-                        undefined: false,
-                    });
+                    env[*slot] = Env::on(&state, &mut env, |cx| op.eval(cx));
                     known[*slot] = true;
                 }
             }

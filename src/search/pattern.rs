@@ -656,11 +656,28 @@ fn show_value(shape: Shape, v: &Val, f: impl Fn(Elem, usize) -> String) -> Strin
 /// What an expression is evaluated with: the state, the bound values, and
 /// whether an undefined value was met (`first` or `last` of an empty
 /// set). An undefined value makes the clause being evaluated fail: the
-/// rule does not match there.
+/// rule does not match there. `dc` holds the cells of each digit's
+/// candidates in the state, then of any digit's
+/// ([`typed::digit_cells_copy`]), read once for the evaluation (a search
+/// reads them once for all of its own).
 pub struct Env<'a> {
     pub state: &'a State,
     pub vals: &'a mut [Val],
     pub undefined: bool,
+    pub dc: &'a [u128; 10],
+}
+
+impl<'a> Env<'a> {
+    /// `f` of an environment on `state` with the bound values `vals`.
+    pub fn on<R>(state: &'a State, vals: &'a mut [Val], f: impl FnOnce(&mut Env) -> R) -> R {
+        let dc = typed::digit_cells_copy(&state.cands);
+        f(&mut Env {
+            state,
+            vals,
+            undefined: false,
+            dc: &dc,
+        })
+    }
 }
 
 /// A quantifier's value (kept out of [`Op::eval`], whose frame stays
@@ -1017,10 +1034,25 @@ impl Op {
         vals: &mut [Val],
         eval: impl FnOnce(&Op, &mut Env) -> T,
     ) -> Option<T> {
+        let dc = typed::digit_cells_copy(&state.cands);
+        self.defined_in(state, &dc, vals, eval)
+    }
+
+    /// [`Op::defined`] with the cells of each digit's candidates in
+    /// `state` given (`dc`, as a search keeps them).
+    #[inline]
+    fn defined_in<T>(
+        &self,
+        state: &State,
+        dc: &[u128; 10],
+        vals: &mut [Val],
+        eval: impl FnOnce(&Op, &mut Env) -> T,
+    ) -> Option<T> {
         let mut cx = Env {
             state,
             vals,
             undefined: false,
+            dc,
         };
         let v = eval(self, &mut cx);
         (!cx.undefined).then_some(v)
@@ -1595,15 +1627,20 @@ type FrameBufs = (Vec<Val>, Vec<Option<Bits>>);
 /// What one search of a plan works with.
 struct Frame<'a, 'f> {
     state: &'a State,
+    /// The cells of each digit's candidates in `state`, then of any
+    /// digit's, read once for the search.
+    dc: [u128; 10],
     env: Vec<Val>,
     /// Each generator's default domain, computed once per search.
     live: Vec<Option<Bits>>,
     cx: &'a mut SearchCx,
     f: &'a mut (dyn FnMut(Found) -> ControlFlow<()> + 'f),
     /// When recording a prefix: the instruction it ends before (else
-    /// `usize::MAX`), the bindings that reach it, and whether they were too
-    /// many to keep.
+    /// `usize::MAX`), the slots kept of each binding that reaches it
+    /// ([`Prefix::width`]), those bindings, and whether they were too many
+    /// to keep.
     stop: usize,
+    width: usize,
     sink: Vec<Val>,
     overflow: bool,
 }
@@ -1611,15 +1648,18 @@ struct Frame<'a, 'f> {
 impl Plan {
     fn run(&self, k: usize, fr: &mut Frame) -> ControlFlow<()> {
         if k == fr.stop {
-            if fr.sink.len() >= MAX_RECORDED * self.slots {
+            if fr.sink.len() >= MAX_RECORDED * fr.width {
                 fr.overflow = true;
                 return ControlFlow::Break(());
             }
-            fr.sink.extend_from_slice(&fr.env);
+            fr.sink.extend_from_slice(&fr.env[..fr.width]);
             return ControlFlow::Continue(());
         }
         let Some(instr) = self.instrs.get(k) else {
-            let Some(t) = self.target.value_set(fr.state, &mut fr.env) else {
+            let Some(t) = self
+                .target
+                .defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_set)
+            else {
                 return ControlFlow::Continue(());
             };
             let t = t.and(&fr.state.cands);
@@ -1645,6 +1685,7 @@ impl Plan {
                     state: fr.state,
                     vals: &mut fr.env,
                     undefined: false,
+                    dc: &fr.dc,
                 };
                 op.eval_into(&mut cx, *slot);
                 if cx.undefined {
@@ -1655,7 +1696,9 @@ impl Plan {
             Instr::Filter(_) => {
                 // What fold left of the filter, typed.
                 let holds = match &self.folded.typed.ops[k] {
-                    Some(op) => op.holds(fr.state, &mut fr.env),
+                    Some(op) => op
+                        .defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_bool)
+                        .unwrap_or(false),
                     None => true,
                 };
                 if holds {
@@ -1674,7 +1717,7 @@ impl Plan {
                 let mut dom = match fr.live[k] {
                     Some(d) => d,
                     None => {
-                        let d = self.default_domain(k, *slot, *elem, fr.state, &mut fr.env);
+                        let d = self.default_domain(k, *slot, *elem, fr.state, &fr.dc, &mut fr.env);
                         fr.live[k] = Some(d);
                         d
                     }
@@ -1682,7 +1725,7 @@ impl Plan {
                 if domain.is_some()
                     && let Some(d) = &self.folded.typed.ops[k]
                 {
-                    let Some(d) = d.value_set(fr.state, &mut fr.env) else {
+                    let Some(d) = d.defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_set) else {
                         return ControlFlow::Continue(());
                     };
                     dom = dom.and(&d);
@@ -1734,7 +1777,7 @@ impl Plan {
     ) -> ControlFlow<()> {
         let mut left = dom;
         for part in order {
-            let Some(p) = part.value_set(fr.state, &mut fr.env) else {
+            let Some(p) = part.defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_set) else {
                 continue;
             };
             let take = left.and(&p);
@@ -1764,6 +1807,7 @@ impl Plan {
             _ => Some(self.bindings(level - 1, fr)?).filter(|r| r.complete),
         };
         fr.stop = p.len;
+        fr.width = p.width;
         fr.sink = prefix::spare(p.key);
         let flow = match &below {
             Some(rec) => self.replay(rec, self.prefixes[level - 1].len, fr),
@@ -1780,7 +1824,7 @@ impl Plan {
             p.key,
             Recorded {
                 cands: fr.state.cands,
-                stride: self.slots,
+                stride: p.width,
                 complete: !overflow,
                 vals,
             },
@@ -1795,6 +1839,7 @@ impl Plan {
         slot: usize,
         elem: Elem,
         state: &State,
+        dc: &[u128; 10],
         env: &mut [Val],
     ) -> Bits {
         let mut dom = live_domain(state, elem);
@@ -1802,7 +1847,9 @@ impl Plan {
         if !conds.is_empty() {
             for i in dom.iter() {
                 env[slot] = Val::Idx(i);
-                if !conds.iter().all(|c| c.holds(state, env)) {
+                if !(conds.iter())
+                    .all(|c| c.defined_in(state, dc, env, Op::eval_bool).unwrap_or(false))
+                {
                     dom.remove(i);
                 }
             }
@@ -1828,7 +1875,8 @@ impl Plan {
         self.run(0, fr)
     }
 
-    /// Runs the plan from instruction `k` on each recorded binding.
+    /// Runs the plan from instruction `k` on each recorded binding (the
+    /// values of its prefix's first slots).
     fn replay(&self, rec: &Recorded, k: usize, fr: &mut Frame) -> ControlFlow<()> {
         for env in rec.vals.chunks(rec.stride) {
             if fr.cx.tick() {
@@ -2046,11 +2094,13 @@ impl Plan {
         live.resize(self.instrs.len(), None);
         let mut fr = Frame {
             state,
+            dc: typed::digit_cells_copy(&state.cands),
             env,
             live,
             cx,
             f,
             stop: usize::MAX,
+            width: 0,
             sink: Vec::new(),
             overflow: false,
         };

@@ -36,6 +36,24 @@ pub const MAX_RECORDED: usize = 1 << 14;
 pub struct Prefix {
     pub key: u64,
     pub len: usize,
+    /// The slots that a binding of the prefix is recorded and replayed
+    /// by: the first ones, up to the last that a generator or a definition
+    /// of the prefix binds. The plan's other slots (its later names, and
+    /// quantifiers' variables and moved parts, which are bound before
+    /// they are read) do not carry over from the prefix to the rest.
+    pub width: usize,
+}
+
+/// The slots that the bindings of `instrs` (a prefix) are kept by: see
+/// [`Prefix::width`].
+fn width_of(instrs: &[Instr]) -> usize {
+    (instrs.iter())
+        .filter_map(|i| match i {
+            Instr::Gen { slot, .. } | Instr::Def { slot, .. } => Some(slot + 1),
+            Instr::Filter(_) => None,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Keys of the prefixes met so far, by their instructions' text: equal
@@ -83,12 +101,14 @@ pub fn share_prefixes(plans: &mut [&mut Plan]) {
             .map(|len| Prefix {
                 key: key_of(&plan.instrs[..len]),
                 len,
+                width: width_of(&plan.instrs[..len]),
             })
             .collect();
     }
 }
 
-/// The bindings recorded for one prefix: `stride` values each, for the
+/// The bindings recorded for one prefix: `stride` values each (the
+/// prefix's [`Prefix::width`] first slots), for the
 /// live candidates `cands`; not `complete` when there were more than
 /// [`MAX_RECORDED`] (then the plans run whole on that state).
 pub struct Recorded {

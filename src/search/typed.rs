@@ -145,7 +145,8 @@ pub struct Prod {
 impl Prod {
     /// Calls `f` with the cells of each digit of the product that has
     /// candidates in its region (those cells, as bits of cells), read from
-    /// the live candidates' cells by digit ([`DigitCells`]). The region
+    /// the live candidates' cells by digit (the [`Env`]'s copy of
+    /// [`DigitCells`]). The region
     /// and the digits are both evaluated, in that order, whatever they
     /// are.
     #[inline(always)]
@@ -155,18 +156,16 @@ impl Prod {
         if region == 0 || digits == 0 {
             return;
         }
-        DIGIT_CELLS.with_borrow_mut(|dc| {
-            let of = dc.of(&cx.state.cands);
-            let mut m = digits;
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let x = of[d] & region;
-                if x != 0 {
-                    f(d, x);
-                }
+        let of = cx.dc;
+        let mut m = digits;
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let x = of[d] & region;
+            if x != 0 {
+                f(d, x);
             }
-        })
+        }
     }
 
     /// The number of candidates.
@@ -191,29 +190,28 @@ impl Prod {
         if region == 0 || digits == 0 {
             return 0;
         }
-        DIGIT_CELLS.with_borrow_mut(|dc| {
-            let of = dc.of(&cx.state.cands);
-            let all = if digits == ALL_DIGITS {
-                of[9]
-            } else {
-                let mut m = digits;
-                let mut all = 0;
-                while m != 0 {
-                    all |= of[m.trailing_zeros() as usize];
-                    m &= m - 1;
-                }
-                all
-            };
-            all & region
-        })
+        let of = cx.dc;
+        let all = if digits == ALL_DIGITS {
+            of[9]
+        } else {
+            let mut m = digits;
+            let mut all = 0;
+            while m != 0 {
+                all |= of[m.trailing_zeros() as usize];
+                m &= m - 1;
+            }
+            all
+        };
+        all & region
     }
 }
 
 /// The cells of each digit's live candidates (bit c for cell c), and last
 /// the cells with any live candidate, of the last candidate set asked
-/// about on this thread: [`Prod::cells`] reads them instead of gathering
-/// the cells of 81-bit rows on every call (the searches run on one state
-/// mostly ask about that state).
+/// about on this thread: an [`Env`] takes a copy of them when it is made
+/// (once per search of a plan), and [`Prod::cells`] reads that instead of
+/// gathering the cells of 81-bit rows on every call (the searches run on
+/// one state mostly ask about that state).
 struct DigitCells {
     cands: Bits,
     cells: [u128; 10],
@@ -241,6 +239,15 @@ impl DigitCells {
 #[inline]
 pub(super) fn with_digit_cells<R>(cands: &Bits, f: impl FnOnce(&[u128; 10]) -> R) -> R {
     DIGIT_CELLS.with_borrow_mut(|dc| f(dc.of(cands)))
+}
+
+/// A copy of the cells of each digit's candidates in `cands`, then of any
+/// digit's ([`with_digit_cells`]): what an [`Env`] reads them from, taken
+/// once per search or evaluation rather than from the thread's cache on
+/// every use.
+#[inline]
+pub(super) fn digit_cells_copy(cands: &Bits) -> [u128; 10] {
+    with_digit_cells(cands, |dc| *dc)
 }
 
 /// The houses that hold a cell of `cells`, as bits of houses: rows
@@ -934,7 +941,7 @@ impl COp {
             }
             COp::HouseCells(s) => {
                 let h = cx.vals[*s].idx();
-                with_digit_cells(&cx.state.cands, |dc| HOUSE_CELL_WORDS[h] & dc[9])
+                HOUSE_CELL_WORDS[h] & cx.dc[9]
             }
             COp::Const(c) => *c,
             COp::HousesAll(w) => {
