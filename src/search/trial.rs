@@ -2699,6 +2699,26 @@ mod tests {
     const PUZZLE: &str =
         "...........1..2.34..2.3156....2.43.5.2..5641..4.31..26..4....5...7.63...8.9..5...";
 
+    /// The static steps of X, Y and XY chains.
+    fn chain_steps() -> [Steps; 3] {
+        let x = Steps {
+            on_off_house: true,
+            off_on_house: true,
+            ..Steps::default()
+        };
+        let y = Steps {
+            on_off_cell: true,
+            on_off_house: true,
+            off_on_cell: true,
+            ..Steps::default()
+        };
+        let xy = Steps {
+            off_on_house: true,
+            ..y
+        };
+        [x, y, xy]
+    }
+
     /// A trial whose applied rules extend another's takes the other's
     /// propagations in the same state and finds the same matches, in the
     /// same order, with the same evidence, as when it makes them alone.
@@ -2762,23 +2782,8 @@ mod tests {
         let givens: [u8; 81] =
             std::array::from_fn(|i| PUZZLE.as_bytes()[i].saturating_sub(b'0').min(9));
         let state = State::from_givens(&givens);
-        let x = Steps {
-            on_off_house: true,
-            off_on_house: true,
-            ..Steps::default()
-        };
-        let y = Steps {
-            on_off_cell: true,
-            on_off_house: true,
-            off_on_cell: true,
-            ..Steps::default()
-        };
-        let xy = Steps {
-            off_on_house: true,
-            ..y
-        };
         let (mut hits, mut cycles, mut spared) = (0, 0, 0);
-        for steps in [x, y, xy] {
+        for steps in chain_steps() {
             let plain = Prop::new(&state, steps, false);
             let pruned = Prop::new(&state, steps, false);
             // Components alone (a pass that looks for cycles only).
@@ -2849,21 +2854,7 @@ mod tests {
         let first = State::from_givens(&givens);
         let mut second = first;
         second.cands.remove(first.cands.min().expect("a candidate"));
-        let x = Steps {
-            on_off_house: true,
-            off_on_house: true,
-            ..Steps::default()
-        };
-        let y = Steps {
-            on_off_cell: true,
-            on_off_house: true,
-            off_on_cell: true,
-            ..Steps::default()
-        };
-        let xy = Steps {
-            off_on_house: true,
-            ..y
-        };
+        let [x, y, xy] = chain_steps();
         let lists = |inf: &Infer, l: u16| -> Vec<(u16, Cause)> {
             let (s, n) = inf.span[usize::from(l)];
             inf.cache[s as usize..(s + n) as usize]
