@@ -1646,121 +1646,127 @@ struct Frame<'a, 'f> {
 }
 
 impl Plan {
-    fn run(&self, k: usize, fr: &mut Frame) -> ControlFlow<()> {
-        if k == fr.stop {
-            if fr.sink.len() >= MAX_RECORDED * fr.width {
-                fr.overflow = true;
-                return ControlFlow::Break(());
-            }
-            fr.sink.extend_from_slice(&fr.env[..fr.width]);
-            return ControlFlow::Continue(());
-        }
-        let Some(instr) = self.instrs.get(k) else {
-            let Some(t) = self
-                .target
-                .defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_set)
-            else {
-                return ControlFlow::Continue(());
-            };
-            let t = t.and(&fr.state.cands);
-            if t.is_empty() || !self.showable(fr.state, &mut fr.env) {
+    /// The matches of the instructions from `k` on: definitions and
+    /// filters go on to the next instruction in this call (a loop, not a
+    /// call per instruction); a generator calls it again per value.
+    fn run(&self, mut k: usize, fr: &mut Frame) -> ControlFlow<()> {
+        loop {
+            if k == fr.stop {
+                if fr.sink.len() >= MAX_RECORDED * fr.width {
+                    fr.overflow = true;
+                    return ControlFlow::Break(());
+                }
+                fr.sink.extend_from_slice(&fr.env[..fr.width]);
                 return ControlFlow::Continue(());
             }
-            // The checker proves it (`assert` of a `cand` or of a name
-            // whose count a filter bounds by one).
-            debug_assert!(self.conclusion == ConclusionKind::Eliminate || t.len() == 1);
-            return (fr.f)(Found {
-                kind: self.conclusion,
-                conclusions: t,
-                grade: None,
-                evidence: Evidence::Bindings(fr.env.clone()),
-            });
-        };
-        match instr {
-            Instr::Def { slot, .. } => {
-                let Some(op) = &self.folded.typed.ops[k] else {
-                    unreachable!("a definition has its typed expression")
+            let Some(instr) = self.instrs.get(k) else {
+                let Some(t) = self
+                    .target
+                    .defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_set)
+                else {
+                    return ControlFlow::Continue(());
                 };
-                let mut cx = Env {
-                    state: fr.state,
-                    vals: &mut fr.env,
-                    undefined: false,
-                    dc: &fr.dc,
-                };
-                op.eval_into(&mut cx, *slot);
-                if cx.undefined {
+                let t = t.and(&fr.state.cands);
+                if t.is_empty() || !self.showable(fr.state, &mut fr.env) {
                     return ControlFlow::Continue(());
                 }
-                self.run(k + 1, fr)
-            }
-            Instr::Filter(_) => {
-                // What fold left of the filter, typed.
-                let holds = match &self.folded.typed.ops[k] {
-                    Some(op) => op
-                        .defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_bool)
-                        .unwrap_or(false),
-                    None => true,
-                };
-                if holds {
-                    self.run(k + 1, fr)
-                } else {
-                    ControlFlow::Continue(())
-                }
-            }
-            Instr::Gen {
-                slot,
-                elem,
-                size,
-                domain,
-                order,
-            } => {
-                let mut dom = match fr.live[k] {
-                    Some(d) => d,
-                    None => {
-                        let d = self.default_domain(k, *slot, *elem, fr.state, &fr.dc, &mut fr.env);
-                        fr.live[k] = Some(d);
-                        d
-                    }
-                };
-                if domain.is_some()
-                    && let Some(d) = &self.folded.typed.ops[k]
-                {
-                    let Some(d) = d.defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_set) else {
-                        return ControlFlow::Continue(());
+                // The checker proves it (`assert` of a `cand` or of a name
+                // whose count a filter bounds by one).
+                debug_assert!(self.conclusion == ConclusionKind::Eliminate || t.len() == 1);
+                return (fr.f)(Found {
+                    kind: self.conclusion,
+                    conclusions: t,
+                    grade: None,
+                    evidence: Evidence::Bindings(fr.env.clone()),
+                });
+            };
+            match instr {
+                Instr::Def { slot, .. } => {
+                    let Some(op) = &self.folded.typed.ops[k] else {
+                        unreachable!("a definition has its typed expression")
                     };
-                    dom = dom.and(&d);
+                    let mut cx = Env {
+                        state: fr.state,
+                        vals: &mut fr.env,
+                        undefined: false,
+                        dc: &fr.dc,
+                    };
+                    op.eval_into(&mut cx, *slot);
+                    if cx.undefined {
+                        return ControlFlow::Continue(());
+                    }
+                    k += 1;
                 }
-                if let Some((op, s)) = self.folded.bounds.get(k).copied().flatten()
-                    && let Val::Idx(j) = fr.env[s]
-                {
-                    dom = dom.and(&side(op, j));
+                Instr::Filter(_) => {
+                    // What fold left of the filter, typed.
+                    let holds = match &self.folded.typed.ops[k] {
+                        Some(op) => op
+                            .defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_bool)
+                            .unwrap_or(false),
+                        None => true,
+                    };
+                    if !holds {
+                        return ControlFlow::Continue(());
+                    }
+                    k += 1;
                 }
-                if !order.is_empty() {
-                    return self.run_ordered(k, *slot, order, dom, fr);
-                }
-                match *size {
-                    None => {
-                        // The members, from the words the element type
-                        // can have members in only.
-                        for (w, &word) in dom.0[..elem_words(*elem)].iter().enumerate() {
-                            let mut m = word;
-                            while m != 0 {
-                                let i = w * 64 + m.trailing_zeros() as usize;
-                                m &= m - 1;
-                                if fr.cx.tick() {
-                                    return ControlFlow::Break(());
-                                }
-                                fr.env[*slot] = Val::Idx(i);
-                                self.run(k + 1, fr)?;
-                            }
+                Instr::Gen {
+                    slot,
+                    elem,
+                    size,
+                    domain,
+                    order,
+                } => {
+                    let mut dom = match fr.live[k] {
+                        Some(d) => d,
+                        None => {
+                            let d =
+                                self.default_domain(k, *slot, *elem, fr.state, &fr.dc, &mut fr.env);
+                            fr.live[k] = Some(d);
+                            d
                         }
-                        ControlFlow::Continue(())
+                    };
+                    if domain.is_some()
+                        && let Some(d) = &self.folded.typed.ops[k]
+                    {
+                        let Some(d) = d.defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_set)
+                        else {
+                            return ControlFlow::Continue(());
+                        };
+                        dom = dom.and(&d);
                     }
-                    Some(0) => ControlFlow::Continue(()),
-                    Some(n) => {
-                        let count = dom.len();
-                        self.subsets(k, *slot, n, dom, count, Bits::EMPTY, fr)
+                    if let Some((op, s)) = self.folded.bounds.get(k).copied().flatten()
+                        && let Val::Idx(j) = fr.env[s]
+                    {
+                        dom = dom.and(&side(op, j));
                     }
+                    if !order.is_empty() {
+                        return self.run_ordered(k, *slot, order, dom, fr);
+                    }
+                    return match *size {
+                        None => {
+                            // The members, from the words the element type
+                            // can have members in only.
+                            for (w, &word) in dom.0[..elem_words(*elem)].iter().enumerate() {
+                                let mut m = word;
+                                while m != 0 {
+                                    let i = w * 64 + m.trailing_zeros() as usize;
+                                    m &= m - 1;
+                                    if fr.cx.tick() {
+                                        return ControlFlow::Break(());
+                                    }
+                                    fr.env[*slot] = Val::Idx(i);
+                                    self.run(k + 1, fr)?;
+                                }
+                            }
+                            ControlFlow::Continue(())
+                        }
+                        Some(0) => ControlFlow::Continue(()),
+                        Some(n) => {
+                            let count = dom.len();
+                            self.subsets(k, *slot, n, dom, count, Bits::EMPTY, fr)
+                        }
+                    };
                 }
             }
         }
