@@ -1712,13 +1712,26 @@ impl<'a> Prop<'a> {
                     cur.remove(z);
                 }
                 for inf in infs {
-                    Self::parents(g, p, inf, hidden, par);
+                    // An inference with no hidden literals has `p` as its
+                    // one parent (no parent list to build).
+                    let simple = inf.n_hidden == 0;
+                    if !simple {
+                        Self::parents(g, p, inf, hidden, par);
+                    }
                     if let Some(off) = g.get(implication::conjugate(inf.lit)) {
-                        let on = g.push(inf.lit, inf.cause, par);
+                        let on = if simple {
+                            g.push(inf.lit, inf.cause, &[p])
+                        } else {
+                            g.push(inf.lit, inf.cause, par)
+                        };
                         return Some((on, off));
                     }
                     if !g.contains(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, par);
+                        let n = if simple {
+                            g.add_one(inf.lit, inf.cause, p)
+                        } else {
+                            g.add(inf.lit, inf.cause, par)
+                        };
                         pend_on.push_back(n);
                     }
                 }
@@ -2089,16 +2102,28 @@ impl<'a> Prop<'a> {
                 popped += 1;
                 let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
-                    Self::parents(g, p, inf, hidden, par);
+                    // No hidden literals: `p` is the one parent.
+                    let simple = inf.n_hidden == 0;
+                    if !simple {
+                        Self::parents(g, p, inf, hidden, par);
+                    }
                     if inf.lit == neg && hit.is_none() {
-                        let t = g.push(inf.lit, inf.cause, par);
+                        let t = if simple {
+                            g.push(inf.lit, inf.cause, &[p])
+                        } else {
+                            g.push(inf.lit, inf.cause, par)
+                        };
                         if let Some(r) = stop(cx, popped, t) {
                             return r;
                         }
                         hit = Some(t);
                     }
                     if !g.contains(inf.lit) && leads(inf.lit) {
-                        let n = g.add(inf.lit, inf.cause, par);
+                        let n = if simple {
+                            g.add_one(inf.lit, inf.cause, p)
+                        } else {
+                            g.add(inf.lit, inf.cause, par)
+                        };
                         pend_on.push_back(n);
                     }
                 }
