@@ -218,6 +218,10 @@ pub enum Op {
     WIn(Box<(Op, WOp)>),
     /// `x in S` of cells.
     CIn(Box<(Op, COp)>),
+    /// A comparison of two integers (counts, sizes, constants, names
+    /// bound to integers), each read by [`int_of`] with no [`Val`] in
+    /// between.
+    ICmp(CmpOp, Box<(Op, Op)>),
     /// A flattened chain of `and`.
     AllOf(Box<[Op]>),
     /// A flattened chain of `or`.
@@ -774,58 +778,81 @@ fn set_of(op: &Op, cx: &mut Env) -> Bits {
     }
 }
 
-/// The value of a condition operand: a bound condition is read in place,
-/// the terms of an `and` or `or` chain of such conditions too (`(z == w
-/// and B in SA) or ...`, one call in place of one per term), anything
-/// else evaluated by [`Op::eval_bool`].
+/// The value of a condition operand: the terms of an `and` or `or`
+/// chain, and of a chain inside it (`(z == w and B in SA) or ...`), are
+/// evaluated in place, each by [`leaf`], with no call of
+/// [`Op::eval_bool`] per chain.
 #[inline(always)]
-fn cond(op: &Op, cx: &mut Env) -> bool {
-    match op {
-        Op::AllOf(ts) => {
-            for t in ts.iter() {
-                if !term(t, cx) {
-                    return false;
-                }
-            }
-            true
+pub(super) fn cond(op: &Op, cx: &mut Env) -> bool {
+    // One loop site for both kinds of chain (and a lone condition, a
+    // chain of one), so that [`term`] is inlined once.
+    let (ts, all) = match op {
+        Op::AllOf(ts) => (&ts[..], true),
+        Op::AnyOf(ts) => (&ts[..], false),
+        _ => (std::slice::from_ref(op), true),
+    };
+    for t in ts {
+        if term(t, cx) != all {
+            return !all;
         }
-        Op::AnyOf(ts) => {
-            for t in ts.iter() {
-                if term(t, cx) {
-                    return true;
-                }
-            }
-            false
-        }
-        _ => term(op, cx),
     }
+    all
 }
 
-/// [`cond`] of a term of a chain: a bound condition or a comparison of
-/// two bound values read in place, a typed quantifier run with no frame
-/// of [`Op::eval_bool`] in between, anything else evaluated by it.
+/// [`cond`] of a term of a chain: a chain in it evaluated in place, its
+/// terms by [`leaf`].
 #[inline(always)]
 fn term(op: &Op, cx: &mut Env) -> bool {
+    let (ts, all) = match op {
+        Op::AllOf(ts) => (&ts[..], true),
+        Op::AnyOf(ts) => (&ts[..], false),
+        _ => return leaf(op, cx),
+    };
+    for t in ts {
+        if leaf(t, cx) != all {
+            return !all;
+        }
+    }
+    all
+}
+
+/// A condition that is no chain: a bound condition, a comparison of two
+/// bound values or of two integers, `x in S` of a bound element, read in
+/// place; a typed quantifier run with no frame of [`Op::eval_bool`] in
+/// between; anything else evaluated by it.
+#[inline(always)]
+fn leaf(op: &Op, cx: &mut Env) -> bool {
     match op {
         Op::Slot(s) => cx.vals[*s].bool(),
         Op::TQuant(tq) => matches!(
             typed::quantify(tq, cx, &mut |_| {}),
             typed::Answer::Bool(true)
         ),
+        Op::ICmp(c, ab) => {
+            let a = int_of(&ab.0, cx);
+            compare(*c, a, int_of(&ab.1, cx))
+        }
+        Op::CIn(xs) if matches!(xs.0, Op::Slot(_)) => {
+            let Op::Slot(x) = xs.0 else {
+                unreachable!("matched above")
+            };
+            let i = cx.vals[x].idx();
+            i < 128 && xs.1.eval(cx) >> i & 1 != 0
+        }
+        Op::WIn(xs) if matches!(xs.0, Op::Slot(_)) => {
+            let Op::Slot(x) = xs.0 else {
+                unreachable!("matched above")
+            };
+            let i = cx.vals[x].idx();
+            i < 64 && xs.1.eval(cx) >> i & 1 != 0
+        }
         // A comparison of two bound values (`z == u`).
         Op::Cmp(c, a, b) if matches!((&**a, &**b), (Op::Slot(_), Op::Slot(_))) => {
             let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) else {
                 unreachable!("matched above")
             };
             let (a, b) = compared(&cx.vals[*x], &cx.vals[*y]);
-            match c {
-                CmpOp::Eq => a == b,
-                CmpOp::Ne => a != b,
-                CmpOp::Lt => a < b,
-                CmpOp::Le => a <= b,
-                CmpOp::Gt => a > b,
-                CmpOp::Ge => a >= b,
-            }
+            compare(*c, a, b)
         }
         _ => op.eval_bool(cx),
     }
@@ -1088,6 +1115,7 @@ impl Op {
             | Op::CSub(_)
             | Op::WIn(_)
             | Op::CIn(_)
+            | Op::ICmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_) => Val::Bool(self.eval_bool(cx)),
             Op::TQuant(tq) => typed::quant_val(tq, cx),
@@ -1136,6 +1164,7 @@ impl Op {
             | Op::CSub(_)
             | Op::WIn(_)
             | Op::CIn(_)
+            | Op::ICmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_) => {
                 let b = self.eval_bool(cx);
@@ -1376,8 +1405,11 @@ impl Op {
                 };
                 i < 128 && xs.1.eval(cx) >> i & 1 != 0
             }
-            Op::AllOf(ts) => ts.iter().all(|t| cond(t, cx)),
-            Op::AnyOf(ts) => ts.iter().any(|t| cond(t, cx)),
+            Op::AllOf(_) | Op::AnyOf(_) => cond(self, cx),
+            Op::ICmp(c, ab) => {
+                let a = int_of(&ab.0, cx);
+                compare(*c, a, int_of(&ab.1, cx))
+            }
             Op::TQuant(tq) => matches!(
                 typed::quantify(tq, cx, &mut |_| {}),
                 typed::Answer::Bool(true)
@@ -1481,6 +1513,7 @@ impl Op {
             | Op::CSub(_)
             | Op::WIn(_)
             | Op::CIn(_)
+            | Op::ICmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_)
             | Op::TQuant(_) => [None, None],
@@ -1522,6 +1555,7 @@ impl Op {
             | Op::CSub(_)
             | Op::WIn(_)
             | Op::CIn(_)
+            | Op::ICmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_)
             | Op::TQuant(_) => [None, None],
@@ -1700,9 +1734,16 @@ impl Plan {
                 Instr::Filter(_) => {
                     // What fold left of the filter, typed.
                     let holds = match &self.folded.typed.ops[k] {
-                        Some(op) => op
-                            .defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_bool)
-                            .unwrap_or(false),
+                        // Its chain's terms in place ([`cond`]).
+                        Some(op) => {
+                            let mut cx = Env {
+                                state: fr.state,
+                                vals: &mut fr.env,
+                                undefined: false,
+                                dc: &fr.dc,
+                            };
+                            cond(op, &mut cx) && !cx.undefined
+                        }
                         None => true,
                     };
                     if !holds {

@@ -33,8 +33,8 @@
 
 use super::fold::{Folded, Rest};
 use super::pattern::{
-    CELL_HOUSE_BITS, CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, digit_mask,
-    house_digits_mask,
+    CELL_HOUSE_BITS, CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, cond,
+    digit_mask, house_digits_mask,
 };
 use crate::grid::bits::Bits;
 use crate::grid::geometry::{HOUSE_CELLS, N_CELLS, N_HOUSES};
@@ -533,6 +533,11 @@ impl Typer {
                 Width::Cells => Op::CSub(Box::new((self.cells(x), self.cells(y)))),
                 Width::Wide => Op::SubsetOf(Box::new(self.op(x)), Box::new(self.op(y))),
             },
+            // A comparison of two integers: no test of its operands' kinds
+            // when it runs.
+            Op::Cmp(c, x, y) if self.kind(x) == Kind::Int && self.kind(y) == Kind::Int => {
+                Op::ICmp(*c, Box::new((self.op(x), self.op(y))))
+            }
             Op::In(x, y) if matches!(self.kind(x), Kind::One(_)) => match self.both(x, y) {
                 Width::Word => Op::WIn(Box::new((self.op(x), self.word(y)))),
                 Width::Cells => Op::CIn(Box::new((self.op(x), self.cells(y)))),
@@ -1032,7 +1037,7 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
             cx.vals[slot] = Val::Idx(i);
             let holds = match within {
                 Some((e, w)) => digit_mask(cx.state, e, i) & !w == 0,
-                None => body.eval_bool(cx),
+                None => cond(body, cx),
             };
             if cx.undefined {
                 return Answer::Undefined;
@@ -1330,6 +1335,27 @@ mod tests {
                     bx(Op::SubsetOf(bx(digits(Cell, slot(0))), slot(6))),
                 ),
             ),
+            (
+                // Chains three deep: an `or` of `and`s of `or`s.
+                "AnyOf nested",
+                Op::Or(
+                    bx(Op::And(
+                        bx(Op::In(slot(3), slot(6))),
+                        bx(Op::Or(
+                            bx(Op::In(slot(1), peers1())),
+                            bx(Op::SubsetOf(bx(digits(Cell, slot(0))), slot(6))),
+                        )),
+                    )),
+                    bx(Op::And(
+                        bx(Op::Not(bx(Op::In(slot(3), slot(6))))),
+                        bx(Op::Cmp(
+                            crate::search::pattern::CmpOp::Eq,
+                            bx(Op::Len(cands(Cell, slot(1)))),
+                            bx(Op::Int(2)),
+                        )),
+                    )),
+                ),
+            ),
             ("TQuant all within", in_cell(Quant::All)),
             ("TQuant any moved within", {
                 // `any(x in S: digits(x) <= d | D)`, its bound moved out.
@@ -1364,12 +1390,36 @@ mod tests {
                 ),
             ),
             (
-                "Cmp of a count",
+                "ICmp of a count",
                 Op::Cmp(
                     crate::search::pattern::CmpOp::Ge,
                     bx(in_digits(Quant::Count)),
                     bx(Op::Int(2)),
                 ),
+            ),
+            (
+                "ICmp of sizes",
+                Op::Cmp(
+                    crate::search::pattern::CmpOp::Lt,
+                    bx(Op::Len(cands(Cell, slot(0)))),
+                    bx(Op::Len(bx(digits(Cell, slot(2))))),
+                ),
+            ),
+            (
+                "ICmp of a sum",
+                Op::Cmp(
+                    crate::search::pattern::CmpOp::Eq,
+                    bx(Op::IntBin(
+                        crate::search::pattern::IntOp::Sub,
+                        bx(Op::Len(peers1())),
+                        bx(Op::Int(19)),
+                    )),
+                    bx(Op::Len(cands(Cand, slot(4)))),
+                ),
+            ),
+            (
+                "Cmp of two bound elements",
+                Op::Cmp(crate::search::pattern::CmpOp::Le, slot(0), slot(1)),
             ),
             (
                 "TQuant wide domain",
