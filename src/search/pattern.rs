@@ -222,6 +222,9 @@ pub enum Op {
     /// bound to integers), each read by [`int_of`] with no [`Val`] in
     /// between.
     ICmp(CmpOp, Box<(Op, Op)>),
+    /// A comparison of two bound elements (`A < B`, `z == w`) by their
+    /// indices.
+    XCmp(CmpOp, usize, usize),
     /// A flattened chain of `and`.
     AllOf(Box<[Op]>),
     /// A flattened chain of `or`.
@@ -846,6 +849,10 @@ fn leaf(op: &Op, cx: &mut Env) -> bool {
             let i = cx.vals[x].idx();
             i < 64 && xs.1.eval(cx) >> i & 1 != 0
         }
+        Op::XCmp(c, x, y) => {
+            let a = cx.vals[*x].idx() as i64;
+            compare(*c, a, cx.vals[*y].idx() as i64)
+        }
         // A comparison of two bound values (`z == u`).
         Op::Cmp(c, a, b) if matches!((&**a, &**b), (Op::Slot(_), Op::Slot(_))) => {
             let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) else {
@@ -865,6 +872,17 @@ fn int_of(op: &Op, cx: &mut Env) -> i64 {
     match op {
         Op::Int(i) => *i,
         Op::Slot(s) => cx.vals[*s].int(),
+        // `|S|` of a bound set, counted in place.
+        Op::Len(x) if matches!(**x, Op::Slot(_)) => {
+            let Op::Slot(s) = **x else {
+                unreachable!("matched above")
+            };
+            match &cx.vals[s] {
+                Val::Set(b) => b.len() as i64,
+                Val::Idx(_) => 1,
+                _ => 0,
+            }
+        }
         // Sizes of typed sets, read where the caller is.
         Op::MaskLen(e, s) => digit_mask(cx.state, *e, cx.vals[*s].idx()).count_ones() as i64,
         Op::WLen(w) => w.eval(cx).count_ones() as i64,
@@ -1116,6 +1134,7 @@ impl Op {
             | Op::WIn(_)
             | Op::CIn(_)
             | Op::ICmp(..)
+            | Op::XCmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_) => Val::Bool(self.eval_bool(cx)),
             Op::TQuant(tq) => typed::quant_val(tq, cx),
@@ -1165,6 +1184,7 @@ impl Op {
             | Op::WIn(_)
             | Op::CIn(_)
             | Op::ICmp(..)
+            | Op::XCmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_) => {
                 let b = self.eval_bool(cx);
@@ -1410,6 +1430,10 @@ impl Op {
                 let a = int_of(&ab.0, cx);
                 compare(*c, a, int_of(&ab.1, cx))
             }
+            Op::XCmp(c, x, y) => {
+                let a = cx.vals[*x].idx() as i64;
+                compare(*c, a, cx.vals[*y].idx() as i64)
+            }
             Op::TQuant(tq) => matches!(
                 typed::quantify(tq, cx, &mut |_| {}),
                 typed::Answer::Bool(true)
@@ -1514,6 +1538,7 @@ impl Op {
             | Op::WIn(_)
             | Op::CIn(_)
             | Op::ICmp(..)
+            | Op::XCmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_)
             | Op::TQuant(_) => [None, None],
@@ -1556,6 +1581,7 @@ impl Op {
             | Op::WIn(_)
             | Op::CIn(_)
             | Op::ICmp(..)
+            | Op::XCmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_)
             | Op::TQuant(_) => [None, None],
