@@ -1741,41 +1741,41 @@ impl Plan {
                 });
             };
             match instr {
-                Instr::Def { slot, .. } => {
-                    let Some(op) = &self.folded.typed.ops[k] else {
-                        unreachable!("a definition has its typed expression")
-                    };
+                Instr::Def { .. } | Instr::Filter(_) => {
+                    // A run of definitions and filters, in one environment,
+                    // up to the next generator (or the prefix's end).
+                    let ops = &self.folded.typed.ops;
+                    let stop = fr.stop;
                     let mut cx = Env {
                         state: fr.state,
                         vals: &mut fr.env,
                         undefined: false,
                         dc: &fr.dc,
                     };
-                    op.eval_into(&mut cx, *slot);
-                    if cx.undefined {
-                        return ControlFlow::Continue(());
-                    }
-                    k += 1;
-                }
-                Instr::Filter(_) => {
-                    // What fold left of the filter, typed.
-                    let holds = match &self.folded.typed.ops[k] {
-                        // Its chain's terms in place ([`cond`]).
-                        Some(op) => {
-                            let mut cx = Env {
-                                state: fr.state,
-                                vals: &mut fr.env,
-                                undefined: false,
-                                dc: &fr.dc,
-                            };
-                            cond(op, &mut cx) && !cx.undefined
+                    while k != stop {
+                        match self.instrs.get(k) {
+                            Some(Instr::Def { slot, .. }) => {
+                                let Some(Some(op)) = ops.get(k) else {
+                                    unreachable!("a definition has its typed expression")
+                                };
+                                op.eval_into(&mut cx, *slot);
+                                if cx.undefined {
+                                    return ControlFlow::Continue(());
+                                }
+                            }
+                            // What fold left of the filter, typed (its
+                            // chain's terms in place: [`cond`]).
+                            Some(Instr::Filter(_)) => {
+                                if let Some(Some(op)) = ops.get(k)
+                                    && !(cond(op, &mut cx) && !cx.undefined)
+                                {
+                                    return ControlFlow::Continue(());
+                                }
+                            }
+                            _ => break,
                         }
-                        None => true,
-                    };
-                    if !holds {
-                        return ControlFlow::Continue(());
+                        k += 1;
                     }
-                    k += 1;
                 }
                 Instr::Gen {
                     slot,
