@@ -1767,7 +1767,7 @@ impl Plan {
                             // chain's terms in place: [`cond`]).
                             Some(Instr::Filter(_)) => {
                                 if let Some(Some(op)) = ops.get(k)
-                                    && !(cond(op, &mut cx) && !cx.undefined)
+                                    && (!cond(op, &mut cx) || cx.undefined)
                                 {
                                     return ControlFlow::Continue(());
                                 }
