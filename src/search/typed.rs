@@ -20,7 +20,11 @@
 //!   [`Op::WIn`] and their cell forms; [`Op::MaskLen`] for `|x|` of one
 //!   cell or candidate), quantifiers whose domain is iterated in its own
 //!   width ([`TQuant`]), and flattened `and`/`or` chains ([`Op::AllOf`],
-//!   [`Op::AnyOf`]).
+//!   [`Op::AnyOf`], whose terms the matcher evaluates in place, two chains
+//!   deep);
+//! - comparisons whose operands' types are known: of two integers
+//!   ([`Op::ICmp`], each read with no [`Val`] in between) and of two bound
+//!   elements ([`Op::XCmp`], by index).
 //!
 //! Anything else (candidate sets, variables, `first`/`last`, `linked`)
 //! keeps the wide form, [`WOp::Wide`] and [`COp::Wide`] reading a wide
