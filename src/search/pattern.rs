@@ -219,7 +219,7 @@ pub enum Op {
     /// `x in S` of cells.
     CIn(Box<(Op, COp)>),
     /// A comparison of two integers (counts, sizes, constants, names
-    /// bound to integers), each read by [`int_of`] with no [`Val`] in
+    /// bound to integers), each read in place with no [`Val`] in
     /// between.
     ICmp(CmpOp, Box<(Op, Op)>),
     /// A comparison of two bound elements (`A < B`, `z == w`) by their
