@@ -218,6 +218,13 @@ pub enum Op {
     WIn(Box<(Op, WOp)>),
     /// `x in S` of cells.
     CIn(Box<(Op, COp)>),
+    /// A comparison of two integers (counts, sizes, constants, names
+    /// bound to integers), each read in place with no [`Val`] in
+    /// between.
+    ICmp(CmpOp, Box<(Op, Op)>),
+    /// A comparison of two bound elements (`A < B`, `z == w`) by their
+    /// indices.
+    XCmp(CmpOp, usize, usize),
     /// A flattened chain of `and`.
     AllOf(Box<[Op]>),
     /// A flattened chain of `or`.
@@ -774,58 +781,85 @@ fn set_of(op: &Op, cx: &mut Env) -> Bits {
     }
 }
 
-/// The value of a condition operand: a bound condition is read in place,
-/// the terms of an `and` or `or` chain of such conditions too (`(z == w
-/// and B in SA) or ...`, one call in place of one per term), anything
-/// else evaluated by [`Op::eval_bool`].
+/// The value of a condition operand: the terms of an `and` or `or`
+/// chain, and of a chain inside it (`(z == w and B in SA) or ...`), are
+/// evaluated in place, each by [`leaf`], with no call of
+/// [`Op::eval_bool`] per chain.
 #[inline(always)]
-fn cond(op: &Op, cx: &mut Env) -> bool {
-    match op {
-        Op::AllOf(ts) => {
-            for t in ts.iter() {
-                if !term(t, cx) {
-                    return false;
-                }
-            }
-            true
+pub(super) fn cond(op: &Op, cx: &mut Env) -> bool {
+    // One loop site for both kinds of chain (and a lone condition, a
+    // chain of one), so that [`term`] is inlined once.
+    let (ts, all) = match op {
+        Op::AllOf(ts) => (&ts[..], true),
+        Op::AnyOf(ts) => (&ts[..], false),
+        _ => (std::slice::from_ref(op), true),
+    };
+    for t in ts {
+        if term(t, cx) != all {
+            return !all;
         }
-        Op::AnyOf(ts) => {
-            for t in ts.iter() {
-                if term(t, cx) {
-                    return true;
-                }
-            }
-            false
-        }
-        _ => term(op, cx),
     }
+    all
 }
 
-/// [`cond`] of a term of a chain: a bound condition or a comparison of
-/// two bound values read in place, a typed quantifier run with no frame
-/// of [`Op::eval_bool`] in between, anything else evaluated by it.
+/// [`cond`] of a term of a chain: a chain in it evaluated in place, its
+/// terms by [`leaf`].
 #[inline(always)]
 fn term(op: &Op, cx: &mut Env) -> bool {
+    let (ts, all) = match op {
+        Op::AllOf(ts) => (&ts[..], true),
+        Op::AnyOf(ts) => (&ts[..], false),
+        _ => return leaf(op, cx),
+    };
+    for t in ts {
+        if leaf(t, cx) != all {
+            return !all;
+        }
+    }
+    all
+}
+
+/// A condition that is no chain: a bound condition, a comparison of two
+/// bound values or of two integers, `x in S` of a bound element, read in
+/// place; a typed quantifier run with no frame of [`Op::eval_bool`] in
+/// between; anything else evaluated by it.
+#[inline(always)]
+fn leaf(op: &Op, cx: &mut Env) -> bool {
     match op {
         Op::Slot(s) => cx.vals[*s].bool(),
         Op::TQuant(tq) => matches!(
             typed::quantify(tq, cx, &mut |_| {}),
             typed::Answer::Bool(true)
         ),
+        Op::ICmp(c, ab) => {
+            let a = int_of(&ab.0, cx);
+            compare(*c, a, int_of(&ab.1, cx))
+        }
+        Op::CIn(xs) if matches!(xs.0, Op::Slot(_)) => {
+            let Op::Slot(x) = xs.0 else {
+                unreachable!("matched above")
+            };
+            let i = cx.vals[x].idx();
+            i < 128 && xs.1.eval(cx) >> i & 1 != 0
+        }
+        Op::WIn(xs) if matches!(xs.0, Op::Slot(_)) => {
+            let Op::Slot(x) = xs.0 else {
+                unreachable!("matched above")
+            };
+            let i = cx.vals[x].idx();
+            i < 64 && xs.1.eval(cx) >> i & 1 != 0
+        }
+        Op::XCmp(c, x, y) => {
+            let a = cx.vals[*x].idx() as i64;
+            compare(*c, a, cx.vals[*y].idx() as i64)
+        }
         // A comparison of two bound values (`z == u`).
         Op::Cmp(c, a, b) if matches!((&**a, &**b), (Op::Slot(_), Op::Slot(_))) => {
             let (Op::Slot(x), Op::Slot(y)) = (&**a, &**b) else {
                 unreachable!("matched above")
             };
             let (a, b) = compared(&cx.vals[*x], &cx.vals[*y]);
-            match c {
-                CmpOp::Eq => a == b,
-                CmpOp::Ne => a != b,
-                CmpOp::Lt => a < b,
-                CmpOp::Le => a <= b,
-                CmpOp::Gt => a > b,
-                CmpOp::Ge => a >= b,
-            }
+            compare(*c, a, b)
         }
         _ => op.eval_bool(cx),
     }
@@ -838,6 +872,17 @@ fn int_of(op: &Op, cx: &mut Env) -> i64 {
     match op {
         Op::Int(i) => *i,
         Op::Slot(s) => cx.vals[*s].int(),
+        // `|S|` of a bound set, counted in place.
+        Op::Len(x) if matches!(**x, Op::Slot(_)) => {
+            let Op::Slot(s) = **x else {
+                unreachable!("matched above")
+            };
+            match &cx.vals[s] {
+                Val::Set(b) => b.len() as i64,
+                Val::Idx(_) => 1,
+                _ => 0,
+            }
+        }
         // Sizes of typed sets, read where the caller is.
         Op::MaskLen(e, s) => digit_mask(cx.state, *e, cx.vals[*s].idx()).count_ones() as i64,
         Op::WLen(w) => w.eval(cx).count_ones() as i64,
@@ -1088,6 +1133,8 @@ impl Op {
             | Op::CSub(_)
             | Op::WIn(_)
             | Op::CIn(_)
+            | Op::ICmp(..)
+            | Op::XCmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_) => Val::Bool(self.eval_bool(cx)),
             Op::TQuant(tq) => typed::quant_val(tq, cx),
@@ -1136,6 +1183,8 @@ impl Op {
             | Op::CSub(_)
             | Op::WIn(_)
             | Op::CIn(_)
+            | Op::ICmp(..)
+            | Op::XCmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_) => {
                 let b = self.eval_bool(cx);
@@ -1376,8 +1425,15 @@ impl Op {
                 };
                 i < 128 && xs.1.eval(cx) >> i & 1 != 0
             }
-            Op::AllOf(ts) => ts.iter().all(|t| cond(t, cx)),
-            Op::AnyOf(ts) => ts.iter().any(|t| cond(t, cx)),
+            Op::AllOf(_) | Op::AnyOf(_) => cond(self, cx),
+            Op::ICmp(c, ab) => {
+                let a = int_of(&ab.0, cx);
+                compare(*c, a, int_of(&ab.1, cx))
+            }
+            Op::XCmp(c, x, y) => {
+                let a = cx.vals[*x].idx() as i64;
+                compare(*c, a, cx.vals[*y].idx() as i64)
+            }
             Op::TQuant(tq) => matches!(
                 typed::quantify(tq, cx, &mut |_| {}),
                 typed::Answer::Bool(true)
@@ -1481,6 +1537,8 @@ impl Op {
             | Op::CSub(_)
             | Op::WIn(_)
             | Op::CIn(_)
+            | Op::ICmp(..)
+            | Op::XCmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_)
             | Op::TQuant(_) => [None, None],
@@ -1522,6 +1580,8 @@ impl Op {
             | Op::CSub(_)
             | Op::WIn(_)
             | Op::CIn(_)
+            | Op::ICmp(..)
+            | Op::XCmp(..)
             | Op::AllOf(_)
             | Op::AnyOf(_)
             | Op::TQuant(_) => [None, None],
@@ -1681,34 +1741,41 @@ impl Plan {
                 });
             };
             match instr {
-                Instr::Def { slot, .. } => {
-                    let Some(op) = &self.folded.typed.ops[k] else {
-                        unreachable!("a definition has its typed expression")
-                    };
+                Instr::Def { .. } | Instr::Filter(_) => {
+                    // A run of definitions and filters, in one environment,
+                    // up to the next generator (or the prefix's end).
+                    let ops = &self.folded.typed.ops;
+                    let stop = fr.stop;
                     let mut cx = Env {
                         state: fr.state,
                         vals: &mut fr.env,
                         undefined: false,
                         dc: &fr.dc,
                     };
-                    op.eval_into(&mut cx, *slot);
-                    if cx.undefined {
-                        return ControlFlow::Continue(());
+                    while k != stop {
+                        match self.instrs.get(k) {
+                            Some(Instr::Def { slot, .. }) => {
+                                let Some(Some(op)) = ops.get(k) else {
+                                    unreachable!("a definition has its typed expression")
+                                };
+                                op.eval_into(&mut cx, *slot);
+                                if cx.undefined {
+                                    return ControlFlow::Continue(());
+                                }
+                            }
+                            // What fold left of the filter, typed (its
+                            // chain's terms in place: [`cond`]).
+                            Some(Instr::Filter(_)) => {
+                                if let Some(Some(op)) = ops.get(k)
+                                    && (!cond(op, &mut cx) || cx.undefined)
+                                {
+                                    return ControlFlow::Continue(());
+                                }
+                            }
+                            _ => break,
+                        }
+                        k += 1;
                     }
-                    k += 1;
-                }
-                Instr::Filter(_) => {
-                    // What fold left of the filter, typed.
-                    let holds = match &self.folded.typed.ops[k] {
-                        Some(op) => op
-                            .defined_in(fr.state, &fr.dc, &mut fr.env, Op::eval_bool)
-                            .unwrap_or(false),
-                        None => true,
-                    };
-                    if !holds {
-                        return ControlFlow::Continue(());
-                    }
-                    k += 1;
                 }
                 Instr::Gen {
                     slot,

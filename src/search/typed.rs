@@ -20,7 +20,11 @@
 //!   [`Op::WIn`] and their cell forms; [`Op::MaskLen`] for `|x|` of one
 //!   cell or candidate), quantifiers whose domain is iterated in its own
 //!   width ([`TQuant`]), and flattened `and`/`or` chains ([`Op::AllOf`],
-//!   [`Op::AnyOf`]).
+//!   [`Op::AnyOf`], whose terms the matcher evaluates in place, two chains
+//!   deep);
+//! - comparisons whose operands' types are known: of two integers
+//!   ([`Op::ICmp`], each read with no [`Val`] in between) and of two bound
+//!   elements ([`Op::XCmp`], by index).
 //!
 //! Anything else (candidate sets, variables, `first`/`last`, `linked`)
 //! keeps the wide form, [`WOp::Wide`] and [`COp::Wide`] reading a wide
@@ -33,8 +37,8 @@
 
 use super::fold::{Folded, Rest};
 use super::pattern::{
-    CELL_HOUSE_BITS, CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, digit_mask,
-    house_digits_mask,
+    CELL_HOUSE_BITS, CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, cond,
+    digit_mask, house_digits_mask,
 };
 use crate::grid::bits::Bits;
 use crate::grid::geometry::{HOUSE_CELLS, N_CELLS, N_HOUSES};
@@ -533,6 +537,22 @@ impl Typer {
                 Width::Cells => Op::CSub(Box::new((self.cells(x), self.cells(y)))),
                 Width::Wide => Op::SubsetOf(Box::new(self.op(x)), Box::new(self.op(y))),
             },
+            // A comparison of two integers: no test of its operands' kinds
+            // when it runs.
+            Op::Cmp(c, x, y) if self.kind(x) == Kind::Int && self.kind(y) == Kind::Int => {
+                Op::ICmp(*c, Box::new((self.op(x), self.op(y))))
+            }
+            // Two bound elements: their indices.
+            Op::Cmp(c, x, y)
+                if matches!((&**x, &**y), (Op::Slot(_), Op::Slot(_)))
+                    && matches!(self.kind(x), Kind::One(_))
+                    && matches!(self.kind(y), Kind::One(_)) =>
+            {
+                let (Op::Slot(a), Op::Slot(b)) = (&**x, &**y) else {
+                    unreachable!("matched above")
+                };
+                Op::XCmp(*c, *a, *b)
+            }
             Op::In(x, y) if matches!(self.kind(x), Kind::One(_)) => match self.both(x, y) {
                 Width::Word => Op::WIn(Box::new((self.op(x), self.word(y)))),
                 Width::Cells => Op::CIn(Box::new((self.op(x), self.cells(y)))),
@@ -826,6 +846,19 @@ impl WOp {
     #[inline(always)]
     fn leaf(&self, cx: &mut Env) -> u64 {
         match self {
+            // `z | w | u`: one more level of bound values in place.
+            WOp::Bin(op, a, b) => {
+                let a = a.atom(cx);
+                bin(*op, a, b.atom(cx))
+            }
+            _ => self.atom(cx),
+        }
+    }
+
+    /// [`WOp::leaf`] of an operand that is no set operation.
+    #[inline(always)]
+    fn atom(&self, cx: &mut Env) -> u64 {
+        match self {
             WOp::Slot(s) => match &cx.vals[*s] {
                 Val::Set(b) => b.0[0],
                 Val::Idx(i) => 1 << i,
@@ -905,6 +938,19 @@ impl COp {
     /// constants and one cell's peers read in place.
     #[inline(always)]
     fn leaf(&self, cx: &mut Env) -> u128 {
+        match self {
+            // `(SA | SB) & T`: one more level of bound values in place.
+            COp::Bin(op, a, b) => {
+                let a = a.atom(cx);
+                bin(*op, a, b.atom(cx))
+            }
+            _ => self.atom(cx),
+        }
+    }
+
+    /// [`COp::leaf`] of an operand that is no set operation.
+    #[inline(always)]
+    fn atom(&self, cx: &mut Env) -> u128 {
         match self {
             COp::Slot(s) => match &cx.vals[*s] {
                 Val::Set(b) => cells_word(b),
@@ -1022,7 +1068,10 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
     for (t, v) in pre {
         v.eval_into(cx, *t);
     }
-    let within = within.as_ref().map(|(e, w)| (*e, w.eval(cx)));
+    if let Some((e, w)) = within {
+        let w = w.eval(cx);
+        return within_loop(q, slot, *e, !w, words, cx, pick);
+    }
     let mut count = 0;
     for (k, &word) in words.iter().enumerate() {
         let mut m = word;
@@ -1030,10 +1079,7 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
             let i = k * 64 + m.trailing_zeros() as usize;
             m &= m - 1;
             cx.vals[slot] = Val::Idx(i);
-            let holds = match within {
-                Some((e, w)) => digit_mask(cx.state, e, i) & !w == 0,
-                None => body.eval_bool(cx),
-            };
+            let holds = cond(body, cx);
             if cx.undefined {
                 return Answer::Undefined;
             }
@@ -1051,6 +1097,55 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
         Quant::Any => Answer::Bool(false),
         Quant::Count => Answer::Count(count),
         Quant::Select => Answer::Chosen,
+    }
+}
+
+/// The members of a quantifier whose condition is `digits(x) <= S` (see
+/// [`TQuant::within`]), with `outside` the digits not in S: each member's
+/// mask, with no condition evaluated, the quantified slot left bound to
+/// the last member looked at (as [`quantify`] leaves it).
+#[inline(always)]
+fn within_loop(
+    q: Quant,
+    slot: usize,
+    e: Elem,
+    outside: u64,
+    words: &[u64],
+    cx: &mut Env,
+    pick: &mut dyn FnMut(usize),
+) -> Answer {
+    let mut count = 0;
+    let mut last = 0;
+    let mut answer = None;
+    'members: for (k, &word) in words.iter().enumerate() {
+        let mut m = word;
+        while m != 0 {
+            let i = k * 64 + m.trailing_zeros() as usize;
+            m &= m - 1;
+            last = i;
+            let holds = digit_mask(cx.state, e, i) & outside == 0;
+            match (q, holds) {
+                (Quant::All, false) | (Quant::None, true) => {
+                    answer = Some(false);
+                    break 'members;
+                }
+                (Quant::Any, true) => {
+                    answer = Some(true);
+                    break 'members;
+                }
+                (Quant::Count, true) => count += 1,
+                (Quant::Select, true) => pick(i),
+                _ => {}
+            }
+        }
+    }
+    cx.vals[slot] = Val::Idx(last);
+    match (answer, q) {
+        (Some(b), _) => Answer::Bool(b),
+        (None, Quant::All | Quant::None) => Answer::Bool(true),
+        (None, Quant::Any) => Answer::Bool(false),
+        (None, Quant::Count) => Answer::Count(count),
+        (None, Quant::Select) => Answer::Chosen,
     }
 }
 
@@ -1330,6 +1425,27 @@ mod tests {
                     bx(Op::SubsetOf(bx(digits(Cell, slot(0))), slot(6))),
                 ),
             ),
+            (
+                // Chains three deep: an `or` of `and`s of `or`s.
+                "AnyOf nested",
+                Op::Or(
+                    bx(Op::And(
+                        bx(Op::In(slot(3), slot(6))),
+                        bx(Op::Or(
+                            bx(Op::In(slot(1), peers1())),
+                            bx(Op::SubsetOf(bx(digits(Cell, slot(0))), slot(6))),
+                        )),
+                    )),
+                    bx(Op::And(
+                        bx(Op::Not(bx(Op::In(slot(3), slot(6))))),
+                        bx(Op::Cmp(
+                            crate::search::pattern::CmpOp::Eq,
+                            bx(Op::Len(cands(Cell, slot(1)))),
+                            bx(Op::Int(2)),
+                        )),
+                    )),
+                ),
+            ),
             ("TQuant all within", in_cell(Quant::All)),
             ("TQuant any moved within", {
                 // `any(x in S: digits(x) <= d | D)`, its bound moved out.
@@ -1364,12 +1480,44 @@ mod tests {
                 ),
             ),
             (
-                "Cmp of a count",
+                "ICmp of a count",
                 Op::Cmp(
                     crate::search::pattern::CmpOp::Ge,
                     bx(in_digits(Quant::Count)),
                     bx(Op::Int(2)),
                 ),
+            ),
+            (
+                "ICmp of sizes",
+                Op::Cmp(
+                    crate::search::pattern::CmpOp::Lt,
+                    bx(Op::Len(cands(Cell, slot(0)))),
+                    bx(Op::Len(bx(digits(Cell, slot(2))))),
+                ),
+            ),
+            (
+                "ICmp of a sum",
+                Op::Cmp(
+                    crate::search::pattern::CmpOp::Eq,
+                    bx(Op::IntBin(
+                        crate::search::pattern::IntOp::Sub,
+                        bx(Op::Len(peers1())),
+                        bx(Op::Int(19)),
+                    )),
+                    bx(Op::Len(cands(Cand, slot(4)))),
+                ),
+            ),
+            (
+                "XCmp of two bound elements",
+                Op::Cmp(crate::search::pattern::CmpOp::Le, slot(0), slot(1)),
+            ),
+            (
+                "XCmp of a digit and a row",
+                Op::Cmp(crate::search::pattern::CmpOp::Ne, slot(3), slot(11)),
+            ),
+            (
+                "Cmp of a bound element and a set",
+                Op::Cmp(crate::search::pattern::CmpOp::Lt, slot(0), slot(2)),
             ),
             (
                 "TQuant wide domain",
