@@ -136,3 +136,35 @@ fn triplet_exclusion_finds_what_the_triplet_loop_finds() {
         "{states} states, {found} matches, {applied} steps"
     );
 }
+
+/// The triplet rule drops a triplet before its values unless some value can
+/// pass its tests; a value outside the digits of the usable excluders (DU)
+/// passes only when the other two cells' digits outside those of the
+/// two-valued excluders are two at most. This state sits on that bound:
+/// r1c2 and r1c3 hold {1, 2} and see r1c1 {1, 3, 4} and each other, so 1
+/// goes from r1c1 though no excluder (r1c4 {5, 6}, r1c5 {7, 8}) is usable,
+/// and r1c2, r1c3 have two digits outside the two-valued excluders'. The
+/// other cells hold every digit. Both forms find the same matches.
+#[test]
+fn triplet_exclusion_keeps_values_outside_the_usable_excluders() {
+    let mut masks = [0x1FF_u16; 81];
+    let digits = |ds: &[u16]| ds.iter().fold(0, |m, d| m | 1 << (d - 1));
+    masks[0] = digits(&[1, 3, 4]);
+    masks[1] = digits(&[1, 2]);
+    masks[2] = digits(&[1, 2]);
+    masks[3] = digits(&[5, 6]);
+    masks[4] = digits(&[7, 8]);
+    let state = State::from_masks(&masks, &[0; 81]);
+    let set = ruleset::load("se").unwrap();
+    let shipped = set
+        .rules
+        .iter()
+        .find(|r| r.head.name == "se-aligned-triplet-exclusion")
+        .unwrap();
+    let literal = compile_source("literal.rules", LITERAL_TRIPLET).unwrap();
+    let ours = matches(&*shipped.searcher, &state);
+    assert_eq!(ours, matches(&*literal[0].searcher, &state));
+    assert_eq!(ours.len(), 209);
+    // The first: 1 goes from r1c1 (candidate 0), with r1c2 and r1c3.
+    assert_eq!(ours[0], "{0} r1c1r1c2r1c3 excluders {r1c4 r1c5}");
+}
