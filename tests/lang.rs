@@ -63,6 +63,44 @@ fn filters_run_right_after_the_generators_they_need() {
     assert_eq!(kinds, ["gen", "filter", "gen", "def", "filter"]);
 }
 
+/// A working name (a leading underscore) is left out of what a match
+/// shows: its slot has no shape, so pictures do not draw it; the other
+/// names keep theirs.
+#[test]
+fn working_names_are_no_part_of_the_picture() {
+    use ruledoku::search::pattern::{Elem, Shape};
+    let src = "rule t {
+        complexity 1
+        let H: row
+        let _P = select(x in digits(H): |cands(H) & cands(x)| == 2)
+        let X: digit in _P
+        let C = cells(cands(H) & cands(X))
+        eliminate cands(C) - cands(X)
+    }";
+    let drawn = |src: &str| -> Vec<Shape> {
+        let rules = compile_source("t.rules", src).unwrap();
+        rules[0]
+            .plan()
+            .unwrap()
+            .slot_shapes
+            .iter()
+            .flatten()
+            .copied()
+            .collect()
+    };
+    let (row, digit, cells) = (
+        Shape::One(Elem::Row),
+        Shape::One(Elem::Digit),
+        Shape::Set(Elem::Cell),
+    );
+    assert_eq!(drawn(src), [row, digit, cells]);
+    // Named without the underscore, the digits are drawn.
+    assert_eq!(
+        drawn(&src.replace("_P", "P")),
+        [row, Shape::Set(Elem::Digit), digit, cells]
+    );
+}
+
 #[test]
 fn every_error_of_a_file_is_reported_with_its_position() {
     let src = "rule a {

@@ -89,7 +89,8 @@ pub struct CheckedPattern {
     pub parents: Option<Op>,
     pub show: Vec<ShowPart>,
     /// What each slot holds when a match is reported (an element or a set
-    /// of elements); `None` for integers, conditions and quantified names.
+    /// of elements); `None` for integers, conditions, quantified names and
+    /// working names (`_X`).
     pub slot_shapes: Vec<Option<Shape>>,
 }
 
@@ -532,6 +533,9 @@ impl<'p> Checker<'p> {
         let slot = self.slots;
         self.slots += 1;
         self.slot_shapes.push(match ty {
+            // A working name (`_X`, a leading underscore) is no part of
+            // what a match shows: pictures leave it out.
+            _ if n.name.starts_with('_') => None,
             Ty::One(_) | Ty::Set(_) => Some(ty.shape()),
             _ => None,
         });

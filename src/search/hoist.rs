@@ -1,8 +1,8 @@
 //! Parts of a quantifier's condition that do not change from member to
 //! member, computed once per evaluation of the quantifier.
 //!
-//! In `count(x in cells(grid): |cands(x) & cands(D)| == 2)`, `cands(D)`
-//! is the same for each of the 81 cells: [`hoist`] moves it to the
+//! In `count(x in cells(grid): digits(x) <= digits(P) - D)`, `digits(P) -
+//! D` is the same for each of the 81 cells: [`hoist`] moves it to the
 //! quantifier's [`QuantOp::pre`], which the matcher evaluates before the
 //! first member into a slot of its own, and the condition reads that slot.
 //! A part is moved when it reads neither the quantifier's variable nor a
@@ -10,15 +10,17 @@
 //! own moved parts), and cannot be undefined (no `first` or `last`): an
 //! undefined part evaluated where the condition would not have evaluated
 //! it would change the answer. Parts that cost nothing to read (a bound
-//! value, a constant, `grid`) stay. The checker calls [`hoist`] as it
+//! value, a constant, `grid`) stay, and so do products of cells and
+//! digits (`cands(D)`, `cands(H) & cands(D)`; see [`is_product`]), which
+//! the typed evaluator reads from the cells' digit masks in place, while
+//! moved they would be candidate sets; their operands may move.
 //! An inner quantifier's moved part that moves on whole to an outer one
 //! leaves no copy behind: the inner condition reads the outer slot. The
-//! checker calls [`hoist`] as it
-//! builds each quantifier, inner ones first, so the slots it takes follow
-//! the rule's text as the other slots do, and plans that begin alike still
-//! share their prefixes ([`super::prefix`]).
+//! checker calls [`hoist`] as it builds each quantifier, inner ones first,
+//! so the slots it takes follow the rule's text as the other slots do, and
+//! plans that begin alike still share their prefixes ([`super::prefix`]).
 
-use super::pattern::{Op, QuantOp};
+use super::pattern::{Elem, Op, QuantOp, SetOp};
 
 /// Moves the parts of `body` (the condition of a quantifier over `slot`)
 /// that are the same for every member into slots numbered from `*next`
@@ -35,6 +37,18 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
         return op;
     }
     if !op.may_fail() && !reads_any(&op, bound) {
+        if is_product(&op) {
+            // Kept in place; its operands may still move.
+            return match op {
+                Op::Cands(e, x) => Op::Cands(e, Box::new(visit(*x, bound, pre, next))),
+                Op::SetBin(o, a, b) => Op::SetBin(
+                    o,
+                    Box::new(visit(*a, bound, pre, next)),
+                    Box::new(visit(*b, bound, pre, next)),
+                ),
+                other => other,
+            };
+        }
         let t = *next;
         *next += 1;
         pre.push((t, op));
@@ -106,6 +120,26 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
     }
 }
 
+/// Is `op` a set of candidates that the typed evaluator reads as a
+/// product of cells and digits ([`super::typed::Prod`]): `cands(X)` of
+/// digits, cells or houses, the live candidates of such a set, an
+/// intersection of such sets? Its size, cells, digits and houses are then
+/// read from the cells' digit masks by digit, with no candidate set made;
+/// moved into a slot it would be a candidate set (twelve words), and every
+/// operation on it a wide one. So a product stays where it is (its
+/// operands may move): `|cands(B) & cands(x)|` over the digits x of a
+/// bound house B counts x's places in B from two words.
+fn is_product(op: &Op) -> bool {
+    match op {
+        Op::Grid => true,
+        Op::Cands(Elem::Cand, x) => is_product(x),
+        Op::Cands(Elem::Var(_), _) => false,
+        Op::Cands(..) => true,
+        Op::SetBin(SetOp::Inter, a, b) => is_product(a) && is_product(b),
+        _ => false,
+    }
+}
+
 /// Makes every read of slot `from` in `op` a read of slot `to`.
 fn rename(op: &mut Op, from: usize, to: usize) {
     match op {
@@ -170,16 +204,22 @@ mod tests {
         Box::new(op)
     }
 
-    /// `|cands(x) & cands(D)| == 2` over `x` (slot 1), `D` in slot 0:
-    /// `cands(D)` moves to slot 5, the rest stays.
+    /// `|cands(x) & (cands(D) - cands(E))| == 2` over `x` (slot 1), `D`
+    /// in slot 0, `E` in slot 2: `cands(D) - cands(E)` moves to slot 5,
+    /// the rest stays.
     #[test]
     fn the_part_without_the_variable_moves() {
+        let minus = Op::SetBin(
+            SetOp::Minus,
+            b(Op::Cands(Elem::Digit, b(Op::Slot(0)))),
+            b(Op::Cands(Elem::Cell, b(Op::Slot(2)))),
+        );
         let body = Op::Cmp(
             CmpOp::Eq,
             b(Op::Len(b(Op::SetBin(
                 SetOp::Inter,
                 b(Op::Cands(Elem::Cell, b(Op::Slot(1)))),
-                b(Op::Cands(Elem::Digit, b(Op::Slot(0)))),
+                b(minus),
             )))),
             b(Op::Int(2)),
         );
@@ -188,25 +228,65 @@ mod tests {
         assert_eq!(next, 6);
         assert_eq!(pre.len(), 1);
         assert_eq!(pre[0].0, 5);
-        assert!(matches!(&pre[0].1, Op::Cands(Elem::Digit, x) if matches!(**x, Op::Slot(0))));
+        assert!(matches!(&pre[0].1, Op::SetBin(SetOp::Minus, ..)));
         let text = format!("{body:?}");
         assert!(
-            text.contains("Slot(5)") && text.contains("Slot(1)"),
+            text.contains("Slot(5)") && text.contains("Slot(1)") && !text.contains("Minus"),
             "{text}"
         );
     }
 
-    /// `all(w in S0: all(u in S1: u in cands(D) and w < u))`, D in
-    /// slot 2: the inner quantifier moves `cands(D)` out of its condition,
+    /// `|cands(x) & cands(H) & cands(digits(P))| == 2` over `x` (slot 1),
+    /// `H` a house in slot 0, `P` a cell in slot 2: the product
+    /// `cands(H) & cands(digits(P))` stays in place (the typed evaluator
+    /// reads it from the cells' digit masks), but its operand
+    /// `digits(P)` moves to slot 7.
+    #[test]
+    fn a_product_stays_and_its_operands_move() {
+        let digits_p = Op::Project(Elem::Digit, b(Op::Cands(Elem::Cell, b(Op::Slot(2)))));
+        let product = Op::SetBin(
+            SetOp::Inter,
+            b(Op::Cands(Elem::House, b(Op::Slot(0)))),
+            b(Op::Cands(Elem::Digit, b(digits_p))),
+        );
+        let body = Op::Cmp(
+            CmpOp::Eq,
+            b(Op::Len(b(Op::SetBin(
+                SetOp::Inter,
+                b(Op::Cands(Elem::Cell, b(Op::Slot(1)))),
+                b(product),
+            )))),
+            b(Op::Int(2)),
+        );
+        let mut next = 7;
+        let (pre, body) = hoist(body, 1, &mut next);
+        assert_eq!(next, 8);
+        assert_eq!(pre.len(), 1, "{pre:?}");
+        assert!(matches!(&pre[0].1, Op::Project(Elem::Digit, _)), "{pre:?}");
+        let text = format!("{body:?}");
+        assert!(
+            text.contains("Cands(House, Slot(0))") && text.contains("Cands(Digit, Slot(7))"),
+            "{text}"
+        );
+        // A candidate set that is no product (`cands(x) - cands(H)` of
+        // two bound names) moves whole.
+        assert!(is_product(&Op::Grid));
+        assert!(!is_product(&Op::Cands(Elem::Var(None), b(Op::Slot(0)))));
+        assert!(!is_product(&Op::SetBin(
+            SetOp::Minus,
+            b(Op::Cands(Elem::Cell, b(Op::Slot(0)))),
+            b(Op::Cands(Elem::House, b(Op::Slot(2)))),
+        )));
+    }
+
+    /// `all(w in S0: all(u in S1: u in peers(D) and w < u))`, D in
+    /// slot 2: the inner quantifier moves `peers(D)` out of its condition,
     /// then the outer one moves it on; the inner condition reads the outer
     /// slot and keeps no copy of it.
     #[test]
     fn a_part_moved_twice_is_read_where_it_lands() {
         let inner_body = Op::And(
-            b(Op::In(
-                b(Op::Slot(4)),
-                b(Op::Cands(Elem::Cell, b(Op::Slot(2)))),
-            )),
+            b(Op::In(b(Op::Slot(4)), b(Op::Peers(b(Op::Slot(2)))))),
             b(Op::Cmp(CmpOp::Lt, b(Op::Slot(3)), b(Op::Slot(4)))),
         );
         let mut next = 10;
