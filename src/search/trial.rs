@@ -1052,14 +1052,12 @@ struct Reach {
     words: usize,
     // Tarjan's search: low links, the component stack, the call stack
     // (literal, its next and end inferences in the cache), a component's
-    // members, the set being
-    // built, the last component merged into each.
+    // members, the last component merged into each.
     low: Vec<u32>,
     on_stack: LitSet,
     stack: Vec<u16>,
     call: Vec<(u16, u32, u32)>,
     members: Vec<u16>,
-    set: Vec<u64>,
     merged: Vec<u32>,
     /// Per component: its number of literals.
     sizes: Vec<u32>,
@@ -1976,11 +1974,14 @@ impl<'a> Prop<'a> {
                 if !closures {
                     continue;
                 }
-                reach.set.clear();
-                reach.set.resize(words, 0);
+                // The component's set is built in place, after the sets
+                // of the components before it (the ones it reaches).
+                let at = reach.sets.len();
+                reach.sets.resize(at + words, 0);
+                let (done, set) = reach.sets.split_at_mut(at);
                 for &w in &reach.members {
                     let j = reach.index[usize::from(w)] as usize;
-                    reach.set[j / 64] |= 1u64 << (j % 64);
+                    set[j / 64] |= 1u64 << (j % 64);
                 }
                 // Each component reached merged once (`merged` holds the
                 // last component that took it).
@@ -1990,16 +1991,15 @@ impl<'a> Prop<'a> {
                         let c = reach.comp[usize::from(e.lit)];
                         if c != k && reach.merged[c as usize] != k {
                             reach.merged[c as usize] = k;
-                            let from = &reach.sets[c as usize * words..][..words];
-                            for (a, b) in reach.set.iter_mut().zip(from) {
+                            let from = &done[c as usize * words..][..words];
+                            for (a, b) in set.iter_mut().zip(from) {
                                 *a |= b;
                             }
                         }
                     }
                 }
-                reach.sets.extend_from_slice(&reach.set);
                 reach.merged.push(NONE);
-                let count = reach.set.iter().map(|w| w.count_ones()).sum();
+                let count = set.iter().map(|w| w.count_ones()).sum();
                 reach.counts.push(count);
             }
         }
@@ -2426,7 +2426,13 @@ impl TrialSearch {
             .iter()
             .map(|(_, h)| order(h))
             .reduce(|a, b| if sorts_before(&b, &a) { b } else { a });
-        let mut later = later.into_iter().peekable();
+        // The next of `later` to put back (a position: most passes have
+        // none).
+        let mut later = later
+            .into_iter()
+            .map(|(z, h)| (z, Some(h)))
+            .collect::<Vec<_>>();
+        let mut li = 0;
         // The forcing chains' limit, for the first of the hints it was
         // computed with.
         let mut limit: Option<(Option<Order>, Option<usize>)> = None;
@@ -2442,8 +2448,11 @@ impl TrialSearch {
             // Unary searches: cycles and forcing chains.
             for z in live.clone() {
                 if ahead {
-                    while let Some((_, h)) = later.next_if(|(y, _)| *y == z) {
-                        col.take(h);
+                    while let Some((y, h)) = later.get_mut(li)
+                        && *y == z
+                    {
+                        col.take(h.take().expect("put back once"));
+                        li += 1;
                     }
                 } else if let Some(cc) = cyc.filter(|cc| n >= cc.min_cell) {
                     cycle_hints(cx, &prop, (pi, cc), z, col, &mut pool.off);
