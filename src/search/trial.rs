@@ -1013,6 +1013,12 @@ impl Queue {
     fn is_empty(&self) -> bool {
         self.head == self.items.len()
     }
+
+    /// The number of nodes queued.
+    #[inline]
+    fn len(&self) -> u32 {
+        (self.items.len() - self.head) as u32
+    }
 }
 
 /// Reusable buffers of a breadth-first propagation.
@@ -1784,12 +1790,14 @@ impl<'a> Prop<'a> {
         pend_on.push_back(s);
         let mut found = Vec::new();
         let mut length = 0;
+        // A layer's nodes are counted before it is drained: a queue drained
+        // fills only the other one.
         while !pend_on.is_empty() || !pend_off.is_empty() {
             length += 1;
+            if cx.tick_n(pend_on.len()) {
+                return found;
+            }
             while let Some(p) = pend_on.pop_front() {
-                if cx.tick() {
-                    return found;
-                }
                 for inf in reach.inner(g.node(p).lit, infer) {
                     // A literal never inferred is on no path (the cheap test
                     // first).
@@ -1800,10 +1808,10 @@ impl<'a> Prop<'a> {
                 }
             }
             length += 1;
+            if cx.tick_n(pend_off.len()) {
+                return found;
+            }
             while let Some(p) = pend_off.pop_front() {
-                if cx.tick() {
-                    return found;
-                }
                 for inf in reach.inner(g.node(p).lit, infer) {
                     if length >= 4 && inf.lit == source {
                         found.push(g.push(inf.lit, inf.cause, &[p]));
@@ -2097,8 +2105,9 @@ impl<'a> Prop<'a> {
                 reach.sets[k * reach.words + nw] >> nb & 1 != 0
             }
         };
-        // The nodes popped so far; at the first hit, with `total` known,
-        // the rest are counted and the search ends.
+        // The nodes counted so far (the layers drained and the one being
+        // drained); at the first hit, with `total` known, the rest are
+        // counted and the search ends.
         let mut popped = 0u32;
         let stop = |cx: &mut SearchCx, popped: u32, hit: u32| {
             total.map(|t| (!cx.tick_n(t - popped)).then_some(hit))
@@ -2117,11 +2126,13 @@ impl<'a> Prop<'a> {
                 cx.tick_n(total.unwrap_or(0) - popped);
                 return None;
             }
+            // A layer's nodes are counted before it is drained (a queue
+            // drained fills only the other one).
+            popped += pend_on.len();
+            if cx.tick_n(pend_on.len()) {
+                return None;
+            }
             while let Some(p) = pend_on.pop_front() {
-                if cx.tick() {
-                    return None;
-                }
-                popped += 1;
                 let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     if inf.lit == neg && hit.is_none() {
@@ -2144,11 +2155,11 @@ impl<'a> Prop<'a> {
                 cx.tick_n(total.unwrap_or(0) - popped);
                 return None;
             }
+            popped += pend_off.len();
+            if cx.tick_n(pend_off.len()) {
+                return None;
+            }
             while let Some(p) = pend_off.pop_front() {
-                if cx.tick() {
-                    return None;
-                }
-                popped += 1;
                 let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     // No hidden literals: `p` is the one parent.
