@@ -415,12 +415,8 @@ pub fn first_step(
     mut stats: Option<&mut [RuleStats]>,
 ) -> Option<(usize, Step)> {
     for (ri, rule) in set.rules.iter().enumerate() {
-        let mut found = None;
         let (t0, n0) = (stats.is_some().then(Instant::now), cx.nodes);
-        let _ = rule.searcher.search(cx, state, &mut |m| {
-            found = Some(m);
-            ControlFlow::Break(())
-        });
+        let found = rule.searcher.first(cx, state);
         if let Some(st) = stats.as_deref_mut() {
             let s = &mut st[ri];
             s.calls += 1;
@@ -448,22 +444,20 @@ fn first_counted_step(
 ) -> Option<(usize, Step)> {
     let state = &lanes.state;
     for (ri, rule) in set.rules.iter().enumerate() {
-        let mut found = None;
-        let mut take = |m| {
-            found = Some(m);
-            ControlFlow::Break(())
-        };
-        match (counted[ri], rule.plan()) {
+        let found = match (counted[ri], rule.plan()) {
             (Some(cp), Some(plan)) => {
                 let Some(v) = cp.first(lanes) else {
                     continue;
                 };
-                let _ = plan.search_counted_at(cx, state, v, &mut take);
+                let mut found = None;
+                let _ = plan.search_counted_at(cx, state, v, &mut |m| {
+                    found = Some(m);
+                    ControlFlow::Break(())
+                });
+                found
             }
-            _ => {
-                let _ = rule.searcher.search(cx, state, &mut take);
-            }
-        }
+            _ => rule.searcher.first(cx, state),
+        };
         if let Some(f) = found {
             return Some((ri, Step::found(rule, f, state)));
         }
@@ -491,12 +485,7 @@ fn tally_step(
             };
             return Some((ri, lanes.conclude_var(cp.kind, v, set.blocked)));
         }
-        let mut found = None;
-        let _ = rule.searcher.search(cx, &lanes.state, &mut |m| {
-            found = Some(m);
-            ControlFlow::Break(())
-        });
-        if let Some(f) = found {
+        if let Some(f) = rule.searcher.first(cx, &lanes.state) {
             let mut zs = Step::ordered(&f.conclusions);
             if !set.blocked {
                 zs.truncate(1);

@@ -192,6 +192,19 @@ pub trait Searcher: Send + Sync + fmt::Debug + Any {
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()>;
 
+    /// The first match [`Searcher::search`] gives, the one the engine
+    /// applies (`None`: no match, or the deadline passed). A searcher that
+    /// can skip what cannot come first overrides it, with the same match
+    /// and the same node count.
+    fn first(&self, cx: &mut SearchCx, state: &State) -> Option<Found> {
+        let mut found = None;
+        let _ = self.search(cx, state, &mut |m| {
+            found = Some(m);
+            ControlFlow::Break(())
+        });
+        found
+    }
+
     /// What a match found on `branch` (a trial's branch of `original`)
     /// relies on: the candidates of `original` gone from `branch` without
     /// which it would not hold. Empty when the rule does not say (a pattern

@@ -611,7 +611,7 @@ impl TrialSearch {
             Recipe::Forcing { pass, source } => {
                 let mut g = Graph::new();
                 prop(pass)
-                    .forcing(cx, &mut g, source)
+                    .forcing(cx, &mut g, source, None)
                     .map(|t| vec![g.extract(t)])
                     .unwrap_or_default()
             }
@@ -1013,6 +1013,12 @@ impl Queue {
     fn is_empty(&self) -> bool {
         self.head == self.items.len()
     }
+
+    /// The number of nodes queued.
+    #[inline]
+    fn len(&self) -> u32 {
+        (self.items.len() - self.head) as u32
+    }
 }
 
 /// Reusable buffers of a breadth-first propagation.
@@ -1052,14 +1058,12 @@ struct Reach {
     words: usize,
     // Tarjan's search: low links, the component stack, the call stack
     // (literal, its next and end inferences in the cache), a component's
-    // members, the set being
-    // built, the last component merged into each.
+    // members, the last component merged into each.
     low: Vec<u32>,
     on_stack: LitSet,
     stack: Vec<u16>,
     call: Vec<(u16, u32, u32)>,
     members: Vec<u16>,
-    set: Vec<u64>,
     merged: Vec<u32>,
     /// Per component: its number of literals.
     sizes: Vec<u32>,
@@ -1786,12 +1790,14 @@ impl<'a> Prop<'a> {
         pend_on.push_back(s);
         let mut found = Vec::new();
         let mut length = 0;
+        // A layer's nodes are counted before it is drained: a queue drained
+        // fills only the other one.
         while !pend_on.is_empty() || !pend_off.is_empty() {
             length += 1;
+            if cx.tick_n(pend_on.len()) {
+                return found;
+            }
             while let Some(p) = pend_on.pop_front() {
-                if cx.tick() {
-                    return found;
-                }
                 for inf in reach.inner(g.node(p).lit, infer) {
                     // A literal never inferred is on no path (the cheap test
                     // first).
@@ -1802,10 +1808,10 @@ impl<'a> Prop<'a> {
                 }
             }
             length += 1;
+            if cx.tick_n(pend_off.len()) {
+                return found;
+            }
             while let Some(p) = pend_off.pop_front() {
-                if cx.tick() {
-                    return found;
-                }
                 for inf in reach.inner(g.node(p).lit, infer) {
                     if length >= 4 && inf.lit == source {
                         found.push(g.push(inf.lit, inf.cause, &[p]));
@@ -1976,11 +1982,14 @@ impl<'a> Prop<'a> {
                 if !closures {
                     continue;
                 }
-                reach.set.clear();
-                reach.set.resize(words, 0);
+                // The component's set is built in place, after the sets
+                // of the components before it (the ones it reaches).
+                let at = reach.sets.len();
+                reach.sets.resize(at + words, 0);
+                let (done, set) = reach.sets.split_at_mut(at);
                 for &w in &reach.members {
                     let j = reach.index[usize::from(w)] as usize;
-                    reach.set[j / 64] |= 1u64 << (j % 64);
+                    set[j / 64] |= 1u64 << (j % 64);
                 }
                 // Each component reached merged once (`merged` holds the
                 // last component that took it).
@@ -1990,16 +1999,15 @@ impl<'a> Prop<'a> {
                         let c = reach.comp[usize::from(e.lit)];
                         if c != k && reach.merged[c as usize] != k {
                             reach.merged[c as usize] = k;
-                            let from = &reach.sets[c as usize * words..][..words];
-                            for (a, b) in reach.set.iter_mut().zip(from) {
+                            let from = &done[c as usize * words..][..words];
+                            for (a, b) in set.iter_mut().zip(from) {
                                 *a |= b;
                             }
                         }
                     }
                 }
-                reach.sets.extend_from_slice(&reach.set);
                 reach.merged.push(NONE);
-                let count = reach.set.iter().map(|w| w.count_ones()).sum();
+                let count = set.iter().map(|w| w.count_ones()).sum();
                 reach.counts.push(count);
             }
         }
@@ -2014,15 +2022,31 @@ impl<'a> Prop<'a> {
     /// every node after it is no ancestor of it, and the literals it would
     /// still have visited (those `source` reaches, less the ones popped)
     /// are counted at once, so node counts stay the same.
-    fn forcing(&self, cx: &mut SearchCx, g: &mut Graph, source: u16) -> Option<u32> {
+    ///
+    /// `limit`: the largest complexity a chain the caller still wants may
+    /// have (a search for the first match only: a longer one cannot come
+    /// first). With reachability known, the search ends before the layer
+    /// whose hits would be longer, its other literals counted at once:
+    /// static steps give each literal one node and one parent, so the
+    /// chain to a hit at layer `k` (the source is layer 0) has exactly
+    /// `k + 1` distinct literals.
+    fn forcing(
+        &self,
+        cx: &mut SearchCx,
+        g: &mut Graph,
+        source: u16,
+        limit: Option<usize>,
+    ) -> Option<u32> {
         let mut sc = self.scratch.borrow_mut();
         let sc = sc.as_deref_mut().expect("a propagation keeps its scratch");
         let r = &sc.reach;
         let total = if r.ready && r.closed && r.visited.contains(usize::from(source)) {
             let total = r.count(source);
-            if r.reaches(source, implication::conjugate(source)) == Some(false) {
+            if limit.is_some_and(|m| m < 2)
+                || r.reaches(source, implication::conjugate(source)) == Some(false)
+            {
                 // The propagation would visit each literal `source` reaches
-                // once, to find nothing.
+                // once, to find nothing (or nothing short enough).
                 cx.tick_n(total);
                 return None;
             }
@@ -2030,7 +2054,8 @@ impl<'a> Prop<'a> {
         } else {
             None
         };
-        self.forcing_in(cx, g, source, sc.emptied(), total)
+        let limit = if total.is_some() { limit } else { None };
+        self.forcing_in(cx, g, source, sc.emptied(), total, limit)
     }
 
     /// The breadth-first search of [`Prop::forcing`]; `total`: the number
@@ -2043,6 +2068,7 @@ impl<'a> Prop<'a> {
         source: u16,
         sc: &mut Scratch,
         total: Option<u32>,
+        limit: Option<usize>,
     ) -> Option<u32> {
         let cur = &self.orig;
         let s = g.add(source, Cause::Assumption, &[]);
@@ -2064,20 +2090,49 @@ impl<'a> Prop<'a> {
         // literals that are keep their order and first parents (the first
         // node that infers one reaches the negation through it), so the
         // hit's chain is the same.
-        let leads = |l: u16| total.is_none() || reach.reaches(l, neg) == Some(true);
-        // The nodes popped so far; at the first hit, with `total` known,
-        // the rest are counted and the search ends.
+        // Every literal met is visited (the source is): `l` reaches the
+        // negation when its component's closure holds the negation's bit.
+        let (nw, nb) = match total {
+            Some(_) => {
+                let j = reach.index[usize::from(neg)] as usize;
+                (j / 64, j % 64)
+            }
+            None => (0, 0),
+        };
+        let leads = |l: u16| {
+            total.is_none() || {
+                let k = reach.comp[usize::from(l)] as usize;
+                reach.sets[k * reach.words + nw] >> nb & 1 != 0
+            }
+        };
+        // The nodes counted so far (the layers drained and the one being
+        // drained); at the first hit, with `total` known, the rest are
+        // counted and the search ends.
         let mut popped = 0u32;
         let stop = |cx: &mut SearchCx, popped: u32, hit: u32| {
             total.map(|t| (!cx.tick_n(t - popped)).then_some(hit))
         };
         let mut hit = None;
+        // The layer of the hits the queue drained next gives: "on" and
+        // "off" literals alternate, a queue drained at a time, so the nodes
+        // popped from it are all of one layer (an "off" source's first
+        // "on" queue is empty: it is layer -1).
+        let mut next: usize = if lit_on(source) { 1 } else { 0 };
+        // A hit at layer `k` has complexity `k + 1`: past the limit, the
+        // literals left are counted and the search ends.
+        let past = |next: usize| limit.is_some_and(|m| next + 1 > m);
         while !pend_on.is_empty() || !pend_off.is_empty() {
+            if !pend_on.is_empty() && past(next) {
+                cx.tick_n(total.unwrap_or(0) - popped);
+                return None;
+            }
+            // A layer's nodes are counted before it is drained (a queue
+            // drained fills only the other one).
+            popped += pend_on.len();
+            if cx.tick_n(pend_on.len()) {
+                return None;
+            }
             while let Some(p) = pend_on.pop_front() {
-                if cx.tick() {
-                    return None;
-                }
-                popped += 1;
                 let (infs, _) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     if inf.lit == neg && hit.is_none() {
@@ -2095,11 +2150,16 @@ impl<'a> Prop<'a> {
                     }
                 }
             }
+            next += 1;
+            if !pend_off.is_empty() && past(next) {
+                cx.tick_n(total.unwrap_or(0) - popped);
+                return None;
+            }
+            popped += pend_off.len();
+            if cx.tick_n(pend_off.len()) {
+                return None;
+            }
             while let Some(p) = pend_off.pop_front() {
-                if cx.tick() {
-                    return None;
-                }
-                popped += 1;
                 let (infs, hidden) = self.step(g.node(p).lit, cur, infer);
                 for inf in infs {
                     // No hidden literals: `p` is the one parent.
@@ -2128,6 +2188,7 @@ impl<'a> Prop<'a> {
                     }
                 }
             }
+            next += 1;
         }
         hit
     }
@@ -2149,6 +2210,30 @@ struct Collector<'a> {
     /// Keeps the chains of matches as they are found
     /// ([`Collector::keep_chains`]).
     eager: bool,
+    /// The search is for its first match only ([`Searcher::first`]): a
+    /// match that sorts after one already found is never reported, so a
+    /// search may skip it (keeping its node count).
+    first: bool,
+    /// With `first`: the order of the first of `hints` (see [`order`]).
+    best: Option<Order>,
+}
+
+/// Where a match sorts among a search's matches: its difficulty, its
+/// complexity, its key; equal ones in the order they were found.
+type Order = (f64, usize, i64);
+
+/// Does a match of order `a` sort before one of order `b`?
+fn sorts_before(a: &Order, b: &Order) -> bool {
+    a.0.partial_cmp(&b.0)
+        .unwrap_or(std::cmp::Ordering::Equal)
+        .then(a.1.cmp(&b.1))
+        .then(a.2.cmp(&b.2))
+        .is_lt()
+}
+
+/// The order of hint `h`.
+fn order(h: &Hint) -> Order {
+    (h.difficulty, h.complexity, h.key)
 }
 
 impl Collector<'_> {
@@ -2184,6 +2269,12 @@ impl Collector<'_> {
         recipe: Recipe,
     ) {
         let (tenths, added) = self.spec.increment.of(complexity);
+        if self.first {
+            let o = (c.level.as_f64() + added, complexity, c.key);
+            if self.best.is_none_or(|b| sorts_before(&o, &b)) {
+                self.best = Some(o);
+            }
+        }
         self.hints.push(Hint {
             difficulty: c.level.as_f64() + added,
             complexity,
@@ -2210,6 +2301,38 @@ impl Collector<'_> {
     /// ([`TrialSearch::replay`] finds the same graph: it is
     /// deterministic). An engine's search reports few of its matches: it
     /// replays those.
+    /// Adds a hint found before (see [`Collector::best`]).
+    fn take(&mut self, h: Hint) {
+        let o = order(&h);
+        if self.first && self.best.is_none_or(|b| sorts_before(&o, &b)) {
+            self.best = Some(o);
+        }
+        self.hints.push(h);
+    }
+
+    /// The largest complexity of a match concluded by `c` that sorts
+    /// before the first of the hints (`best`) and not after `later` (the
+    /// first of the hints found ahead, of candidates after the current
+    /// one); `None`: any. A match whose order is that of one found before
+    /// it sorts after it.
+    fn limit(&self, c: &Conclude, later: Option<Order>) -> Option<usize> {
+        if self.best.is_none() && later.is_none() {
+            return None;
+        }
+        let wins = |k: usize| {
+            let o = (c.level.as_f64() + self.spec.increment.of(k).1, k, c.key);
+            self.best.is_none_or(|b| sorts_before(&o, &b))
+                && later.is_none_or(|l| !sorts_before(&l, &o))
+        };
+        // A chain has at most one node per literal.
+        let most = 2 * N_CANDS + 1;
+        let mut k = 1;
+        while k < most && wins(k + 1) {
+            k += 1;
+        }
+        (k < most).then_some(k)
+    }
+
     fn keep_chains(&mut self, from: usize, chains: impl FnOnce() -> Vec<Chain>) {
         if self.eager
             && let Some(h) = self.hints.get_mut(from)
@@ -2286,6 +2409,44 @@ impl TrialSearch {
         let cellc = pass.wants(Mode::Cell);
         let region = pass.wants(Mode::Region);
         let binary = contra.is_some() || dbl.is_some() || cellc.is_some() || region.is_some();
+        // A search for its first match finds the pass's cycles first (in
+        // the same order, put back among the matches where they come): a
+        // forcing chain that cannot sort before one of them, or before a
+        // match found earlier, is not completed (its nodes are counted).
+        let ahead = col.first && cyc.is_some() && forc.is_some();
+        let mut later: Vec<(usize, Hint)> = Vec::new();
+        if ahead && let Some(cc) = cyc {
+            let best = col.best;
+            for (c, &mask) in masks.iter().enumerate() {
+                if cx.interrupted() {
+                    return;
+                }
+                let n = mask.count_ones() as usize;
+                if n < pass.min_cell.max(1) || n > pass.max_cell || n < cc.min_cell {
+                    continue;
+                }
+                for z in cell_cands(c, mask) {
+                    let k = col.hints.len();
+                    cycle_hints(cx, &prop, (pi, cc), z, col, &mut pool.off);
+                    later.extend(col.hints.drain(k..).map(|h| (z, h)));
+                }
+            }
+            col.best = best;
+        }
+        let later_best = later
+            .iter()
+            .map(|(_, h)| order(h))
+            .reduce(|a, b| if sorts_before(&b, &a) { b } else { a });
+        // The next of `later` to put back (a position: most passes have
+        // none).
+        let mut later = later
+            .into_iter()
+            .map(|(z, h)| (z, Some(h)))
+            .collect::<Vec<_>>();
+        let mut li = 0;
+        // The forcing chains' limit, for the first of the hints it was
+        // computed with.
+        let mut limit: Option<(Option<Order>, Option<usize>)> = None;
         for (c, &mask) in masks.iter().enumerate() {
             if cx.interrupted() {
                 return;
@@ -2297,26 +2458,33 @@ impl TrialSearch {
             }
             // Unary searches: cycles and forcing chains.
             for z in live.clone() {
-                if let Some(cc) = cyc.filter(|cc| n >= cc.min_cell) {
-                    let g = &mut pool.off;
-                    g.clear();
-                    for (nth, dst) in prop.cycles(cx, g, z).into_iter().enumerate() {
-                        if let Some(rem) = cycle_removable(state, g, dst) {
-                            let recipe = Recipe::Cycle { pass: pi, z, nth };
-                            let k = col.hints.len();
-                            col.push(cc, rem, None, g.ancestor_count(dst), recipe);
-                            col.keep_chains(k, || vec![g.extract(dst)]);
-                        }
+                if ahead {
+                    while let Some((y, h)) = later.get_mut(li)
+                        && *y == z
+                    {
+                        col.take(h.take().expect("put back once"));
+                        li += 1;
                     }
+                } else if let Some(cc) = cyc.filter(|cc| n >= cc.min_cell) {
+                    cycle_hints(cx, &prop, (pi, cc), z, col, &mut pool.off);
                 }
                 if let Some(fc) = forc.filter(|fc| n >= fc.min_cell) {
                     for (on, wanted) in [(true, pass.assume_on), (false, pass.assume_off)] {
                         if !wanted {
                             continue;
                         }
+                        let lim = match limit {
+                            _ if !col.first => None,
+                            Some((b, m)) if b == col.best => m,
+                            _ => {
+                                let m = col.limit(fc, later_best);
+                                limit = Some((col.best, m));
+                                m
+                            }
+                        };
                         let g = &mut pool.off;
                         g.clear();
-                        if let Some(t) = prop.forcing(cx, g, lit(z, on)) {
+                        if let Some(t) = prop.forcing(cx, g, lit(z, on), lim) {
                             let recipe = Recipe::Forcing {
                                 pass: pi,
                                 source: lit(z, on),
@@ -2494,57 +2662,86 @@ impl TrialSearch {
     }
 }
 
+/// The cycles from candidate `z` on in pass `pi`, concluded by `cc`, as
+/// hints of `col` (graph `g` is the search's).
+fn cycle_hints(
+    cx: &mut SearchCx,
+    prop: &Prop,
+    (pi, cc): (usize, &Conclude),
+    z: usize,
+    col: &mut Collector,
+    g: &mut Graph,
+) {
+    g.clear();
+    for (nth, dst) in prop.cycles(cx, g, z).into_iter().enumerate() {
+        if let Some(rem) = cycle_removable(&prop.orig, g, dst) {
+            let recipe = Recipe::Cycle { pass: pi, z, nth };
+            let k = col.hints.len();
+            col.push(cc, rem, None, g.ancestor_count(dst), recipe);
+            col.keep_chains(k, || vec![g.extract(dst)]);
+        }
+    }
+}
+
 /// The nodes of a graph that are their literal's latest, in order of
 /// insertion (a branch's sets of literals on and off, in SE's order).
 fn nodes_in_order(g: &Graph) -> impl Iterator<Item = u32> + '_ {
     (0..g.len() as u32).filter(move |&n| g.get(g.node(n).lit) == Some(n))
 }
 
+/// Each cell with its peers, as a cell mask.
+static SEEN: std::sync::LazyLock<Vec<u128>> = std::sync::LazyLock::new(|| {
+    (0..N_CELLS)
+        .map(|c| cell_houses(c).iter().fold(0u128, |m, &h| m | HOUSE_MASK[h]))
+        .collect()
+});
+
 /// The eliminations of a cycle closing at node `dst`: candidates of the
-/// cycle's digits, outside the cycle's cells, that see a cell of the
-/// cycle where the digit is on and one where it is off.
-fn cycle_removable(state: &State, g: &Graph, dst: u32) -> Option<Bits> {
-    // The cycle's cells, then per digit the cells that see a cell of the
-    // cycle where the digit is on (`fwd`), off (`back`), as cell masks.
-    let mut cells = 0u128;
-    let mut p = dst;
-    while let Some(&q) = g.parents(p).first() {
-        cells |= 1u128 << cand_cell(lit_cand(g.node(p).lit));
-        p = q;
-    }
+/// cycle's digits (live in `live`, the search's state), outside the
+/// cycle's cells, that see a cell of the cycle where the digit is on and
+/// one where it is off.
+fn cycle_removable(live: &Live, g: &Graph, dst: u32) -> Option<Bits> {
+    // The cycle's cells, its digits, and per digit the cells that see a
+    // cell of the cycle where the digit is on (`fwd`), off (`back`), as
+    // cell masks.
+    let (mut cells, mut digits) = (0u128, 0u16);
     let (mut fwd, mut back) = ([0u128; 9], [0u128; 9]);
     let mut p = dst;
     while let Some(&q) = g.parents(p).first() {
         let l = g.node(p).lit;
         let (c, d) = (cand_cell(lit_cand(l)), cand_digit(lit_cand(l)));
-        let seen = cell_houses(c).iter().fold(0u128, |m, &h| m | HOUSE_MASK[h]) & !cells;
+        cells |= 1u128 << c;
+        digits |= 1 << d;
         if lit_on(l) {
-            fwd[d] |= seen;
+            fwd[d] |= SEEN[c];
         } else {
-            back[d] |= seen;
+            back[d] |= SEEN[c];
         }
         p = q;
     }
     let mut r = Bits::EMPTY;
-    for d in 0..9 {
-        let mut m = fwd[d] & back[d];
+    while digits != 0 {
+        let d = digits.trailing_zeros() as usize;
+        digits &= digits - 1;
+        let mut m = fwd[d] & back[d] & !cells & live.planes[d];
         while m != 0 {
             let o = m.trailing_zeros() as usize;
             m &= m - 1;
-            let y = cand(o, d);
-            if state.cands.contains(y) {
-                r.insert(y);
-            }
+            r.insert(cand(o, d));
         }
     }
     (!r.is_empty()).then_some(r)
 }
 
-impl Searcher for TrialSearch {
-    fn search(
+impl TrialSearch {
+    /// [`Searcher::search`]; with `first`, for the first match only (`f`
+    /// stops the search at it), which may skip matches that sort after one
+    /// already found.
+    fn find(
         &self,
         cx: &mut SearchCx,
         state: &State,
+        first: bool,
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let _depth = DepthGuard::enter();
@@ -2554,6 +2751,8 @@ impl Searcher for TrialSearch {
             hints: Vec::new(),
             // A trial applied in another's branches reports every match.
             eager: !cx.outcome_only && DEPTH.with(|d| d.get()) > 1,
+            first,
+            best: None,
         };
         // Graphs for implication passes (not needed by set passes), from
         // the thread's pool: a trial applied in another's branches is
@@ -2642,6 +2841,26 @@ impl Searcher for TrialSearch {
             }
         }
         ControlFlow::Continue(())
+    }
+}
+
+impl Searcher for TrialSearch {
+    fn search(
+        &self,
+        cx: &mut SearchCx,
+        state: &State,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.find(cx, state, false, f)
+    }
+
+    fn first(&self, cx: &mut SearchCx, state: &State) -> Option<Found> {
+        let mut found = None;
+        let _ = self.find(cx, state, true, &mut |m| {
+            found = Some(m);
+            ControlFlow::Break(())
+        });
+        found
     }
 
     /// What a match found on `branch` relies on (when a trial rule is
@@ -2827,8 +3046,8 @@ mod tests {
                     let (mut c1, mut c2) = (SearchCx::new(None), SearchCx::new(None));
                     g1.clear();
                     g2.clear();
-                    let a = plain.forcing(&mut c1, &mut g1, lit(z, on));
-                    let b = pruned.forcing(&mut c2, &mut g2, lit(z, on));
+                    let a = plain.forcing(&mut c1, &mut g1, lit(z, on), None);
+                    let b = pruned.forcing(&mut c2, &mut g2, lit(z, on), None);
                     assert_eq!(a.map(|t| g1.extract(t)), b.map(|t| g2.extract(t)));
                     assert_eq!(
                         a.map(|t| g1.ancestor_count(t)),
@@ -2836,6 +3055,20 @@ mod tests {
                     );
                     assert_eq!(c1.nodes, c2.nodes, "{}", implication::lit_name(lit(z, on)));
                     hits += usize::from(a.is_some());
+                    // A limit at the chain's complexity finds it, one less
+                    // nothing; the node count stays.
+                    if let Some(t) = b {
+                        let k = g2.ancestor_count(t);
+                        for limit in [k - 1, k] {
+                            let (mut c4, mut g4) = (SearchCx::new(None), Graph::new());
+                            let d = pruned.forcing(&mut c4, &mut g4, lit(z, on), Some(limit));
+                            assert_eq!(
+                                d.map(|t| g4.extract(t)),
+                                (limit == k).then(|| g2.extract(t))
+                            );
+                            assert_eq!(c4.nodes, c2.nodes);
+                        }
+                    }
                 }
                 let (mut c1, mut c2) = (SearchCx::new(None), SearchCx::new(None));
                 g1.clear();
@@ -2854,8 +3087,8 @@ mod tests {
                     assert_eq!(g1.extract(d1), g2.extract(d2));
                     assert_eq!(g1.ancestor_count(d1), g2.ancestor_count(d2));
                     assert_eq!(
-                        cycle_removable(&state, &g1, d1),
-                        cycle_removable(&state, &g2, d2)
+                        cycle_removable(&plain.orig, &g1, d1),
+                        cycle_removable(&pruned.orig, &g2, d2)
                     );
                 }
                 assert!(c2.nodes <= c1.nodes);
@@ -2867,6 +3100,55 @@ mod tests {
             hits > 0 && cycles > 0 && spared > 0,
             "{hits} {cycles} {spared}"
         );
+    }
+
+    /// A search for the first match only finds the first match of the
+    /// whole search, with the same evidence and node count, on states of
+    /// the hard puzzle where forcing chains and cycles apply.
+    #[test]
+    fn the_first_match_alone_is_the_searchs_first() {
+        let set = crate::ruleset::load("se").unwrap();
+        let rule = set
+            .rules
+            .iter()
+            .find(|r| r.head.name == "forcing-chains-and-cycles")
+            .unwrap();
+        let givens: [u8; 81] =
+            std::array::from_fn(|i| PUZZLE.as_bytes()[i].saturating_sub(b'0').min(9));
+        let mut state = State::from_givens(&givens);
+        let show = |f: &Found, state: &State| {
+            format!(
+                "{:?} {:?} {:?} {}",
+                f.kind,
+                f.conclusions.iter().collect::<Vec<_>>(),
+                f.grade,
+                rule.searcher.render(state, &f.evidence)
+            )
+        };
+        let mut steps = 0;
+        // Each state after the one before without the first match's
+        // eliminations (placements are not applied).
+        while steps < 6 {
+            let (mut c1, mut c2) = (SearchCx::new(None), SearchCx::new(None));
+            let mut whole = None;
+            let _ = rule.searcher.search(&mut c1, &state, &mut |f| {
+                whole = Some(f);
+                ControlFlow::Break(())
+            });
+            let first = rule.searcher.first(&mut c2, &state);
+            assert_eq!(
+                whole.as_ref().map(|f| show(f, &state)),
+                first.as_ref().map(|f| show(f, &state))
+            );
+            assert_eq!(c1.nodes, c2.nodes);
+            let Some(f) = whole else { break };
+            steps += 1;
+            match f.kind {
+                ConclusionKind::Eliminate => state.cands = state.cands.minus(&f.conclusions),
+                ConclusionKind::Assert => break,
+            }
+        }
+        assert!(steps >= 2, "{steps}");
     }
 
     /// Static inference lists kept from an earlier pass (same candidates,
