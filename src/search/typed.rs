@@ -26,6 +26,15 @@
 //!   ([`Op::ICmp`], each read with no [`Val`] in between) and of two bound
 //!   elements ([`Op::XCmp`], by index).
 //!
+//! - products of cells and digits ([`Prod`]: `cands(H) & cands(X)` and
+//!   the like) read from the cells of each digit's live candidates: their
+//!   size, cells, digits and houses ([`Op::ProdLen`], ...), `S <= T` of
+//!   two of them ([`Op::ProdSub`]; a name defined as a product counts as
+//!   that product, a slot being bound once per plan and the state fixed
+//!   while it runs), and, where the product is read wide, its few
+//!   candidates set one by one ([`Op::ProdSet`], for a region and some
+//!   digits, neither all).
+//!
 //! Anything else (candidate sets, variables, `first`/`last`, `linked`)
 //! keeps the wide form, [`WOp::Wide`] and [`COp::Wide`] reading a wide
 //! value's first words. The shapes are decided here, so the evaluators
