@@ -200,6 +200,15 @@ pub enum Op {
     /// `|S|` of the candidates of some cells in some digits (see
     /// [`super::typed::Prod`]).
     ProdLen(Box<Prod>),
+    /// The candidates of a product (see [`super::typed::Prod`]) of some
+    /// cells and some digits, neither all: a wide set built from the
+    /// cells of each digit, one bit per candidate, with no twelve-word
+    /// set of its factors in between.
+    ProdSet(Box<Prod>),
+    /// `S <= T` of two products (see [`super::typed::Prod`]; a name
+    /// defined as one counts as one): each digit's cells of S within T's
+    /// region, with no candidate set in between.
+    ProdSub(Box<(Prod, Prod)>),
     /// `|cands(x) & S|` of the element (not a candidate) bound in a slot
     /// and a candidate set S that is no product (a moved part, say): a
     /// cell's mask against the nine bits S has in it, another element's
@@ -1123,7 +1132,8 @@ impl Op {
             | Op::Peers(_)
             | Op::SetBin(..)
             | Op::WSet(_)
-            | Op::CSet(_) => Val::Set(self.eval_set(cx)),
+            | Op::CSet(_)
+            | Op::ProdSet(_) => Val::Set(self.eval_set(cx)),
             Op::WLen(_) | Op::CLen(_) | Op::MaskLen(..) | Op::ProdLen(_) | Op::ElemAndLen(_) => {
                 Val::Int(self.eval_int(cx))
             }
@@ -1131,6 +1141,7 @@ impl Op {
             | Op::CEq(..)
             | Op::WSub(_)
             | Op::CSub(_)
+            | Op::ProdSub(_)
             | Op::WIn(_)
             | Op::CIn(_)
             | Op::ICmp(..)
@@ -1213,7 +1224,8 @@ impl Op {
             | Op::Project(..)
             | Op::Linked(_)
             | Op::Peers(_)
-            | Op::SetBin(..) => {
+            | Op::SetBin(..)
+            | Op::ProdSet(_) => {
                 let b = self.eval_set(cx);
                 cx.vals[slot] = Val::Set(b);
             }
@@ -1234,6 +1246,7 @@ impl Op {
                 _ => Bits::EMPTY,
             },
             Op::Grid => cx.state.cands,
+            Op::ProdSet(p) => p.set(cx),
             Op::Cands(e, x) => match &**x {
                 Op::Slot(s) => match &cx.vals[*s] {
                     Val::Idx(i) => cands_of(cx.state, *e, *i),
@@ -1425,6 +1438,7 @@ impl Op {
                 };
                 i < 128 && xs.1.eval(cx) >> i & 1 != 0
             }
+            Op::ProdSub(pq) => pq.0.within(&pq.1, cx),
             Op::AllOf(_) | Op::AnyOf(_) => cond(self, cx),
             Op::ICmp(c, ab) => {
                 let a = int_of(&ab.0, cx);
@@ -1530,6 +1544,8 @@ impl Op {
             | Op::CLen(_)
             | Op::MaskLen(..)
             | Op::ProdLen(_)
+            | Op::ProdSet(_)
+            | Op::ProdSub(_)
             | Op::ElemAndLen(_)
             | Op::WEq(..)
             | Op::CEq(..)
@@ -1573,6 +1589,8 @@ impl Op {
             | Op::CLen(_)
             | Op::MaskLen(..)
             | Op::ProdLen(_)
+            | Op::ProdSet(_)
+            | Op::ProdSub(_)
             | Op::ElemAndLen(_)
             | Op::WEq(..)
             | Op::CEq(..)

@@ -26,6 +26,15 @@
 //!   ([`Op::ICmp`], each read with no [`Val`] in between) and of two bound
 //!   elements ([`Op::XCmp`], by index).
 //!
+//! - products of cells and digits ([`Prod`]: `cands(H) & cands(X)` and
+//!   the like) read from the cells of each digit's live candidates: their
+//!   size, cells, digits and houses ([`Op::ProdLen`], ...), `S <= T` of
+//!   two of them ([`Op::ProdSub`]; a name defined as a product counts as
+//!   that product, a slot being bound once per plan and the state fixed
+//!   while it runs), and, where the product is read wide, its few
+//!   candidates set one by one ([`Op::ProdSet`], for a region and some
+//!   digits, neither all).
+//!
 //! Anything else (candidate sets, variables, `first`/`last`, `linked`)
 //! keeps the wide form, [`WOp::Wide`] and [`COp::Wide`] reading a wide
 //! value's first words. The shapes are decided here, so the evaluators
@@ -41,9 +50,8 @@ use super::pattern::{
     digit_mask, house_digits_mask,
 };
 use crate::grid::bits::Bits;
-use crate::grid::geometry::{HOUSE_CELLS, N_CELLS, N_HOUSES};
+use crate::grid::geometry::{N_CELLS, N_HOUSES};
 use crate::grid::state::row_bits;
-use std::sync::LazyLock;
 
 /// The static type of an expression's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,6 +132,9 @@ pub enum COp {
     Const(u128),
     /// Every cell of the houses of a set (live or not).
     HousesAll(Box<WOp>),
+    /// Every cell of the house bound in a slot (live or not), read in
+    /// place.
+    HouseAll(usize),
     /// `cells(S)` of a product S ([`Prod`]).
     ProdCells(Box<Prod>),
     Bin(SetOp, Box<COp>, Box<COp>),
@@ -177,6 +188,33 @@ impl Prod {
         let mut n = 0;
         self.by_digit(cx, |_, x| n += i64::from(x.count_ones()));
         n
+    }
+
+    /// The candidates, as a wide set: bit `9c + d` for each cell `c` of
+    /// each digit `d` ([`Op::ProdSet`]; made only for products with
+    /// few candidates, of a region and some digits).
+    pub fn set(&self, cx: &mut Env) -> Bits {
+        let mut b = Bits::EMPTY;
+        self.by_digit(cx, |d, mut x| {
+            while x != 0 {
+                b.insert(9 * x.trailing_zeros() as usize + d);
+                x &= x - 1;
+            }
+        });
+        b
+    }
+
+    /// Is every candidate of this product one of `other`'s (its cell in
+    /// `other`'s region, its digit among `other`'s digits)? Both regions
+    /// and digit sets are evaluated, whatever they are.
+    pub fn within(&self, other: &Prod, cx: &mut Env) -> bool {
+        let region = other.cells.eval(cx);
+        let digits = other.digits.eval(cx);
+        let mut inside = true;
+        self.by_digit(cx, |d, x| {
+            inside &= digits >> d & 1 != 0 && x & !region == 0;
+        });
+        inside
     }
 
     /// The digits of the candidates.
@@ -335,8 +373,23 @@ const ALL_CELLS: u128 = (1 << N_CELLS) - 1;
 const ALL_DIGITS: u64 = 0x1FF;
 
 /// The cells of each house, as two words.
-static HOUSE_CELL_WORDS: LazyLock<[u128; N_HOUSES]> =
-    LazyLock::new(|| std::array::from_fn(|h| HOUSE_CELLS[h].iter().fold(0, |a, &c| a | 1 << c)));
+/// (Rows 0 to 8, columns 9 to 17, blocks 18 to 26, as in
+/// [`crate::grid::geometry::HOUSE_CELLS`]; a constant, read with no lazy initialisation test.)
+static HOUSE_CELL_WORDS: [u128; N_HOUSES] = {
+    let mut out = [0u128; N_HOUSES];
+    let mut i = 0;
+    while i < 9 {
+        let mut j = 0;
+        while j < 9 {
+            out[i] |= 1 << (9 * i + j);
+            out[9 + i] |= 1 << (9 * j + i);
+            out[18 + i] |= 1 << (9 * (3 * (i / 3) + j / 3) + 3 * (i % 3) + j % 3);
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+};
 
 /// A quantifier's domain, in its width.
 #[derive(Clone, Debug)]
@@ -375,7 +428,10 @@ pub struct Typed {
 impl Typed {
     /// The typed expressions of `instrs`, whose filters `folded` split.
     pub fn new(instrs: &[Instr], folded: &Folded) -> Typed {
-        let mut t = Typer { kinds: Vec::new() };
+        let mut t = Typer {
+            kinds: Vec::new(),
+            defs: Vec::new(),
+        };
         for instr in instrs {
             match instr {
                 Instr::Gen {
@@ -399,6 +455,9 @@ impl Typed {
                     t.learn(op);
                     let k = t.kind(op);
                     t.set(*slot, k);
+                    if let Some(p) = t.prod(op) {
+                        t.def(*slot, p);
+                    }
                 }
                 Instr::Filter(op) => t.learn(op),
             }
@@ -428,9 +487,28 @@ impl Typed {
 /// The types of a plan's slots, and the rewriting.
 struct Typer {
     kinds: Vec<Kind>,
+    /// The product ([`Prod`]) each name defined as one holds: a slot is
+    /// bound once in a plan, and the state does not change while it runs,
+    /// so the product's value, computed again, is the slot's.
+    defs: Vec<Option<Prod>>,
 }
 
 impl Typer {
+    fn def(&mut self, slot: usize, p: Prod) {
+        if self.defs.len() <= slot {
+            self.defs.resize(slot + 1, None);
+        }
+        self.defs[slot] = Some(p);
+    }
+
+    /// The product `op` is, or the one the name `op` was defined as.
+    fn prod_or_def(&self, op: &Op) -> Option<Prod> {
+        match op {
+            Op::Slot(s) => self.defs.get(*s).cloned().flatten(),
+            _ => self.prod(op),
+        }
+    }
+
     fn set(&mut self, slot: usize, k: Kind) {
         if self.kinds.len() <= slot {
             self.kinds.resize(slot + 1, Kind::Unknown);
@@ -535,7 +613,10 @@ impl Typer {
             Op::SubsetOf(x, y) => match self.both(x, y) {
                 Width::Word => Op::WSub(Box::new((self.word(x), self.word(y)))),
                 Width::Cells => Op::CSub(Box::new((self.cells(x), self.cells(y)))),
-                Width::Wide => Op::SubsetOf(Box::new(self.op(x)), Box::new(self.op(y))),
+                Width::Wide => match (self.prod_or_def(x), self.prod_or_def(y)) {
+                    (Some(p), Some(q)) => Op::ProdSub(Box::new((p, q))),
+                    _ => Op::SubsetOf(Box::new(self.op(x)), Box::new(self.op(y))),
+                },
             },
             // A comparison of two integers: no test of its operands' kinds
             // when it runs.
@@ -577,7 +658,17 @@ impl Typer {
             Op::SetBin(..) | Op::Project(..) | Op::Peers(_) => match self.kind(op).width() {
                 Width::Word => Op::WSet(Box::new(self.word(op))),
                 Width::Cells => Op::CSet(Box::new(self.cells(op))),
-                Width::Wide => self.same(op),
+                Width::Wide => match self.prod(op) {
+                    // A product of a region and some digits (`cands(H) &
+                    // cands(X)`): its few candidates set one by one.
+                    Some(p)
+                        if !matches!(p.cells, COp::Const(ALL_CELLS))
+                            && !matches!(p.digits, WOp::Const(ALL_DIGITS)) =>
+                    {
+                        Op::ProdSet(Box::new(p))
+                    }
+                    _ => self.same(op),
+                },
             },
             _ => self.same(op),
         }
@@ -634,6 +725,16 @@ impl Typer {
                     cells: self.cells(x),
                     digits: WOp::Const(ALL_DIGITS),
                 }),
+                // One bound house: its cells from the table, in place.
+                (h, Kind::One(k)) if h.is_house() && k.is_house() && matches!(**x, Op::Slot(_)) => {
+                    let Op::Slot(s) = **x else {
+                        unreachable!("matched above")
+                    };
+                    Some(Prod {
+                        cells: COp::HouseAll(s),
+                        digits: WOp::Const(ALL_DIGITS),
+                    })
+                }
                 (h, k) if h.is_house() && k.elem().is_some_and(Elem::is_house) => Some(Prod {
                     cells: COp::HousesAll(Box::new(self.word(x))),
                     digits: WOp::Const(ALL_DIGITS),
@@ -959,6 +1060,7 @@ impl COp {
             },
             COp::Const(c) => *c,
             COp::PeersOne(s) => cells_word(&CELL_PEERS[cx.vals[*s].idx()]),
+            COp::HouseAll(s) => HOUSE_CELL_WORDS[cx.vals[*s].idx()],
             _ => self.eval_rest(cx),
         }
     }
@@ -990,6 +1092,7 @@ impl COp {
                 HOUSE_CELL_WORDS[h] & cx.dc[9]
             }
             COp::Const(c) => *c,
+            COp::HouseAll(s) => HOUSE_CELL_WORDS[cx.vals[*s].idx()],
             COp::HousesAll(w) => {
                 let mut m = w.eval(cx);
                 let mut all = 0;
@@ -1163,7 +1266,7 @@ pub fn quant_val(tq: &TQuant, cx: &mut Env) -> Val {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::geometry::{N_CELLS, cand};
+    use crate::grid::geometry::{HOUSE_CELLS, N_CELLS, cand};
     use crate::grid::state::State;
 
     fn slot(s: usize) -> Box<Op> {
@@ -1191,8 +1294,9 @@ mod tests {
     // Slots: 0, 1 cells; 2 a set of cells; 3 a digit; 4 a candidate; 5 a
     // house; 6 a set of digits; 7 the empty set of cells; 8 a quantified
     // cell; 9 a quantified digit; 10 a set of houses; 11 a row; 12 a
-    // quantified candidate; 13 a moved part; 14 a set of candidates.
-    const KINDS: [Kind; 15] = [
+    // quantified candidate; 13 a moved part; 14 a set of candidates; 15 a
+    // set of candidates defined as the product [`def_15`].
+    const KINDS: [Kind; 16] = [
         Kind::One(Elem::Cell),
         Kind::One(Elem::Cell),
         Kind::Set(Elem::Cell),
@@ -1208,7 +1312,18 @@ mod tests {
         Kind::Unknown,
         Kind::Unknown,
         Kind::Set(Elem::Cand),
+        Kind::Set(Elem::Cand),
     ];
+
+    /// The definition of slot 15: `cands(H) & cands(X)` of the house in
+    /// slot 5 and the digit in slot 3.
+    fn def_15() -> Op {
+        Op::SetBin(
+            SetOp::Inter,
+            cands(Elem::House, slot(5)),
+            cands(Elem::Digit, slot(3)),
+        )
+    }
 
     /// One expression of each typed form, and what each must become.
     fn cases() -> Vec<(&'static str, Op)> {
@@ -1309,6 +1424,81 @@ mod tests {
                     cands(Cell, slot(2)),
                     cands(Digit, slot(3)),
                 ))),
+            ),
+            (
+                "ProdSet of a house and a digit",
+                Op::SetBin(SetOp::Inter, cands(House, slot(5)), cands(Digit, slot(3))),
+            ),
+            (
+                "ProdSet of a digit and cells",
+                Op::SetBin(SetOp::Inter, cands(Digit, slot(6)), cands(Cell, slot(2))),
+            ),
+            (
+                "ProdSet of the rows of a product and a digit",
+                Op::SetBin(
+                    SetOp::Inter,
+                    cands(
+                        Elem::Row,
+                        bx(Op::Project(
+                            Elem::Row,
+                            bx(Op::SetBin(
+                                SetOp::Inter,
+                                cands(House, slot(5)),
+                                cands(Digit, slot(3)),
+                            )),
+                        )),
+                    ),
+                    cands(Digit, slot(3)),
+                ),
+            ),
+            (
+                "SetBin of a house and every digit",
+                Op::SetBin(SetOp::Inter, cands(House, slot(5)), bx(Op::Grid)),
+            ),
+            (
+                "ProdSub of two products",
+                Op::SubsetOf(
+                    bx(Op::SetBin(
+                        SetOp::Inter,
+                        cands(House, slot(5)),
+                        cands(Digit, slot(6)),
+                    )),
+                    cands(Elem::Row, slot(11)),
+                ),
+            ),
+            (
+                "ProdSub of cells in a house's",
+                Op::SubsetOf(
+                    bx(Op::SetBin(
+                        SetOp::Inter,
+                        cands(Cell, slot(2)),
+                        cands(Digit, slot(3)),
+                    )),
+                    bx(Op::SetBin(
+                        SetOp::Inter,
+                        cands(House, slot(5)),
+                        cands(Digit, slot(6)),
+                    )),
+                ),
+            ),
+            (
+                "ProdSub of a name defined as a product",
+                Op::SubsetOf(slot(15), cands(Elem::Row, slot(11))),
+            ),
+            (
+                "ProdSub of a name defined as a product, in a row's digit",
+                Op::SubsetOf(
+                    slot(15),
+                    bx(Op::SetBin(
+                        SetOp::Inter,
+                        cands(Elem::Row, slot(11)),
+                        cands(Digit, slot(3)),
+                    )),
+                ),
+            ),
+            (
+                "SubsetOf of a set that is no product",
+                Op::SubsetOf(slot(14), cands(Elem::Row, slot(11))),
             ),
             (
                 "ProdLen of a cell",
@@ -1559,6 +1749,13 @@ mod tests {
     /// from, on random states and bindings.
     #[test]
     fn typed_forms_agree_with_wide_evaluation() {
+        for (h, cells) in HOUSE_CELLS.iter().enumerate() {
+            assert_eq!(
+                HOUSE_CELL_WORDS[h],
+                cells.iter().fold(0, |a, &c| a | 1u128 << c),
+                "house {h}"
+            );
+        }
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
         let mut next = |n: u64| {
             x = x
@@ -1566,10 +1763,15 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             ((x >> 33) % n) as usize
         };
-        let mut t = Typer { kinds: Vec::new() };
+        let mut t = Typer {
+            kinds: Vec::new(),
+            defs: Vec::new(),
+        };
         for (s, k) in KINDS.iter().enumerate() {
             t.set(s, *k);
         }
+        let def = t.prod(&def_15()).expect("a product");
+        t.def(15, def);
         let cases = cases();
         for (_, op) in &cases {
             t.learn(op);
@@ -1627,7 +1829,9 @@ mod tests {
                 Val::Int(0),
                 Val::Int(0),
                 Val::Set(Bits::from_indices((0..next(200)).map(|_| next(729)))),
+                Val::Int(0),
             ];
+            vals[15] = def_15().value(&state, &mut vals).expect("defined");
             for ((name, wide), typed) in cases.iter().zip(&typed) {
                 let a = wide.value(&state, &mut vals);
                 let b = typed.value(&state, &mut vals);
