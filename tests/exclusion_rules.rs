@@ -13,7 +13,8 @@ use ruledoku::engine::Runner;
 use ruledoku::grid::state::State;
 use ruledoku::input::parse_puzzle;
 use ruledoku::lang::compile_source;
-use ruledoku::ruleset;
+use ruledoku::rule::Rule;
+use ruledoku::ruleset::{self, RuleSet};
 use ruledoku::search::{SearchCx, Searcher};
 use std::ops::ControlFlow;
 
@@ -51,6 +52,22 @@ fn matches(s: &dyn Searcher, state: &State) -> Vec<String> {
     out
 }
 
+/// The rule `name` of `set` (the shipped `se` set), and the first rule
+/// of the source `literal`.
+fn shipped_and_literal(set: &RuleSet, name: &str, literal: &str) -> (Rule, Rule) {
+    let shipped = set.rules.iter().find(|r| r.head.name == name).unwrap();
+    let mut literal = compile_source("literal.rules", literal).unwrap();
+    (Rule::clone(shipped), literal.swap_remove(0))
+}
+
+/// The matches of `shipped` on `state`, asserted equal to those of
+/// `literal` (same conclusions, same order, same texts).
+fn same_matches(shipped: &Rule, literal: &Rule, state: &State) -> Vec<String> {
+    let ours = matches(&*shipped.searcher, state);
+    assert_eq!(ours, matches(&*literal.searcher, state));
+    ours
+}
+
 /// Runs the `se` set on each puzzle and, on the state before every step,
 /// compares the matches of the shipped rule `name` with those of the
 /// literal rule in `literal` (same conclusions, same order, same texts).
@@ -62,18 +79,14 @@ fn shipped_rule_matches_literal(
     puzzles: &[&str],
 ) -> (usize, usize, usize) {
     let set = ruleset::load("se").unwrap();
-    let shipped = set.rules.iter().find(|r| r.head.name == name).unwrap();
-    let literal = compile_source("literal.rules", literal).unwrap();
-    let literal = &literal[0];
+    let (shipped, literal) = shipped_and_literal(&set, name, literal);
     let (mut states, mut found, mut applied) = (0, 0, 0);
     for p in puzzles {
         let p = parse_puzzle(p).unwrap();
         let run = Runner::new(&set).run(State::from_masks(&p.masks, &p.givens));
         for step in &run.steps {
             states += 1;
-            let ours = matches(&*shipped.searcher, &step.before);
-            assert_eq!(ours, matches(&*literal.searcher, &step.before));
-            found += ours.len();
+            found += same_matches(&shipped, &literal, &step.before).len();
             applied += usize::from(step.rule.head.name == shipped.head.name);
         }
     }
@@ -156,14 +169,9 @@ fn triplet_exclusion_keeps_values_outside_the_usable_excluders() {
     masks[4] = digits(&[7, 8]);
     let state = State::from_masks(&masks, &[0; 81]);
     let set = ruleset::load("se").unwrap();
-    let shipped = set
-        .rules
-        .iter()
-        .find(|r| r.head.name == "se-aligned-triplet-exclusion")
-        .unwrap();
-    let literal = compile_source("literal.rules", LITERAL_TRIPLET).unwrap();
-    let ours = matches(&*shipped.searcher, &state);
-    assert_eq!(ours, matches(&*literal[0].searcher, &state));
+    let (shipped, literal) =
+        shipped_and_literal(&set, "se-aligned-triplet-exclusion", LITERAL_TRIPLET);
+    let ours = same_matches(&shipped, &literal, &state);
     assert_eq!(ours.len(), 209);
     // The first: 1 goes from r1c1 (candidate 0), with r1c2 and r1c3.
     assert_eq!(ours[0], "{0} r1c1r1c2r1c3 excluders {r1c4 r1c5}");
