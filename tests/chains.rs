@@ -9,6 +9,9 @@
 //! - The chain of length 1 finds exactly what the `whip[1]` pattern rule
 //!   finds.
 
+mod common;
+
+use common::{CBG_SAMPLE, data, shared_data};
 use ruledoku::engine::{self, Limits, Run, StopReason};
 use ruledoku::grid::bits::Bits;
 use ruledoku::grid::geometry::*;
@@ -19,13 +22,7 @@ use ruledoku::ruleset::{self, RuleSet};
 use ruledoku::search::chain::{ChainSearch, Ending, G_BASE, Linking, SEGMENTS};
 use ruledoku::search::{Evidence, SearchCx, Searcher};
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
+use std::path::Path;
 
 /// (puzzle, rating) pairs of a puzzle file and a rating file, line by line.
 fn rated(puzzles: &Path, ratings: &Path, n: usize) -> Vec<(String, i64)> {
@@ -242,22 +239,14 @@ fn ratings_differ(set: &RuleSet, cases: &[(String, i64)]) -> Vec<(usize, i64, i6
 #[test]
 fn w_ratings_of_the_first_cbg_000_puzzles_are_sudorules() {
     let set = ruleset::load("w").unwrap();
-    let cases = rated(
-        &data("cbg-000-first1000.txt"),
-        &data("cbg-000-first1000-W.txt"),
-        300,
-    );
+    let cases = rated(&data(CBG_SAMPLE), &data("cbg-000-first1000-W.txt"), 300);
     assert_eq!(ratings_differ(&set, &cases), []);
 }
 
 #[test]
 fn b_ratings_of_the_first_cbg_000_puzzles_are_sudorules() {
     let set = ruleset::load("b").unwrap();
-    let cases = rated(
-        &data("cbg-000-first1000.txt"),
-        &data("cbg-000-first1000-B.txt"),
-        100,
-    );
+    let cases = rated(&data(CBG_SAMPLE), &data("cbg-000-first1000-B.txt"), 100);
     assert_eq!(ratings_differ(&set, &cases), []);
 }
 
@@ -268,11 +257,7 @@ fn b_ratings_of_the_first_cbg_000_puzzles_are_sudorules() {
 #[test]
 fn gw_ratings_of_the_first_cbg_000_puzzles_are_sudorules_but_one() {
     let set = ruleset::load("gw").unwrap();
-    let cases = rated(
-        &data("cbg-000-first1000.txt"),
-        &data("cbg-000-first1000-gW.txt"),
-        200,
-    );
+    let cases = rated(&data(CBG_SAMPLE), &data("cbg-000-first1000-gW.txt"), 200);
     assert_eq!(ratings_differ(&set, &cases), [(109, 9, 8)]);
 }
 
@@ -284,7 +269,7 @@ fn every_chain_family_is_sound_and_true_to_its_definition() {
     ] {
         let set = ruleset::load(name).unwrap();
         let cases: Vec<(String, i64)> = rated(
-            &data("cbg-000-first1000.txt"),
+            &data(CBG_SAMPLE),
             &data("cbg-000-first1000-W.txt"),
             if name == "gb" { 25 } else { 50 },
         );
@@ -304,11 +289,7 @@ fn the_chain_of_length_one_is_the_whip1_pattern_rule() {
     )
     .unwrap();
     let set = ruleset::load("w").unwrap();
-    let cases = rated(
-        &data("cbg-000-first1000.txt"),
-        &data("cbg-000-first1000-W.txt"),
-        40,
-    );
+    let cases = rated(&data(CBG_SAMPLE), &data("cbg-000-first1000-W.txt"), 40);
     let mut states = 0;
     for (p, _) in &cases {
         let (run, _) = run(&set, p);
@@ -335,7 +316,7 @@ fn the_chain_of_length_one_is_the_whip1_pattern_rule() {
 #[test]
 #[ignore = "whole cbg-000 collection: run with --ignored in release"]
 fn w_ratings_of_all_of_cbg_000() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/cbg-000");
+    let dir = shared_data("cbg-000");
     let set = ruleset::load("w").unwrap();
     let cases = rated(
         &dir.join("puzzles.txt"),
@@ -355,7 +336,7 @@ fn w_ratings_of_all_of_cbg_000() {
 #[test]
 #[ignore = "whole cbg-000 collection, every chain set: run with --ignored in release"]
 fn every_chain_family_over_all_of_cbg_000() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/cbg-000");
+    let dir = shared_data("cbg-000");
     let cases = rated(
         &dir.join("puzzles.txt"),
         &dir.join("W-ratings.txt"),
@@ -430,11 +411,7 @@ fn chain_rule_clauses_are_checked() {
 fn every_match_of_chains_ending_on_the_target_is_true_to_its_definition() {
     let basic = ruleset::load("basic").unwrap();
     let chains = ruleset::load("tw+bc").unwrap();
-    let cases = rated(
-        &data("cbg-000-first1000.txt"),
-        &data("cbg-000-first1000-W.txt"),
-        12,
-    );
+    let cases = rated(&data(CBG_SAMPLE), &data("cbg-000-first1000-W.txt"), 12);
     let mut matches = 0;
     for (p, _) in &cases {
         let (run, _) = run(&basic, p);

@@ -4,11 +4,13 @@
 //! bytes that are not UTF-8, syntax-error wording, and warnings about huge
 //! search spaces.
 
+mod common;
+
+use common::{FSHT, root, ruledoku, shipped};
 use ruledoku::lang::parse::{MAX_NAME, MAX_NESTING, MAX_OPERATORS, MAX_SOURCE, MAX_STRING};
 use ruledoku::lang::{
     Diagnostic, Diagnostics, Severity, compile_source, compile_source_with_warnings, decode_source,
 };
-use std::process::Command;
 
 /// A rule whose `where` clause (line 4, from column 9) is `cond`.
 fn rule_where(cond: &str) -> String {
@@ -204,13 +206,9 @@ fn rules_check_prints_one_short_error_for_each_huge_expression() {
     ] {
         let path = dir.path().join(format!("{name}.rules"));
         std::fs::write(&path, rule_where(&cond)).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
-            .args(["rules", "check"])
-            .arg(&path)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(1), "{name}: {stdout}");
+        let out = ruledoku(["rules", "check", path.to_str().unwrap()]);
+        let stdout = &out.stdout;
+        assert_eq!(out.code, Some(1), "{name}: {stdout}");
         assert!(stdout.ends_with("\n1 error(s)\n"), "{name}: {stdout}");
         assert!(stdout.len() < 800, "{name}: {stdout}");
         assert!(out.stderr.is_empty(), "{name}");
@@ -351,8 +349,7 @@ fn tabs_crlf_and_end_of_file_are_shown_as_an_editor_shows_them() {
         "  |\n4 |     eliminate Q\n  |               ^"
     );
     // A shipped rule file with CRLF line ends compiles alike.
-    let wings =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/wings.rules")).unwrap();
+    let wings = shipped("wings.rules");
     let n = compile_source("w.rules", &wings).unwrap().len();
     assert_eq!(
         compile_source("w.rules", &wings.replace('\n', "\r\n"))
@@ -612,10 +609,7 @@ fn eight_cells_of_the_grid_are_a_huge_search_space() {
 #[test]
 fn the_shipped_rules_have_no_warnings() {
     ruledoku::lang::measure_huge_searches(true);
-    let mut dirs = vec![std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/rules"
-    ))];
+    let mut dirs = vec![root().join("rules")];
     let mut files = 0;
     while let Some(dir) = dirs.pop() {
         for f in std::fs::read_dir(dir).unwrap() {
@@ -637,13 +631,10 @@ fn the_shipped_rules_have_no_warnings() {
 /// estimate's threshold but bounded by their filters; no warning.
 #[test]
 fn rules_check_se_prints_no_warning() {
-    let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
-        .args(["rules", "check", "se"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "se: ok, 112 rules\n");
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let out = ruledoku(["rules", "check", "se"]);
+    assert_eq!(out.code, Some(0));
+    assert_eq!(out.stdout, "se: ok, 112 rules\n");
+    assert_eq!(out.stderr, "");
 }
 
 /// `rules check` prints a rule's search-space warning and still passes it;
@@ -658,12 +649,9 @@ fn rules_check_prints_warnings_and_the_time_limit_stops_the_slow_rule() {
     )
     .unwrap();
     let p = path.to_str().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
-        .args(["rules", "check", p])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let out = ruledoku(["rules", "check", p]);
+    let text = &out.stdout;
+    assert_eq!(out.code, Some(0), "{text}");
     assert!(
         text.starts_with("warning: huge search space: rule `slow`"),
         "{text}"
@@ -672,18 +660,8 @@ fn rules_check_prints_warnings_and_the_time_limit_stops_the_slow_rule() {
     assert!(text.contains("1 warning(s)\n"), "{text}");
     assert!(text.ends_with(&format!("{p}: ok, 1 rule\n")), "{text}");
     let t = std::time::Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
-        .args([
-            "solve",
-            "--max-seconds",
-            "0.5",
-            "--rules",
-            p,
-            ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29",
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = ruledoku(["solve", "--max-seconds", "0.5", "--rules", p, FSHT]);
+    let text = &out.stdout;
     assert!(
         text.contains("PUZZLE NOT SOLVED (time limit reached)"),
         "{text}"

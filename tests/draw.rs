@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{root, ruledoku};
+use common::{CBG_SAMPLE, FSHT, data, root, ruledoku};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 use ruledoku::draw::style::{self, Rgb};
@@ -34,9 +34,6 @@ const CBG2: &str =
 /// cbg-000's third puzzle: the basic set uses an XY-Wing on it.
 const CBG3: &str =
     ".23..6.8......91...8.1..4..2.......7...8.....678.1......7.3.2...3...4.7....5.1.6.";
-/// SudoRules rates it FSHT: the `sfin` set needs naked pairs and finned fish.
-const FSHT: &str =
-    ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29";
 
 /// Pixels per SVG unit when rasterising.
 const SCALE: f32 = 2.0;
@@ -750,7 +747,7 @@ fn what_each_kind_of_step_shows() {
         (
             "b",
             // cbg-000 line 9: B4 (W5)
-            &std::fs::read_to_string(root().join("tests/data/cbg-000-first1000.txt"))
+            &std::fs::read_to_string(data(CBG_SAMPLE))
                 .expect("read")
                 .lines()
                 .nth(8)

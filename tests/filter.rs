@@ -5,17 +5,11 @@
 
 mod common;
 
-use common::{root, ruledoku, ruledoku_stdin};
-
-/// The first `n` puzzles of cbg-000.
-fn sample(n: usize) -> String {
-    let text = std::fs::read_to_string(root().join("tests/data/cbg-000-first1000.txt")).unwrap();
-    text.lines().take(n).map(|l| format!("{l}\n")).collect()
-}
+use common::{cbg_input, ruledoku, ruledoku_stdin};
 
 #[test]
 fn the_fast_filter_solves_exactly_these_puzzles() {
-    let r = ruledoku_stdin(["filter", "-j", "2", "-"], &sample(40));
+    let r = ruledoku_stdin(["filter", "-j", "2", "-"], &cbg_input(40));
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(lines.len(), 40);
@@ -37,7 +31,7 @@ fn the_fast_filter_solves_exactly_these_puzzles() {
 
 #[test]
 fn the_slow_filter_solves_more_and_every_step_is_sound() {
-    let input = sample(10);
+    let input = cbg_input(10);
     let r = ruledoku_stdin(["filter", "--slow", "--csv", "-"], &input);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let mut lines = r.stdout.lines();
@@ -68,7 +62,7 @@ fn the_slow_filter_solves_more_and_every_step_is_sound() {
 
 #[test]
 fn filter_output_forms_and_bad_input() {
-    let one = sample(1);
+    let one = cbg_input(1);
     let j = ruledoku_stdin(["filter", "--json", "-"], &one);
     assert_eq!(j.code, Some(0));
     let v: serde_json::Value = serde_json::from_str(j.stdout.trim()).unwrap();
@@ -116,7 +110,7 @@ fn shares_solved_by_rating_band() {
     std::fs::write(&ratings, "1.2\n7.1\n7.3\nn/a\n").unwrap();
     let r = ruledoku_stdin(
         ["filter", "-q", "--bands", ratings.to_str().unwrap(), "-"],
-        &sample(4),
+        &cbg_input(4),
     );
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let after: Vec<&str> = r.stderr.lines().skip(1).collect();
@@ -132,7 +126,7 @@ fn shares_solved_by_rating_band() {
     );
     let missing = ruledoku_stdin(
         ["filter", "--bands", "/nonexistent/ser.txt", "-"],
-        &sample(1),
+        &cbg_input(1),
     );
     assert_eq!(missing.code, Some(2), "{}", missing.stderr);
     assert!(
@@ -146,7 +140,7 @@ fn shares_solved_by_rating_band() {
 /// while others run): the same lines, in input order, and the same summary.
 #[test]
 fn worker_counts_give_the_same_lines_in_order() {
-    let input = sample(1000);
+    let input = cbg_input(1000);
     let runs: Vec<_> = ["1", "2"]
         .iter()
         .map(|j| ruledoku_stdin(["filter", "-j", j, "-"], &input))

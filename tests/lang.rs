@@ -1,19 +1,13 @@
 //! The rule language front end: expansion counts, placement of filters,
 //! all-errors-at-once diagnostics, and no panic on any input.
 
+mod common;
+
+use common::{root, shipped};
 use proptest::prelude::*;
 use ruledoku::lang::compile_source;
 use ruledoku::rating::Rating;
 use ruledoku::search::pattern::Instr;
-
-fn shipped(name: &str) -> String {
-    std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("rules")
-            .join(name),
-    )
-    .unwrap()
-}
 
 #[test]
 fn families_expand_to_one_rule_per_tuple() {
@@ -169,9 +163,7 @@ fn type_errors_name_both_types() {
 
 #[test]
 fn every_shipped_rule_file_compiles() {
-    for f in
-        std::fs::read_dir(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules")).unwrap()
-    {
+    for f in std::fs::read_dir(root().join("rules")).unwrap() {
         let p = f.unwrap().path();
         if p.extension().is_some_and(|e| e == "rules") {
             let src = std::fs::read_to_string(&p).unwrap();

@@ -7,7 +7,8 @@
 
 mod common;
 
-use common::errors;
+use common::matches::{matches_shown, matches_text};
+use common::{FSHT, data, errors, shipped};
 use ruledoku::engine::{self, Limits, StopReason};
 use ruledoku::grid::geometry::cand;
 use ruledoku::grid::state::State;
@@ -16,17 +17,7 @@ use ruledoku::oracle::referee::Referee;
 use ruledoku::rule::Rule;
 use ruledoku::{input, ruleset};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::Arc;
-
-const FSHT: &str =
-    ".2.1.3.9..8.4.9.6...........6..1..3...8.3.1..2.......5..56.84...42...65.81.7.5.29";
-
-fn data(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
 
 /// The one error of a rule text.
 fn error(src: &str) -> String {
@@ -49,24 +40,12 @@ fn state(p: &str) -> State {
     State::from_masks(&p.masks, &p.givens)
 }
 
-/// The texts of every match of the only rule of `src` on `state`.
-fn matches(src: &str, state: &State) -> Vec<String> {
+/// Every match of the only rule of `src` on `state`, as a step reads
+/// (`matches_shown`).
+fn source_matches(src: &str, state: &State) -> Vec<String> {
     let rules = compile(src);
     assert_eq!(rules.len(), 1);
-    let s = &rules[0].searcher;
-    let mut out = Vec::new();
-    let mut cx = ruledoku::search::SearchCx::new(None);
-    let _ = s.search(&mut cx, state, &mut |f| {
-        let shown = s.render(state, &f.evidence);
-        let conc: Vec<String> = f
-            .conclusions
-            .iter()
-            .map(ruledoku::grid::geometry::cand_name)
-            .collect();
-        out.push(format!("{shown} ==> {}", conc.join(" ")));
-        std::ops::ControlFlow::Continue(())
-    });
-    out
+    matches_shown(&*rules[0].searcher, state)
 }
 
 /// Runs the basic set plus the rules of `extra` over the first 1,000
@@ -264,10 +243,12 @@ fn assert_of_a_cand_or_a_guarded_name_is_valid() {
         compile(&rule(body));
     }
     // The shipped singles are written this way.
-    let singles =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/singles.rules"))
-            .unwrap();
-    assert_eq!(compile_source("singles.rules", &singles).unwrap().len(), 4);
+    assert_eq!(
+        compile_source("singles.rules", &shipped("singles.rules"))
+            .unwrap()
+            .len(),
+        4
+    );
 }
 
 // ---- 3. Quantifiers and `grid` ---------------------------------------------
@@ -282,7 +263,7 @@ fn quantifiers_decide_over_a_set() {
             "rule t {{\n complexity 1\n let D: digit\n where D == first(digits(grid)) and {cond}\n eliminate grid\n}}"
         )
     };
-    let hit = |cond: &str| !matches(&src(cond), &p).is_empty();
+    let hit = |cond: &str| !source_matches(&src(cond), &p).is_empty();
     assert!(hit(&format!("|grid| == {undecided}")));
     // Live candidates of each undecided cell.
     let sizes: Vec<usize> = (0..81)
@@ -554,7 +535,7 @@ fn family_parameters_are_not_reserved_words_and_name_each_rule() {
 #[test]
 fn first_and_last_of_an_empty_set_make_no_match() {
     let p = state(FSHT);
-    let count = |body: &str| matches(&rule(body), &p).len();
+    let count = |body: &str| source_matches(&rule(body), &p).len();
     let none = "digits(C) - digits(C)";
     assert_eq!(
         count(&format!(
@@ -608,7 +589,7 @@ fn first_and_last_of_an_empty_set_make_no_match() {
         count("    let C: cell\n    eliminate cands(C) & cands(first(digits(C)))"),
         51
     );
-    let shown = matches(
+    let shown = source_matches(
         &rule(
             "    let C: cell\n    eliminate C\n    show \"${C} ${first(digits(C))}-${last(digits(C))}\"",
         ),
@@ -783,20 +764,8 @@ proptest! {
         );
         let rules = compile_source("fuzz.rules", &src)
             .unwrap_or_else(|e| panic!("{}", ruledoku::lang::Diagnostics(e)));
-        let _ = matches_of(&rules[0], &state(FSHT));
+        let _ = matches_text(&*rules[0].searcher, &state(FSHT));
     }
-}
-
-/// Texts of every match of a compiled rule.
-fn matches_of(r: &Rule, state: &State) -> Vec<String> {
-    let s = &r.searcher;
-    let mut out = Vec::new();
-    let mut cx = ruledoku::search::SearchCx::new(None);
-    let _ = s.search(&mut cx, state, &mut |f| {
-        out.push(s.render(state, &f.evidence));
-        std::ops::ControlFlow::Continue(())
-    });
-    out
 }
 
 /// `let X: T in A then B then C`: the elements of A first, then those of
@@ -811,7 +780,7 @@ fn then_orders_a_generator_s_domain() {
     let src = rule(
         "    let P: cell\n    where |P| == 2\n    let A: cell in cells(blocks(P)) - P then cells(rows(P)) - P then cells(columns(P)) - P\n    eliminate cands(A) & cands(first(digits(A)))\n    show \"${A}\"",
     );
-    let got = matches(&src, &empty);
+    let got = source_matches(&src, &empty);
     let order: Vec<&str> = got.iter().map(|m| m.split(' ').next().unwrap()).collect();
     assert_eq!(
         order,
@@ -825,9 +794,9 @@ fn then_orders_a_generator_s_domain() {
     let plain = rule(
         "    let P: cell\n    where |P| == 2\n    let A: cell in peers(P)\n    eliminate cands(A) & cands(first(digits(A)))\n    show \"${A}\"",
     );
-    assert_eq!(matches(&plain, &empty).len(), 20);
+    assert_eq!(source_matches(&plain, &empty).len(), 20);
     assert_eq!(
-        matches(&plain, &empty)[0].split(' ').next().unwrap(),
+        source_matches(&plain, &empty)[0].split(' ').next().unwrap(),
         "r1c5"
     );
 }

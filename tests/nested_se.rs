@@ -18,8 +18,8 @@
 
 mod common;
 
-use common::errors;
 use common::se_steps::{SeStep, ours, rate_checked, state_of, steps};
+use common::{data, errors, root, shared_data};
 use ruledoku::grid::geometry::*;
 use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset;
@@ -33,7 +33,7 @@ fn hints(file: &str) -> Vec<SeStep> {
 
 /// The set of one rule of a rule file (`rules/se/nested.rules`).
 fn only(file: &str, rule: &str) -> ruleset::RuleSet {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let path = root().join(file);
     let mut set = ruleset::load(path.to_str().unwrap()).unwrap();
     set.rules.retain(|r| r.head.name == rule);
     assert_eq!(set.rules.len(), 1, "{rule}");
@@ -115,8 +115,7 @@ fn dynamic_plus_needs_its_branch_rules() {
 /// 10.0) on SE's own path: each of our rules alone gives SE's step.
 #[test]
 fn nested_first_hints_are_ses() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-nested-hints.tsv");
+    let path = data("se-nested-hints.tsv");
     let text = std::fs::read_to_string(path).unwrap();
     let mut n = 0;
     let mut bad = Vec::new();
@@ -178,8 +177,7 @@ fn nested_first_hints_are_ses() {
 #[test]
 #[ignore = "SE's hardest puzzles: about a minute each; run with --ignored in release"]
 fn hard_972_ratings_are_ses() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/se-hard/hard-972.txt");
+    let path = shared_data("se-hard/hard-972.txt");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let all: Vec<&str> = text.lines().collect();
     let lines: Vec<usize> = match std::env::var("RULEDOKU_HARD972").ok().as_deref() {
@@ -225,8 +223,7 @@ fn hard_972_ratings_are_ses() {
 #[test]
 #[ignore = "six hard puzzles, a minute of CPU: run with --ignored in release"]
 fn hard_isomorphs_ratings_are_ses() {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-hard-isomorphs.txt");
+    let path = data("se-hard-isomorphs.txt");
     let text = std::fs::read_to_string(&path).unwrap();
     let set = ruleset::load("se").unwrap();
     let mut got = Vec::new();
@@ -364,10 +361,7 @@ fn every_match_of_the_nested_levels_is_true() {
         })
         .sum();
     assert!(n >= 10, "{n}");
-    let text = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-nested-hints.tsv"),
-    )
-    .unwrap();
+    let text = std::fs::read_to_string(data("se-nested-hints.tsv")).unwrap();
     let first = text.lines().find(|l| !l.starts_with('#')).unwrap();
     let pm = first.split('\t').nth(7).unwrap();
     assert!(

@@ -3,6 +3,10 @@
 //! shared prefix finds exactly the matches, in the same order, that it
 //! finds run whole.
 
+mod common;
+
+use common::matches::matches_in_full;
+use common::shipped;
 use ruledoku::engine::Runner;
 use ruledoku::grid::state::State;
 use ruledoku::input::parse_puzzle;
@@ -10,30 +14,14 @@ use ruledoku::lang::compile_source;
 use ruledoku::rule::Rule;
 use ruledoku::ruleset;
 use ruledoku::search::pattern::{Instr, Plan};
-use ruledoku::search::{SearchCx, Searcher};
-use std::ops::ControlFlow;
 
 fn uniqueness_rules() -> Vec<Rule> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/rules/se/uniqueness.rules");
-    let text = std::fs::read_to_string(path).unwrap();
-    compile_source("uniqueness.rules", &text).unwrap()
+    compile_source("uniqueness.rules", &shipped("se/uniqueness.rules")).unwrap()
 }
 
 fn plan<'a>(rules: &'a [Rule], name: &str) -> &'a Plan {
     let r = rules.iter().find(|r| r.head.name == name).unwrap();
     r.searcher.as_any().downcast_ref::<Plan>().unwrap()
-}
-
-/// Every match of a searcher on a state, as text: conclusions and
-/// evidence, in the order found.
-fn matches(s: &dyn Searcher, state: &State) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cx = SearchCx::new(None);
-    let _ = s.search(&mut cx, state, &mut |f| {
-        out.push(format!("{:?} {:?}", f.conclusions, f.evidence));
-        ControlFlow::Continue(())
-    });
-    out
 }
 
 #[test]
@@ -110,8 +98,13 @@ fn shared_prefixes_change_no_match() {
                 }
                 let mut whole = plan.clone();
                 whole.prefixes.clear();
-                let shared = matches(plan, &step.before);
-                assert_eq!(shared, matches(&whole, &step.before), "{}", rule.head.name);
+                let shared = matches_in_full(plan, &step.before);
+                assert_eq!(
+                    shared,
+                    matches_in_full(&whole, &step.before),
+                    "{}",
+                    rule.head.name
+                );
                 if rule.head.name.starts_with("se-unique-loop") {
                     found += shared.len();
                 }

@@ -7,11 +7,11 @@
 //! named like built-in sets) and is checked not to have panicked.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{FSHT, MY_X_WING, Run, finish};
+use common::{FSHT, MY_X_WING, Run, finish, ruledoku_in, shipped};
 
 /// The rules of the built-in `singles` set, in order.
 const SINGLES: [&str; 4] = [
@@ -20,17 +20,6 @@ const SINGLES: [&str; 4] = [
     "hidden-single-in-a-column",
     "hidden-single-in-a-block",
 ];
-
-/// Runs the binary in `dir` with no standard input.
-fn ruledoku(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_ruledoku"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs");
-    finish(&format!("ruledoku {}", args.join(" ")), out)
-}
 
 /// Runs a bash command line in `dir`, `$R` being the binary.
 fn bash(dir: &Path, line: &str) -> Run {
@@ -43,15 +32,6 @@ fn bash(dir: &Path, line: &str) -> Run {
         .output()
         .expect("bash runs");
     finish(line, out)
-}
-
-fn shipped(file: &str) -> String {
-    fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("rules")
-            .join(file),
-    )
-    .unwrap()
 }
 
 /// A temporary folder with `files` (relative path, contents) written in it.
@@ -77,7 +57,7 @@ fn listed(run: &Run) -> Vec<String> {
 
 /// `rules check SPEC`'s output and exit status.
 fn check(dir: &Path, spec: &str) -> (String, Option<i32>) {
-    let run = ruledoku(dir, &["rules", "check", spec]);
+    let run = ruledoku_in(dir, ["rules", "check", spec]);
     (run.stdout, run.code)
 }
 
@@ -89,7 +69,7 @@ fn files_named_like_built_in_sets_do_not_shadow_them() {
     let dir = folder(&[("basic", "x\n")]);
     fs::create_dir(dir.path().join("sfin")).unwrap();
 
-    let run = ruledoku(dir.path(), &["solve", "--rules", "sfin", FSHT]);
+    let run = ruledoku_in(dir.path(), ["solve", "--rules", "sfin", FSHT]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
         run.stdout.contains("rule set: sfin (35 rules)\n"),
@@ -104,7 +84,7 @@ fn files_named_like_built_in_sets_do_not_shadow_them() {
     );
 
     // The default set is the built-in `basic`, whatever the folder holds.
-    let run = ruledoku(dir.path(), &["rate", FSHT]);
+    let run = ruledoku_in(dir.path(), ["rate", FSHT]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
         run.stdout
@@ -114,13 +94,13 @@ fn files_named_like_built_in_sets_do_not_shadow_them() {
     );
 
     // Spelled as paths they are the files, and refused for what they hold.
-    let run = ruledoku(dir.path(), &["solve", "--rules", "./sfin", FSHT]);
+    let run = ruledoku_in(dir.path(), ["solve", "--rules", "./sfin", FSHT]);
     assert_eq!(run.code, Some(2));
     assert_eq!(
         run.stderr,
         "error: ./sfin: empty rule set: the folder has no .rules file\n"
     );
-    let run = ruledoku(dir.path(), &["rate", "--rules", "./basic", FSHT]);
+    let run = ruledoku_in(dir.path(), ["rate", "--rules", "./basic", FSHT]);
     assert_eq!(run.code, Some(2));
     assert_eq!(
         run.stderr,
@@ -131,27 +111,27 @@ fn files_named_like_built_in_sets_do_not_shadow_them() {
 #[test]
 fn a_bare_name_is_a_built_in_set_and_a_path_needs_its_spelling() {
     let dir = folder(&[("mine/x.rules", MY_X_WING), ("x.rules", MY_X_WING)]);
-    let run = ruledoku(dir.path(), &["solve", "--rules", "mine", FSHT]);
+    let run = ruledoku_in(dir.path(), ["solve", "--rules", "mine", FSHT]);
     assert_eq!(run.code, Some(2));
     assert_eq!(
         run.stderr,
         "error: unknown rule set `mine` (built-in sets: b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, lassos, se, se-chaining, sfin, singles, te, te2, tw, typed, w, w-sfin, z); \
          to use the path `mine`, write `./mine` (a path has a `/` or an extension)\n"
     );
-    let run = ruledoku(dir.path(), &["solve", "--rules", "sfn", FSHT]);
+    let run = ruledoku_in(dir.path(), ["solve", "--rules", "sfn", FSHT]);
     assert_eq!(run.code, Some(2));
     assert_eq!(
         run.stderr,
         "error: unknown rule set `sfn` (built-in sets: b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, lassos, se, se-chaining, sfin, singles, te, te2, tw, typed, w, w-sfin, z); did you mean `sfin`?\n"
     );
     for spec in ["./mine", "mine/", "x.rules", "./x.rules"] {
-        let run = ruledoku(dir.path(), &["rules", "list", "--rules", spec]);
+        let run = ruledoku_in(dir.path(), ["rules", "list", "--rules", spec]);
         assert_eq!(listed(&run), ["my-x-wing-in-rows"], "{spec}");
     }
     let abs = dir.path().join("mine");
-    let run = ruledoku(
+    let run = ruledoku_in(
         dir.path(),
-        &["rules", "list", "--rules", abs.to_str().unwrap()],
+        ["rules", "list", "--rules", abs.to_str().unwrap()],
     );
     assert_eq!(listed(&run), ["my-x-wing-in-rows"]);
 }
@@ -208,14 +188,14 @@ fn empty_files_folders_and_sets_are_refused() {
             &["solve", "--rules", spec, FSHT][..],
             &["rate", "--rules", spec, FSHT],
         ] {
-            let run = ruledoku(d, cmd);
+            let run = ruledoku_in(d, cmd);
             assert_eq!(run.code, Some(2), "{cmd:?}");
             assert_eq!(run.stderr, format!("error: {message}"), "{cmd:?}");
             assert_eq!(run.stdout, "", "{cmd:?}");
         }
     }
     fs::write(d.join("p.txt"), format!("{FSHT}\n")).unwrap();
-    let run = ruledoku(d, &["bench", "p.txt", "--rules", "./none"]);
+    let run = ruledoku_in(d, ["bench", "p.txt", "--rules", "./none"]);
     assert_eq!(run.code, Some(2));
     assert_eq!(
         run.stderr,
@@ -330,13 +310,13 @@ fn a_user_set_includes_basic_and_excludes_one_rule() {
         "name: no-xy\ndescription: basic without xy-wing\nfiles: [basic]\nexclude: [xy-wing]\n",
     )]);
     let d = dir.path();
-    let basic = listed(&ruledoku(d, &["rules", "list", "--rules", "basic"]));
-    let mine = listed(&ruledoku(d, &["rules", "list", "--rules", "no-xy.yaml"]));
+    let basic = listed(&ruledoku_in(d, ["rules", "list", "--rules", "basic"]));
+    let mine = listed(&ruledoku_in(d, ["rules", "list", "--rules", "no-xy.yaml"]));
     let expected: Vec<String> = basic.iter().filter(|r| *r != "xy-wing").cloned().collect();
     assert_eq!(basic.len(), 57);
     assert_eq!(mine, expected);
     // The rules are the built-in files' ones.
-    let run = ruledoku(d, &["rules", "list", "--rules", "no-xy.yaml"]);
+    let run = ruledoku_in(d, ["rules", "list", "--rules", "no-xy.yaml"]);
     assert!(
         run.stdout
             .starts_with("rule set no-xy: basic without xy-wing\n")
@@ -363,7 +343,7 @@ fn a_set_names_sets_folders_and_rule_files() {
         ),
         ("extra.rules", &shipped("wings.rules")),
     ]);
-    let run = ruledoku(dir.path(), &["rules", "list", "--rules", "sets/outer.yaml"]);
+    let run = ruledoku_in(dir.path(), ["rules", "list", "--rules", "sets/outer.yaml"]);
     assert_eq!(
         listed(&run)[..],
         [&SINGLES[..], &["my-x-wing-in-rows", "xy-wing", "xyz-wing"]].concat()[..]
@@ -378,7 +358,7 @@ fn a_set_names_sets_folders_and_rule_files() {
         "{}",
         run.stdout
     );
-    let run = ruledoku(dir.path(), &["solve", "--rules", "sets/outer.yaml", FSHT]);
+    let run = ruledoku_in(dir.path(), ["solve", "--rules", "sets/outer.yaml", FSHT]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
         run.stdout.contains("rule set: outer (7 rules)\n"),
@@ -391,7 +371,7 @@ fn a_set_names_sets_folders_and_rule_files() {
 fn plus_joins_specs_on_the_command_line() {
     let dir = folder(&[("my-rules/x.rules", MY_X_WING)]);
     let d = dir.path();
-    let run = ruledoku(d, &["rules", "list", "--rules", "singles+./my-rules/"]);
+    let run = ruledoku_in(d, ["rules", "list", "--rules", "singles+./my-rules/"]);
     assert!(
         run.stdout
             .starts_with("rule set singles+my-rules: the union of singles, my-rules\n"),
@@ -402,7 +382,7 @@ fn plus_joins_specs_on_the_command_line() {
         listed(&run)[..],
         [&SINGLES[..], &["my-x-wing-in-rows"]].concat()[..]
     );
-    let run = ruledoku(d, &["solve", "--rules", "basic+./my-rules/", FSHT]);
+    let run = ruledoku_in(d, ["solve", "--rules", "basic+./my-rules/", FSHT]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
         run.stdout.contains("rule set: basic+my-rules (58 rules)\n"),
@@ -460,7 +440,7 @@ fn include_cycles_are_named() {
         check(d, "self.yaml"),
         ("include cycle: self.yaml → self.yaml\n".into(), Some(1))
     );
-    let run = ruledoku(d, &["solve", "--rules", "sub/c.yaml", FSHT]);
+    let run = ruledoku_in(d, ["solve", "--rules", "sub/c.yaml", FSHT]);
     assert_eq!(run.code, Some(2));
     assert_eq!(
         run.stderr,
@@ -479,12 +459,12 @@ fn the_same_rule_file_reached_twice_is_loaded_once() {
             "files: [x.rules, sub/s.yaml, ./sub/../x.rules, singles, sfin]\n",
         ),
     ]);
-    let run = ruledoku(dir.path(), &["rules", "list", "--rules", "top.yaml"]);
+    let run = ruledoku_in(dir.path(), ["rules", "list", "--rules", "top.yaml"]);
     assert_eq!(
         listed(&run),
-        listed(&ruledoku(
+        listed(&ruledoku_in(
             dir.path(),
-            &[
+            [
                 "rules",
                 "list",
                 "--rules",
@@ -554,10 +534,10 @@ fn settings_of_an_included_set_shape_its_part_and_the_includer_shapes_the_union(
         ("whips.yaml", "files: [basic]\nmax-level: 1\n"),
     ]);
     let d = dir.path();
-    let low = ruledoku(d, &["rules", "list", "--rules", "low.yaml"]);
+    let low = ruledoku_in(d, ["rules", "list", "--rules", "low.yaml"]);
     let names = listed(&low);
     // basic's rules up to level 2, but not x-wing-in-columns.
-    let basic = listed(&ruledoku(d, &["rules", "list", "--rules", "basic"]));
+    let basic = listed(&ruledoku_in(d, ["rules", "list", "--rules", "basic"]));
     assert!(names.iter().all(|n| basic.contains(n)));
     assert!(names.contains(&"x-wing-in-rows".to_string()));
     assert!(!names.contains(&"x-wing-in-columns".to_string()));
@@ -574,9 +554,9 @@ fn settings_of_an_included_set_shape_its_part_and_the_includer_shapes_the_union(
     );
 
     // The includer's exclude applies to the union of its entries.
-    let top = listed(&ruledoku(
+    let top = listed(&ruledoku_in(
         d,
-        &["rules", "list", "--rules", "top-in-sub/top.yaml"],
+        ["rules", "list", "--rules", "top-in-sub/top.yaml"],
     ));
     let mut expected: Vec<String> = names
         .iter()
@@ -590,7 +570,7 @@ fn settings_of_an_included_set_shape_its_part_and_the_includer_shapes_the_union(
     assert_eq!(sorted_top, expected);
 
     // Its max-level compares the levels its entries gave (whip[1] re-rated 1).
-    let t = ruledoku(d, &["rules", "list", "--rules", "top-in-sub/t.yaml"]);
+    let t = ruledoku_in(d, ["rules", "list", "--rules", "top-in-sub/t.yaml"]);
     assert_eq!(listed(&t)[..], [&SINGLES[..], &["whip[1]"]].concat()[..]);
 
     // Two entries that rate one rule differently cannot both include it.

@@ -12,6 +12,7 @@
 mod common;
 
 use common::se_steps::{ours, rate_checked, state_of, steps};
+use common::{data, shared_data};
 use ruledoku::engine::{Limits, StopReason};
 use ruledoku::grid::state::State;
 use ruledoku::input;
@@ -66,14 +67,10 @@ fn rate_refs(set: &RuleSet, refs: &[Ref]) -> (usize, usize, usize, Vec<(usize, S
     (refs.len(), er_ok, eped_ok, differ)
 }
 
-fn sample() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-cbg-000-sample1000.txt")
-}
-
 #[test]
 fn se_er_of_a_cbg_sample_equals_se_1_2_1() {
     let set = ruleset::load("se").unwrap();
-    let refs = read_refs(&sample());
+    let refs = read_refs(&data("se-cbg-000-sample1000.txt"));
     let (n, er_ok, eped_ok, differ) = rate_refs(&set, &refs);
     assert_eq!(n, 1000);
     assert_eq!(differ, [], "ER differs on these cbg-000 lines");
@@ -89,7 +86,7 @@ fn se_er_of_a_cbg_sample_equals_se_1_2_1() {
 #[test]
 fn bug_type_3_and_aligned_triplet_exclusion_give_se_s_er() {
     let set = ruleset::load("se").unwrap();
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-cbg-000-ate-bug3.txt");
+    let file = data("se-cbg-000-ate-bug3.txt");
     let text = std::fs::read_to_string(file).unwrap();
     let mut used = std::collections::BTreeMap::new();
     for l in text.lines().filter(|l| !l.starts_with('#')) {
@@ -120,9 +117,9 @@ fn bug_type_3_and_aligned_triplet_exclusion_give_se_s_er() {
 #[test]
 #[ignore = "whole cbg-000 (21,375 puzzles): run with --ignored"]
 fn se_er_of_cbg_000() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/cbg-000");
-    let puzzles = std::fs::read_to_string(data.join("puzzles.txt")).unwrap();
-    let ser = std::fs::read_to_string(data.join("SER.txt")).unwrap();
+    let dir = shared_data("cbg-000");
+    let puzzles = std::fs::read_to_string(dir.join("puzzles.txt")).unwrap();
+    let ser = std::fs::read_to_string(dir.join("SER.txt")).unwrap();
     let refs: Vec<Ref> = puzzles
         .lines()
         .zip(ser.lines())
@@ -153,7 +150,7 @@ fn se_er_of_cbg_000() {
 /// itself. The default suite rates the first 200 lines, every step checked
 /// against the solution; `--ignored` rates them all.
 fn isomorphs() -> Vec<Ref> {
-    read_refs(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/se-cbg-000-isomorphs.txt"))
+    read_refs(&data("se-cbg-000-isomorphs.txt"))
 }
 
 /// Every line's ER, EP and ED equal SE 1.2.1's.
@@ -170,11 +167,9 @@ fn se_ratings_of_cbg_000_isomorphs_equal_se_1_2_1() {
     let first: Vec<Ref> = refs.into_iter().take(200).collect();
     // The sample reaches SE's chaining ratings and holds isomorphs whose ER
     // is not their original's (cbg-000's SER.txt).
-    let ser: Vec<String> = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/cbg-000/SER.txt"),
-    )
-    .map(|t| t.lines().map(|l| l.trim().to_string()).collect())
-    .unwrap_or_default();
+    let ser: Vec<String> = std::fs::read_to_string(shared_data("cbg-000/SER.txt"))
+        .map(|t| t.lines().map(|l| l.trim().to_string()).collect())
+        .unwrap_or_default();
     assert!(
         first
             .iter()

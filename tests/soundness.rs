@@ -5,6 +5,9 @@
 //! tests/data/); the whole collection (21,375 puzzles) runs with
 //! `cargo test --release -- --ignored`.
 
+mod common;
+
+use common::{CBG_SAMPLE, data, shared_data};
 use ruledoku::engine::{self, Limits, StopReason};
 use ruledoku::grid::state::State;
 use ruledoku::input;
@@ -40,13 +43,9 @@ fn check_file(set_name: &str, file: &Path) -> (usize, usize, usize) {
     (n, solved, steps)
 }
 
-fn sample() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cbg-000-first1000.txt")
-}
-
 #[test]
 fn sfin_is_sound_on_a_cbg_sample() {
-    let (n, solved, _) = check_file("sfin", &sample());
+    let (n, solved, _) = check_file("sfin", &data(CBG_SAMPLE));
     assert_eq!(n, 1000);
     // Exact count, pinned: a change here means the rules changed behaviour.
     assert_eq!(solved, 576);
@@ -54,21 +53,21 @@ fn sfin_is_sound_on_a_cbg_sample() {
 
 #[test]
 fn basic_set_is_sound_on_a_cbg_sample() {
-    let (n, solved, _) = check_file("basic", &sample());
+    let (n, solved, _) = check_file("basic", &data(CBG_SAMPLE));
     assert_eq!(n, 1000);
     assert!(solved >= 576, "{solved}");
 }
 
 #[test]
 fn singles_set_is_sound_on_a_cbg_sample() {
-    let (n, _, _) = check_file("singles", &sample());
+    let (n, _, _) = check_file("singles", &data(CBG_SAMPLE));
     assert_eq!(n, 1000);
 }
 
 #[test]
 #[ignore = "whole cbg-000 collection: run with --ignored in release"]
 fn sfin_is_sound_on_all_of_cbg_000() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/cbg-000/puzzles.txt");
+    let file = shared_data("cbg-000/puzzles.txt");
     let (n, _, _) = check_file("sfin", &file);
     assert_eq!(n, 21_375);
 }
@@ -76,7 +75,7 @@ fn sfin_is_sound_on_all_of_cbg_000() {
 #[test]
 #[ignore = "whole cbg-000 collection: run with --ignored in release"]
 fn basic_set_is_sound_on_all_of_cbg_000() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/cbg-000/puzzles.txt");
+    let file = shared_data("cbg-000/puzzles.txt");
     let (n, _, _) = check_file("basic", &file);
     assert_eq!(n, 21_375);
 }

@@ -6,14 +6,8 @@
 
 mod common;
 
-use common::{root, ruledoku, ruledoku_stdin};
+use common::{CBG_SAMPLE, cbg_input, data, root, ruledoku, ruledoku_stdin, shared_data};
 use std::collections::BTreeMap;
-
-/// The first `n` puzzles of cbg-000.
-fn sample(n: usize) -> String {
-    let text = std::fs::read_to_string(root().join("tests/data/cbg-000-first1000.txt")).unwrap();
-    text.lines().take(n).map(|l| format!("{l}\n")).collect()
-}
 
 /// The value after `key` on the output line that starts with it.
 fn field<'a>(out: &'a str, key: &str) -> &'a str {
@@ -27,7 +21,7 @@ fn field<'a>(out: &'a str, key: &str) -> &'a str {
 fn subsume(a: &str, b: &str, n: usize, extra: &[&str]) -> (Option<i32>, String) {
     let mut args = vec!["subsume", a, b, "-"];
     args.extend_from_slice(extra);
-    let r = ruledoku_stdin(args, &sample(n));
+    let r = ruledoku_stdin(args, &cbg_input(n));
     assert_eq!(r.stderr, "", "{a} vs {b}");
     (r.code, r.stdout)
 }
@@ -132,7 +126,7 @@ fn whips_are_not_bivalue_chains_and_solve_shows_it() {
             "20",
             "--json",
         ],
-        &sample(3),
+        &cbg_input(3),
     );
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
@@ -180,20 +174,20 @@ fn whips_are_not_bivalue_chains_and_solve_shows_it() {
 
 #[test]
 fn subsume_refuses_bad_specs_and_reports_bad_records() {
-    let r = ruledoku_stdin(["subsume", "x-wnig", "whip", "-"], &sample(1));
+    let r = ruledoku_stdin(["subsume", "x-wnig", "whip", "-"], &cbg_input(1));
     assert_eq!(r.code, Some(2));
     assert_eq!(
         r.stderr,
         "error: A: `x-wnig`: no rule, family or rule set of that name; did you mean `x-wing`?\n"
     );
-    let r = ruledoku_stdin(["subsume", "x-wing", "whip[4..2]", "-"], &sample(1));
+    let r = ruledoku_stdin(["subsume", "x-wing", "whip[4..2]", "-"], &cbg_input(1));
     assert_eq!(r.code, Some(2));
     assert_eq!(r.stderr, "error: B: `whip[4..2]`: empty level range 4..2\n");
     let r = ruledoku_stdin(["subsume", "x-wing", "whip", "-"], "");
     assert_eq!(r.code, Some(2));
     assert_eq!(r.stderr, "error: <stdin>: no puzzle found\n");
     // A bad line is reported and the run goes on.
-    let input = format!("not a puzzle\n{}", sample(2));
+    let input = format!("not a puzzle\n{}", cbg_input(2));
     let r = ruledoku_stdin(
         ["subsume", "x-wing", "singles+whip[..2]", "-", "--closure"],
         &input,
@@ -205,7 +199,7 @@ fn subsume_refuses_bad_specs_and_reports_bad_records() {
 
 /// The W counts of the reference ratings, first `n` lines.
 fn reference_w(n: usize) -> BTreeMap<u32, u64> {
-    let text = std::fs::read_to_string(root().join("tests/data/cbg-000-first1000-W.txt")).unwrap();
+    let text = std::fs::read_to_string(data("cbg-000-first1000-W.txt")).unwrap();
     let mut m = BTreeMap::new();
     for l in text.lines().take(n) {
         *m.entry(l.trim().parse::<u32>().unwrap()).or_default() += 1;
@@ -222,8 +216,8 @@ fn distribution_line(m: &BTreeMap<u32, u64>) -> String {
 
 #[test]
 fn the_w_distribution_of_the_first_1000_puzzles_is_the_reference() {
-    let data = root().join("tests/data/cbg-000-first1000.txt");
-    let r = ruledoku(["classify", "--rating", "W", data.to_str().unwrap()]);
+    let file = data(CBG_SAMPLE);
+    let r = ruledoku(["classify", "--rating", "W", file.to_str().unwrap()]);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let want = distribution_line(&reference_w(1000));
     assert_eq!(field(&r.stdout, "1000 puzzles; distribution: "), want);
@@ -234,7 +228,7 @@ fn the_w_distribution_of_the_first_1000_puzzles_is_the_reference() {
 
 #[test]
 fn ladders_print_berthiers_table_and_csv() {
-    let input = sample(40);
+    let input = cbg_input(40);
     let r = ruledoku_stdin(
         [
             "classify", "--ladder", "l", "--ladder", "m", "--ladder", "n", "-",
@@ -272,7 +266,7 @@ fn plots_are_png_and_svg_files() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("w.png");
     let svg = dir.path().join("lm.svg");
-    let input = sample(20);
+    let input = cbg_input(20);
     let r = ruledoku_stdin(
         [
             "classify",
@@ -312,7 +306,7 @@ fn plots_are_png_and_svg_files() {
 
 #[test]
 fn classify_refuses_bad_input() {
-    let input = sample(1);
+    let input = cbg_input(1);
     let r = ruledoku_stdin(["classify", "-"], &input);
     assert_eq!(r.code, Some(2));
     assert_eq!(
@@ -404,7 +398,7 @@ fn classify_refuses_bad_input() {
 #[test]
 #[ignore = "whole cbg-000: about 6 CPU-minutes"]
 fn the_w_ratings_of_cbg_000() {
-    let dir = root().join("../shared/data/cbg-000");
+    let dir = shared_data("cbg-000");
     let data = dir.join("puzzles.txt");
     if !data.exists() {
         eprintln!(
@@ -446,7 +440,7 @@ fn the_w_ratings_of_cbg_000() {
 /// need depth 0 (singles) or 1 (T&E(singles)).
 #[test]
 fn the_te_ladder_gives_the_te_depth() {
-    let r = ruledoku_stdin(["classify", "--ladder", "te", "-"], &sample(20));
+    let r = ruledoku_stdin(["classify", "--ladder", "te", "-"], &cbg_input(20));
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(lines[2], "TE0         7        7   35.00%");
@@ -456,12 +450,11 @@ fn the_te_ladder_gives_the_te_depth() {
 
 /// The first puzzle of hard-972 (SE 11.9).
 fn hard_972_first() -> String {
-    let text = std::fs::read_to_string(root().join("../shared/data/se-hard/hard-972.txt"))
-        .unwrap_or_else(|_| {
-            // The reference data may sit elsewhere; the puzzle itself:
-            "........1.....2.34.35.......62......7.3.25..885...67...7853....32..68...5.62.7.8. x\n"
-                .into()
-        });
+    let text = std::fs::read_to_string(shared_data("se-hard/hard-972.txt")).unwrap_or_else(|_| {
+        // The reference data may sit elsewhere; the puzzle itself:
+        "........1.....2.34.35.......62......7.3.25..885...67...7853....32..68...5.62.7.8. x\n"
+            .into()
+    });
     format!("{}\n", &text[..81])
 }
 

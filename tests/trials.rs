@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::errors;
+use common::{CBG_SAMPLE, data, errors};
 use ruledoku::engine::{self, Limits};
 use ruledoku::grid::state::State;
 use ruledoku::lang::compile_source;
@@ -262,9 +262,7 @@ fn a_users_trial_rule_runs() {
 fn solved_by(set: &str, n: usize) -> usize {
     use ruledoku::oracle::referee::Referee;
     let set = ruleset::load(set).unwrap();
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cbg-000-first1000.txt");
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = std::fs::read_to_string(data(CBG_SAMPLE)).unwrap();
     let mut solved = 0;
     for rec in input::parse_str("cbg", &text).into_iter().take(n) {
         let p = rec.unwrap();

@@ -8,7 +8,7 @@ use ruledoku::{input, lang, ruleset};
 use std::sync::Arc;
 
 mod common;
-use common::FSHT;
+use common::{FSHT, ruledoku};
 
 /// Singles, then a "rule" that wrongly eliminates both candidates of a
 /// bivalue cell (one of them is the cell's value).
@@ -101,12 +101,9 @@ fn verify_on_the_command_line_names_the_wrong_rule() {
     let set = dir.path().join("wrong.yaml");
     std::fs::write(&set, format!("files: [singles, {}]\n", rules.display())).unwrap();
     for cmd in ["solve", "rate"] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ruledoku"))
-            .args([cmd, "--verify", "--rules", set.to_str().unwrap(), FSHT])
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{cmd}: {err}");
+        let out = ruledoku([cmd, "--verify", "--rules", set.to_str().unwrap(), FSHT]);
+        let err = &out.stderr;
+        assert_eq!(out.code, Some(1), "{cmd}: {err}");
         assert!(
             err.contains(
                 "wrong step 15 by rule `bivalue-wipe`: bivalue-wipe: r1c3 ==> r1c3 ≠ 7, r1c3 ≠ 4"
@@ -130,13 +127,10 @@ fn verify_on_the_command_line_names_the_wrong_rule() {
             "{err}"
         );
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ruledoku"))
-        .args(["rate", "--verify", "--rules", "sfin", FSHT])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let out = ruledoku(["rate", "--verify", "--rules", "sfin", FSHT]);
+    assert_eq!(out.code, Some(0));
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        out.stderr,
         "verify: 1 puzzle checked, 0 with a wrong step\n"
     );
 }

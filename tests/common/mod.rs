@@ -1,14 +1,18 @@
-//! Helpers shared by the tests that run the `ruledoku` binary: run it with
-//! arguments (and standard input), and fail the test at once if it was
-//! killed or panicked.
+//! Helpers shared by the test crates (each test file mounts them with
+//! `mod common;`): where the test data and the shipped rules are, sample
+//! puzzles, running the `ruledoku` binary with arguments (and standard
+//! input) and failing the test at once if it was killed or panicked, and
+//! the errors of a rule text. `matches` lists a searcher's matches;
+//! `se_steps` reads Sudoku Explainer's transcribed steps.
 
 #![allow(dead_code)] // each test crate uses its own part of these helpers
 
+pub mod matches;
 pub mod se_steps;
 
 use std::ffi::OsStr;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// SudoRules rates it FSHT (subsets-S3-FSHTrow-SE8.sdk.txt).
@@ -45,6 +49,37 @@ rule my-x-wing-in-rows {
 /// The crate root (where `tests/data/` and `rules/` are).
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The file `name` of `tests/data/`.
+pub fn data(name: &str) -> PathBuf {
+    root().join("tests/data").join(name)
+}
+
+/// The file or folder `name` of the data shared with the other projects
+/// (`../shared/data/`: the whole cbg-000 collection and its ratings), which
+/// only the `--ignored` tests and a few optional checks read.
+pub fn shared_data(name: &str) -> PathBuf {
+    root().join("../shared/data").join(name)
+}
+
+/// The text of the shipped rule file `file` (a path under `rules/`).
+pub fn shipped(file: &str) -> String {
+    let path = root().join("rules").join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The first 1,000 puzzles of cbg-000, one line each (`tests/data/`).
+pub const CBG_SAMPLE: &str = "cbg-000-first1000.txt";
+
+/// The first `n` lines of [`CBG_SAMPLE`], each ended by a newline: the
+/// standard input of a command run on the first `n` puzzles.
+pub fn cbg_input(n: usize) -> String {
+    let path = data(CBG_SAMPLE);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let lines: Vec<&str> = text.lines().take(n).collect();
+    assert_eq!(lines.len(), n, "{} has fewer lines", path.display());
+    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 /// What one run of the binary gave.
@@ -109,8 +144,18 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
+    ruledoku_in(&root(), args)
+}
+
+/// Runs the binary from the folder `dir` with no standard input.
+pub fn ruledoku_in<I, S>(dir: &Path, args: I) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
     let (mut cmd, shown) = command(args);
     let out = cmd
+        .current_dir(dir)
         .stdin(Stdio::null())
         .output()
         .expect("run the ruledoku binary");

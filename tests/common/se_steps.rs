@@ -46,10 +46,7 @@ pub struct SeStep {
 /// name, placement, removed candidates and pencil marks, `extra` columns
 /// (e.g. SE's complexity) between the difficulty and the name.
 pub fn steps(file: &str, extra: usize) -> Vec<SeStep> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(file);
-    std::fs::read_to_string(path)
+    std::fs::read_to_string(super::data(file))
         .unwrap()
         .lines()
         .enumerate()
