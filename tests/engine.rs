@@ -5,7 +5,9 @@ use ruledoku::engine::{self, Limits, StopReason};
 use ruledoku::grid::state::State;
 use ruledoku::oracle::referee::Referee;
 use ruledoku::rating::Rating;
+use ruledoku::search::Evidence;
 use ruledoku::{input, ruleset};
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 mod common;
@@ -172,8 +174,9 @@ fn stats_add_up_to_the_steps_of_the_path() {
     );
 }
 
-/// A match may carry its own grade: the engine rates a run from the steps'
-/// grades, not from the rules (here every grade is the head's).
+/// The run's rating is its most complex step's grade. A pattern rule's
+/// matches bring no grade of their own: here every grade is the head's
+/// (`a_step_is_graded_by_its_match` has matches that bring theirs).
 #[test]
 fn the_hardest_step_gives_the_rating() {
     let set = ruleset::load("sfin").unwrap();
@@ -186,4 +189,87 @@ fn the_hardest_step_gives_the_rating() {
             .iter()
             .all(|s| s.grade.complexity <= h.grade.complexity)
     );
+}
+
+/// cbg-000 line 19,860 (`tests/data/se-cbg-000-isomorphs.txt`): ER 7.2 in
+/// Sudoku Explainer 1.2.1, reached by forcing chains.
+const SE_FORCING_CHAINS: &str =
+    ".....6..35...1.....16...98....3..2..7.....15.6.8.2.3....79.3..4....82.9.......7..";
+
+/// The grade of a step is its match's. SE's forcing chains and cycles
+/// (`rules/se/forcing-chains.rules`) is one trial rule (`level 6.5`,
+/// `rating "Forcing Chains & Cycles"`) whose matches bring their own
+/// grade: the level and label of the conclusion they reach (a forcing
+/// X-chain 6.6, a cycle 6.5 or 7.0, a forcing chain 7.0) plus SE's length
+/// increment for their chain's complexity (length = complexity − 2; 0.1
+/// each time the length passes 4, 6, 8, 12, 16, 24, …). On this puzzle the
+/// `se` set applies it with chains of three lengths, and one label is
+/// graded at two levels. Were steps graded by their rule's head, every
+/// one would be 6.5 "Forcing Chains & Cycles".
+#[test]
+fn a_step_is_graded_by_its_match() {
+    let set = ruleset::load("se").unwrap();
+    let run = engine::run(&set, start(SE_FORCING_CHAINS), Limits::default());
+    assert_eq!(run.stop, StopReason::Solved);
+    // The rule's conclusions: their labels and levels in tenths.
+    let base = |label: &str| match label {
+        "Bidirectional X-Cycle" | "Bidirectional Y-Cycle" => 65,
+        "Forcing X-Chain" => 66,
+        "Bidirectional Cycle" | "Forcing Chain" => 70,
+        _ => panic!("not a conclusion of forcing-chains-and-cycles: {label}"),
+    };
+    let increment = |complexity: usize| {
+        let length = complexity - 2;
+        let (mut ceil, mut odd, mut tenths) = (4, false, 0);
+        while length > ceil {
+            tenths += 1;
+            ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+            odd = !odd;
+        }
+        tenths
+    };
+    let mut grades = BTreeSet::new();
+    for s in run
+        .steps
+        .iter()
+        .filter(|s| s.rule_name() == "forcing-chains-and-cycles")
+    {
+        let head = s.rule.head.grade();
+        assert_eq!(
+            (head.level, head.label.as_str()),
+            (Rating::tenths(65), "Forcing Chains & Cycles")
+        );
+        let Evidence::Implications(chains) = &s.evidence else {
+            panic!("a trial step without its chains: {}", s.text());
+        };
+        let want = base(&s.grade.label) + increment(chains.complexity);
+        assert_eq!(s.grade.level, Rating::tenths(want), "{}", s.text());
+        // The rule's place in the order stays the head's.
+        assert_eq!(s.grade.complexity, head.complexity, "{}", s.text());
+        grades.insert((
+            chains.complexity,
+            s.grade.level.to_string(),
+            s.grade.label.clone(),
+        ));
+    }
+    let grade = |k: usize, level: &str, label: &str| (k, level.to_string(), label.to_string());
+    assert_eq!(
+        grades,
+        BTreeSet::from([
+            grade(6, "6.6", "Forcing X-Chain"),
+            grade(6, "7.0", "Bidirectional Cycle"),
+            grade(8, "7.1", "Bidirectional Cycle"),
+            grade(8, "7.1", "Forcing Chain"),
+            grade(10, "7.2", "Forcing Chain"),
+        ])
+    );
+    // The run is rated by its most complex step (the first of equals: every
+    // step of the rule has its complexity, 650), with that step's grade.
+    let h = run.hardest_step().unwrap();
+    assert_eq!(h.rule_name(), "forcing-chains-and-cycles");
+    assert_eq!(run.level(), Rating::tenths(66));
+    assert_eq!(run.rating(), "Forcing X-Chain");
+    // SE's ER is the highest step level: 7.2, as SE 1.2.1 rates it.
+    let highest = run.steps.iter().map(|s| s.grade.level).max().unwrap();
+    assert_eq!(highest, Rating::tenths(72));
 }
