@@ -3,68 +3,93 @@
 //!
 //! It answers "how many solutions, up to a limit" for a grid of givens or for
 //! pencil marks (a sukaku: any set of candidates per cell), and returns a
-//! solution.  It is a depth-first search over a bitboard state with strong,
-//! cheap propagation between guesses.
+//! solution.  It is a depth-first search over a bitboard state; between
+//! guesses, propagation runs whole *sweeps* over the state, each a fixed
+//! sequence of vector operations with no branch on the data.
 //!
 //! # Representation
 //!
 //! The grid is split into three horizontal *bands* of 27 cells (three rows of
-//! nine).  For every band and every digit the state keeps a 27-bit mask
-//! (`u32`) of the cells of the band where the digit is still possible; bit
-//! `r * 9 + c` stands for row `r` of the band and column `c`.  The nine digit
-//! masks of a band are stored side by side (with padding up to 16 entries, so
-//! that SIMD code can clear one cell from all nine masks at once), and a
-//! further mask per band records the cells not yet solved.  A placed digit
-//! stays in its own digit mask as a single bit whose row, box and column peers
-//! have been cleared, so "every house contains every digit at least once"
-//! remains a valid consistency test during the whole search.  The state is a
-//! couple of hundred bytes, cheap to copy for every branch of the search.
+//! nine).  For every band and every digit the state keeps a 27-bit mask of the
+//! cells of the band where the digit is still possible; bit `9 * r + c` stands
+//! for row `r` of the band and column `c`.  The 27 masks sit in the 32-bit
+//! lanes of five vectors of eight lanes ([`V`]): vector `j` holds digit `2j`
+//! in lanes 0-2 (bands 0-2) and digit `2j + 1` in lanes 4-6; lanes 3 and 7 and
+//! the second half of the last vector (a tenth digit) are padding and stay
+//! zero.  So the nine digits of a band are lane `b` of the ten half-vectors,
+//! and the three bands of a digit are lanes 0-2 of one half-vector.
+//!
+//! A cell is *solved* when it has one candidate left; a solved digit stays in
+//! its mask as a single bit.  "Every house contains every digit at least once"
+//! and "no cell is empty" stay valid consistency tests during the whole
+//! search, and a state in which every cell is solved and they hold is a
+//! solution (81 cells, nine per row, each row holding all nine digits).
 //!
 //! # Propagation
 //!
-//! Propagation repeats three steps until nothing changes:
+//! One sweep, on all 27 masks at once:
 //!
-//! 1. **Naked singles.**  Per band, a bit-sliced count over the nine digit
-//!    masks yields the unsolved cells with no candidate left (contradiction)
-//!    and those with exactly one (placed).
-//! 2. **Band filter and row hidden singles.**  Inside one band a digit
-//!    occupies exactly one cell per row and one per box, and the three (row,
-//!    box) pairs it uses form a permutation of the 3×3 grid of *mini-rows*
-//!    (the three cells a row shares with a box).  For each digit mask that
-//!    changed since it was last looked at, the nine "mini-row is not empty"
-//!    flags index a 512-entry table holding the union of all permutations that
-//!    fit inside them, expanded back to cells.  Masking with it performs the
-//!    box/line interactions (pointing and claiming) inside the band and detects
-//!    a row or box left without the digit (the table entry is zero).  A row
-//!    with a single remaining cell is a hidden single and is placed; a box with
-//!    a single cell is reduced to such a row by the filter, so box hidden
-//!    singles come for free.
-//! 3. **Column hidden singles.**  For each digit whose masks changed, a
-//!    bit-sliced count over its nine rows finds columns without the digit
-//!    (contradiction) and columns with a single unsolved cell (placed).
+//! 1. **Naked singles.**  A bit-sliced count over the ten half-vectors (two
+//!    levels, "one or more" and "two or more") gives, for each band, the empty
+//!    cells (contradiction) and the solved ones.  Each digit's solved cells
+//!    clear the digit from their row and box (spread inside the lane) and from
+//!    their column (lanes 0-2 of a half-vector rotated).
+//! 2. **Band filter.**  Inside one band a digit occupies exactly one cell per
+//!    row and one per box, so the three (row, box) pairs it uses form a
+//!    permutation of the 3×3 grid of *mini-rows* (the three cells a row shares
+//!    with a box).  From the nine "mini-row not empty" flags, mini-row (r, k)
+//!    is kept when the two other rows and the two other boxes still hold a
+//!    permutation of theirs: a 2×2 permanent of rotated flags, computed with
+//!    shifts.  This performs the box/line interactions (pointing and claiming)
+//!    inside the band; a digit with no permutation left (zero flags kept) is a
+//!    contradiction.
+//! 3. **Hidden singles.**  A row of a band with one cell left for a digit
+//!    (counted per mini-row, then across the three mini-rows), and a column
+//!    with one cell left (counted in each band, then across the three lanes of
+//!    the digit), place the digit: the cell is cleared from every other
+//!    digit.  A box with one cell left is turned into such a row by step 2, so
+//!    box hidden singles need no step of their own.  A column with no cell
+//!    left is a contradiction.
 //!
-//! Placing a digit clears the cell from the other digit masks, and the digit
-//! from the row, box and column peers; the masks that changed are marked for
-//! step 2.  Every placement first checks that the digit is still possible in
-//! the cell, so two singles that conflict end in a contradiction instead of an
-//! inconsistent grid.
+//! Besides an empty cell, a digit left without a permutation in a band and
+//! a column left without a digit, a sweep checks what placing conclusions
+//! one at a time would have met: two solved cells of one digit in one
+//! mini-row, or in one column of two bands (two in one row and two boxes,
+//! or in one box and two rows, leave the band filter no permutation), and
+//! two hidden singles placed in one cell.  Each is a contradiction.
+//!
+//! Sweeps repeat until one places no hidden single and leaves no new solved
+//! cell: the next one would change nothing (the band filter keeps what it
+//! keeps).  The fixpoint is that of the same rules applied one conclusion
+//! at a time, so the search tree is the one such a solver explores.
+//!
+//! Each step of a sweep is written for the five vectors in turn, so that
+//! five independent chains of operations stand side by side in the
+//! instruction stream; written vector after vector, the chains are too long
+//! for the CPU to overlap more than two, and a sweep takes a third longer.
 //!
 //! # Search
 //!
-//! When propagation stalls, the solver branches on a bivalue cell if there is
-//! one (otherwise on a cell with the fewest candidates).  Among the bivalue
-//! cells it picks the one maximising the number of peers that lose a candidate
-//! in one of the two branches, minus twice the number of unsolved peers with
-//! three or more candidates; on hard puzzles this explores several times fewer
-//! nodes than taking the first bivalue cell.  Every candidate but the last is
-//! tried on a copy of the state, depth first, and then eliminated from the
-//! current state; the last one is placed in the current state.  The search
-//! stops as soon as the requested number of solutions has been found.
+//! At a fixpoint with unsolved cells the solver branches on a bivalue cell if
+//! there is one (otherwise on a cell with the fewest candidates).  Among the
+//! bivalue cells it picks the one maximising the number of peers that lose a
+//! candidate in one of the two branches, minus twice the number of unsolved
+//! peers with three or more candidates; on hard puzzles this explores several
+//! times fewer nodes than taking the first bivalue cell.  Every candidate but
+//! the last is tried on a copy of the state, depth first, and then eliminated
+//! from the current state; the last one is placed in the current state.  The
+//! search stops as soon as the requested number of solutions has been found.
 //!
-//! On x86-64 the search is compiled twice, and the copy using POPCNT, BMI1 and
-//! BMI2 runs when the CPU has them (checked at run time); SSE2 (always present
-//! on x86-64) clears a cell from the nine digit masks of a band at once.  Other
-//! targets use portable code throughout.
+//! # Instruction sets
+//!
+//! The vectors are plain arrays and every operation a loop over their lanes,
+//! which the compiler turns into vector instructions.  On x86-64 the search is
+//! compiled twice: for the baseline (SSE2, every x86-64 CPU: each vector
+//! operation is two 128-bit instructions) and for AVX2 with BMI1/BMI2 (one
+//! 256-bit instruction).  The AVX2 copy runs when the CPU has those features
+//! (checked once, at the first call), unless the environment variable
+//! `RULEDOKU_ORACLE` is `scalar`, which forces the baseline copy.  Other
+//! targets compile the portable code once.
 
 /// Outcome of counting solutions up to a limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,10 +126,7 @@ pub fn solve_givens(givens: &[u8; 81]) -> Solutions {
 /// Bits above bit 8 are ignored; a cell with no candidate makes the puzzle
 /// unsolvable.
 pub fn solve_candidates(masks: &[u16; 81]) -> Solutions {
-    let mut ctx = Search::new(2);
-    if let Some(state) = Board::from_masks(masks) {
-        state.search(&mut ctx);
-    }
+    let ctx = run(Isa::detect(), masks, 2);
     match (ctx.count, ctx.first) {
         (0, _) | (_, None) => Solutions::None,
         (1, Some(grid)) => Solutions::Unique(grid),
@@ -119,219 +141,470 @@ pub fn count_solutions(masks: &[u16; 81], limit: usize) -> usize {
     if limit == 0 {
         return 0;
     }
-    let mut ctx = Search::new(limit);
-    if let Some(state) = Board::from_masks(masks) {
-        state.search(&mut ctx);
+    run(Isa::detect(), masks, limit).count
+}
+
+/// The instruction set of the oracle's search on this machine: `"avx2"`
+/// (x86-64 CPUs with AVX2, BMI1, BMI2, LZCNT and POPCNT) or `"portable"`
+/// (any CPU, or `RULEDOKU_ORACLE=scalar`).  Both find the same counts and
+/// the same solutions.
+pub fn instruction_set() -> &'static str {
+    match Isa::detect() {
+        Isa::Portable => "portable",
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => "avx2",
     }
-    ctx.count
+}
+
+/// The compiled copy of the search that runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Isa {
+    /// The baseline instruction set of the target.
+    Portable,
+    /// AVX2, BMI1, BMI2, LZCNT and POPCNT (x86-64 only).
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+impl Isa {
+    /// The copy for this CPU and environment, decided at the first call:
+    /// AVX2 where the CPU has it, unless `RULEDOKU_ORACLE` is `scalar`.
+    fn detect() -> Isa {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::sync::atomic::{AtomicU8, Ordering};
+            static CHOSEN: AtomicU8 = AtomicU8::new(0);
+            match CHOSEN.load(Ordering::Relaxed) {
+                1 => return Isa::Portable,
+                2 => return Isa::Avx2,
+                _ => {}
+            }
+            let forced = std::env::var_os("RULEDOKU_ORACLE").is_some_and(|v| v == "scalar");
+            let isa = if !forced && Isa::avx2_available() {
+                Isa::Avx2
+            } else {
+                Isa::Portable
+            };
+            CHOSEN.store(if isa == Isa::Avx2 { 2 } else { 1 }, Ordering::Relaxed);
+            isa
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Isa::Portable
+    }
+
+    /// Whether the CPU has the features `count_avx2` is compiled for.
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_available() -> bool {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+}
+
+/// Counts the solutions of `masks` up to `limit` with the copy `isa` of the
+/// search, keeping the first solution.
+fn run(isa: Isa, masks: &[u16; 81], limit: usize) -> Search {
+    let mut ctx = Search::new(limit);
+    match isa {
+        Isa::Portable => count_portable(masks, &mut ctx),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Isa::detect` chose `Avx2` only on a CPU with the features
+        // `count_avx2` is compiled for (tests pass it only then).
+        Isa::Avx2 => unsafe { count_avx2(masks, &mut ctx) },
+    }
+    ctx
 }
 
 /// All 27 cells of a band.
 const BAND_ALL: u32 = (1 << 27) - 1;
-/// The nine cells of one row inside a band.
+/// The nine cells of one row inside a band (or nine columns).
 const ROW: u32 = 0x1FF;
-/// Stride between the digit masks of consecutive bands in [`Board::cand`].
-const STRIDE: usize = 16;
+/// The first cell of each mini-row: bits `9 * r + 3 * k`.
+const MINI: u32 = 0x124_9249;
+/// The first cell of each row (mini-rows of box 0): bits `9 * r`.
+const BOX0: u32 = 0x4_0201;
+/// Mini-rows of box 1 and of box 2 (first cells).
+const BOX1: u32 = BOX0 << 3;
+const BOX2: u32 = BOX0 << 6;
+/// The cells of box 0 of a band; times a flag at bit `3 * k`, box `k`.
+const BOX_CELLS: u32 = 0x1C_0E07;
+/// The three cells of column 0 in a band; times a column set, those columns.
+const COLUMN_CELLS: u32 = 0x4_0201;
 
-/// `ROW_INFO[r][v]` for the 9-cell value `v` of row `r` of a band: bit
-/// `3 * r + k` set when mini-row `k` of the row is not empty, bit `9 + r` set
-/// when the row holds exactly one cell.
-static ROW_INFO: [[u16; 512]; 3] = build_row_info();
-/// For the 9 "mini-row not empty" flags of a band (bit `3 * row + box`): the
-/// cells of every mini-row used by some permutation (one mini-row per row and
-/// per box) fitting inside the flags; zero when none fits.
-static BAND_FILTER: [u32; 512] = build_band_filter();
-/// For a set of rows (bit `r`) of a band: their cells.
-static ROWS: [u32; 8] = [
-    0,
-    ROW,
-    ROW << 9,
-    ROW | ROW << 9,
-    ROW << 18,
-    ROW | ROW << 18,
-    ROW << 9 | ROW << 18,
-    BAND_ALL,
-];
-/// Row and box peers of each band cell inside its band (the cell excluded).
-static BAND_PEERS: [u32; 27] = build_band_peers();
-/// The three cells of each column inside a band.
-static COLUMN: [u32; 9] = build_columns();
-/// The two other bands of each band.
-const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+/// Eight 32-bit lanes, as the sweep sees them.  Implemented by plain arrays
+/// ([`Lanes8`], any target) and by AVX2 registers ([`Avx2`]).
+trait Lanes: Copy {
+    fn load(a: &[u32; 8]) -> Self;
+    fn store(self, a: &mut [u32; 8]);
+    fn splat(x: u32) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    /// `self & !o`.
+    fn and_not(self, o: Self) -> Self;
+    fn shr<const N: i32>(self) -> Self;
+    fn shl<const N: i32>(self) -> Self;
+    /// Lane-wise product (low 32 bits).
+    fn mul(self, o: Self) -> Self;
+    /// All ones in the lanes that are zero, zero elsewhere.
+    fn is_zero(self) -> Self;
+    /// Whether some lane is not zero.
+    fn any(self) -> bool;
+    /// Lanes 0-2 and 4-6 rotated: lane `b` gets lane `b + 1` (mod 3).
+    fn next_band(self) -> Self;
+    /// Lanes 0-2 and 4-6 rotated: lane `b` gets lane `b + 2` (mod 3).
+    fn prev_band(self) -> Self;
+    /// The two halves (lanes 0-3, 4-7) exchanged.
+    fn swap_halves(self) -> Self;
+    /// Bit `l` set when lane `l` has bit `i` (`i < 32`).
+    fn bits_at(self, i: u32) -> u32;
 
-const fn build_row_info() -> [[u16; 512]; 3] {
-    let mut t = [[0u16; 512]; 3];
-    let mut v = 0;
-    while v < 512 {
-        let mut m = 0u16;
-        let mut k = 0;
-        while k < 3 {
-            if (v >> (3 * k)) & 7 != 0 {
-                m |= 1 << k;
-            }
-            k += 1;
-        }
-        let single = ((v as u32).count_ones() == 1) as u16;
-        let mut r = 0;
-        while r < 3 {
-            t[r][v] = m << (3 * r) | single << (9 + r);
-            r += 1;
-        }
-        v += 1;
+    /// The board of a puzzle's pencil marks; `None` when some cell has no
+    /// candidate.
+    #[inline(always)]
+    fn board(masks: &[u16; 81]) -> Option<Board> {
+        Board::from_masks(masks)
     }
-    t
-}
 
-const fn build_band_filter() -> [u32; 512] {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
-    let mut t = [0u32; 512];
-    let mut flags = 0usize;
-    while flags < 512 {
-        let mut allowed = 0usize;
-        let mut p = 0;
-        while p < 6 {
-            let pm = (1 << PERMS[p][0]) | (1 << (3 + PERMS[p][1])) | (1 << (6 + PERMS[p][2]));
-            if flags & pm == pm {
-                allowed |= pm;
-            }
-            p += 1;
-        }
-        let mut cells = 0u32;
-        let mut k = 0;
-        while k < 9 {
-            if allowed & (1 << k) != 0 {
-                cells |= 7 << ((k / 3) * 9 + (k % 3) * 3);
-            }
-            k += 1;
-        }
-        t[flags] = cells;
-        flags += 1;
-    }
-    t
-}
-
-const fn build_band_peers() -> [u32; 27] {
-    let mut t = [0u32; 27];
-    let mut i = 0;
-    while i < 27 {
-        let r = i / 9;
-        let c = i % 9;
-        let mut m = ROW << (9 * r);
-        let mut rr = 0;
-        while rr < 3 {
-            m |= 7 << (rr * 9 + (c / 3) * 3);
-            rr += 1;
-        }
-        t[i] = m & !(1 << i);
-        i += 1;
-    }
-    t
-}
-
-const fn build_columns() -> [u32; 9] {
-    let mut t = [0u32; 9];
-    let mut c = 0;
-    while c < 9 {
-        t[c] = (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
-        c += 1;
-    }
-    t
-}
-
-/// Digit masks of one band: digits 0..9, then zero padding.
-type Band = [u32; STRIDE];
-
-/// The digits (bit `d`) of `band` whose mask contains `bit`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn digits_at(band: &Band, bit: u32) -> u32 {
-    use std::arch::x86_64::{__m128i, _mm_loadu_si128};
-    let p = band.as_ptr().cast::<__m128i>();
-    // SAFETY: SSE2 is part of the x86_64 baseline, and `band` holds sixteen
-    // `u32`, so the unaligned 16-byte loads at elements 0, 4 and 8 stay
-    // inside it.
-    unsafe {
-        let v = [
-            _mm_loadu_si128(p),
-            _mm_loadu_si128(p.add(1)),
-            _mm_loadu_si128(p.add(2)),
-        ];
-        lanes_with_bit(&v, bit)
+    /// The solved grid; requires every cell to be solved.
+    #[inline(always)]
+    fn grid(board: &Board) -> [u8; 81] {
+        board.grid()
     }
 }
 
-/// Removes `bit` from every digit mask of `band`; returns the digits (bit
-/// `d`) whose mask contained it.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn clear_cell(band: &mut Band, bit: u32) -> u32 {
-    use std::arch::x86_64::{
-        __m128i, _mm_andnot_si128, _mm_loadu_si128, _mm_set1_epi32, _mm_storeu_si128,
-    };
-    let p = band.as_mut_ptr().cast::<__m128i>();
-    // SAFETY: as in `digits_at`; the stores cover the same elements.
-    unsafe {
-        let v = [
-            _mm_loadu_si128(p),
-            _mm_loadu_si128(p.add(1)),
-            _mm_loadu_si128(p.add(2)),
-        ];
-        let bits = _mm_set1_epi32(bit as i32);
-        for (j, &x) in v.iter().enumerate() {
-            _mm_storeu_si128(p.add(j), _mm_andnot_si128(bits, x));
+/// Eight lanes as an array: every operation a loop over the lanes.
+#[derive(Clone, Copy)]
+struct Lanes8([u32; 8]);
+
+impl Lanes8 {
+    #[inline(always)]
+    fn zip(self, o: Self, f: impl Fn(u32, u32) -> u32) -> Self {
+        let mut r = [0u32; 8];
+        for (r, (&a, &b)) in r.iter_mut().zip(self.0.iter().zip(&o.0)) {
+            *r = f(a, b);
         }
-        lanes_with_bit(&v, bit)
+        Lanes8(r)
+    }
+
+    #[inline(always)]
+    fn permute(self, p: [usize; 8]) -> Self {
+        Lanes8(p.map(|i| self.0[i]))
     }
 }
 
-/// The lanes (bit `4 * j + lane`) of the vectors `v` that contain `bit`.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn lanes_with_bit(v: &[std::arch::x86_64::__m128i; 3], bit: u32) -> u32 {
-    use std::arch::x86_64::{
-        _mm_and_si128, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_movemask_ps, _mm_set1_epi32,
-    };
-    // SAFETY: only SSE2 register operations, part of the x86_64 baseline.
-    unsafe {
-        let bits = _mm_set1_epi32(bit as i32);
+impl Lanes for Lanes8 {
+    #[inline(always)]
+    fn load(a: &[u32; 8]) -> Self {
+        Lanes8(*a)
+    }
+    #[inline(always)]
+    fn store(self, a: &mut [u32; 8]) {
+        *a = self.0;
+    }
+    #[inline(always)]
+    fn splat(x: u32) -> Self {
+        Lanes8([x; 8])
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        self.zip(o, |a, b| a & b)
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        self.zip(o, |a, b| a | b)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        self.zip(o, |a, b| a ^ b)
+    }
+    #[inline(always)]
+    fn and_not(self, o: Self) -> Self {
+        self.zip(o, |a, b| a & !b)
+    }
+    #[inline(always)]
+    fn shr<const N: i32>(self) -> Self {
+        Lanes8(self.0.map(|x| x >> N))
+    }
+    #[inline(always)]
+    fn shl<const N: i32>(self) -> Self {
+        Lanes8(self.0.map(|x| x << N))
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        self.zip(o, u32::wrapping_mul)
+    }
+    #[inline(always)]
+    fn is_zero(self) -> Self {
+        Lanes8(self.0.map(|x| ((x == 0) as u32).wrapping_neg()))
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        self.0.iter().fold(0, |a, &x| a | x) != 0
+    }
+    #[inline(always)]
+    fn next_band(self) -> Self {
+        self.permute([1, 2, 0, 3, 5, 6, 4, 7])
+    }
+    #[inline(always)]
+    fn prev_band(self) -> Self {
+        self.permute([2, 0, 1, 3, 6, 4, 5, 7])
+    }
+    #[inline(always)]
+    fn swap_halves(self) -> Self {
+        self.permute([4, 5, 6, 7, 0, 1, 2, 3])
+    }
+    #[inline(always)]
+    fn bits_at(self, i: u32) -> u32 {
         let mut m = 0;
-        for (j, &x) in v.iter().enumerate() {
-            let has = _mm_cmpeq_epi32(_mm_and_si128(x, bits), bits);
-            m |= (_mm_movemask_ps(_mm_castsi128_ps(has)) as u32) << (4 * j);
+        for (l, &x) in self.0.iter().enumerate() {
+            m |= ((x >> i) & 1) << l;
         }
         m
     }
 }
 
-/// The digits (bit `d`) of `band` whose mask contains `bit`.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn digits_at(band: &Band, bit: u32) -> u32 {
-    let mut m = 0u32;
-    for (d, &c) in band.iter().take(9).enumerate() {
-        m |= ((c & bit != 0) as u32) << d;
+/// Eight lanes in an AVX2 register.  Its operations are only ever inlined
+/// into `search_avx2`, which runs on CPUs with AVX2 only.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Avx2(std::arch::x86_64::__m256i);
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Avx2, BAND_ALL, Board, Lanes};
+    use std::arch::x86_64::*;
+
+    // SAFETY (every `unsafe` block below): these methods are inlined only
+    // into `search_avx2`, compiled for and run on CPUs with AVX2; the loads
+    // and stores read and write a whole `[u32; 8]`.
+    impl Lanes for Avx2 {
+        #[inline(always)]
+        fn load(a: &[u32; 8]) -> Self {
+            Avx2(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) })
+        }
+        #[inline(always)]
+        fn store(self, a: &mut [u32; 8]) {
+            unsafe { _mm256_storeu_si256(a.as_mut_ptr().cast(), self.0) }
+        }
+        #[inline(always)]
+        fn splat(x: u32) -> Self {
+            Avx2(unsafe { _mm256_set1_epi32(x as i32) })
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            Avx2(unsafe { _mm256_and_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            Avx2(unsafe { _mm256_or_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            Avx2(unsafe { _mm256_xor_si256(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn and_not(self, o: Self) -> Self {
+            Avx2(unsafe { _mm256_andnot_si256(o.0, self.0) })
+        }
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> Self {
+            Avx2(unsafe { _mm256_srli_epi32::<N>(self.0) })
+        }
+        #[inline(always)]
+        fn shl<const N: i32>(self) -> Self {
+            Avx2(unsafe { _mm256_slli_epi32::<N>(self.0) })
+        }
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            Avx2(unsafe { _mm256_mullo_epi32(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn is_zero(self) -> Self {
+            Avx2(unsafe { _mm256_cmpeq_epi32(self.0, _mm256_setzero_si256()) })
+        }
+        #[inline(always)]
+        fn any(self) -> bool {
+            unsafe { _mm256_testz_si256(self.0, self.0) == 0 }
+        }
+        #[inline(always)]
+        fn next_band(self) -> Self {
+            Avx2(unsafe { _mm256_shuffle_epi32::<0b11_00_10_01>(self.0) })
+        }
+        #[inline(always)]
+        fn prev_band(self) -> Self {
+            Avx2(unsafe { _mm256_shuffle_epi32::<0b11_01_00_10>(self.0) })
+        }
+        #[inline(always)]
+        fn swap_halves(self) -> Self {
+            Avx2(unsafe { _mm256_permute2x128_si256::<0x01>(self.0, self.0) })
+        }
+        #[inline(always)]
+        fn bits_at(self, i: u32) -> u32 {
+            unsafe {
+                let top = _mm256_sll_epi32(self.0, _mm_cvtsi32_si128(31 - i as i32));
+                _mm256_movemask_ps(_mm256_castsi256_ps(top)) as u32
+            }
+        }
+
+        /// Each digit's cells are the sign bits of the 16-bit masks shifted
+        /// left, packed to bytes and gathered by a byte movemask, 32 cells
+        /// at a time.
+        #[inline(always)]
+        fn board(masks: &[u16; 81]) -> Option<Board> {
+            let mut cells = [0x1FF_u16; 96];
+            cells[..81].copy_from_slice(masks);
+            unsafe {
+                let p = cells.as_ptr().cast::<__m256i>();
+                let nine = _mm256_set1_epi16(0x1FF);
+                let zero = _mm256_setzero_si256();
+                let mut empty = zero;
+                let mut v = [zero; 6];
+                for (k, v) in v.iter_mut().enumerate() {
+                    let x = _mm256_and_si256(_mm256_loadu_si256(p.add(k)), nine);
+                    empty = _mm256_or_si256(empty, _mm256_cmpeq_epi16(x, zero));
+                    *v = _mm256_slli_epi16::<7>(x);
+                }
+                if _mm256_testz_si256(empty, empty) == 0 {
+                    return None;
+                }
+                let mut board = Board { v: [[0; 8]; 5] };
+                for d in (0..9).rev() {
+                    let mut w = [0u32; 3];
+                    for (q, w) in w.iter_mut().enumerate() {
+                        let bytes = _mm256_packs_epi16(v[2 * q], v[2 * q + 1]);
+                        let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(bytes);
+                        *w = _mm256_movemask_epi8(bytes) as u32;
+                    }
+                    *board.mask_mut(d, 0) = w[0] & BAND_ALL;
+                    *board.mask_mut(d, 1) = ((w[0] >> 27) | (w[1] << 5)) & BAND_ALL;
+                    *board.mask_mut(d, 2) = ((w[1] >> 22) | (w[2] << 10)) & BAND_ALL;
+                    for v in &mut v {
+                        *v = _mm256_slli_epi16::<1>(*v);
+                    }
+                }
+                Some(board)
+            }
+        }
+
+        /// Each digit's cells, 32 at a time, expanded to bytes (a byte
+        /// shuffle of the broadcast word, then a test of one bit per byte).
+        #[inline(always)]
+        fn grid(board: &Board) -> [u8; 81] {
+            let mut out = [0u8; 96];
+            unsafe {
+                let spread = _mm256_setr_epi8(
+                    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3,
+                    3, 3, 3, 3, 3, 3,
+                );
+                let bits = _mm256_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
+                let mut acc = [_mm256_setzero_si256(); 3];
+                for d in 0..9 {
+                    let (b0, b1, b2) = (board.mask(d, 0), board.mask(d, 1), board.mask(d, 2));
+                    let w = [b0 | b1 << 27, b1 >> 5 | b2 << 22, b2 >> 10];
+                    let digit = _mm256_set1_epi8(d as i8 + 1);
+                    for (acc, &w) in acc.iter_mut().zip(&w) {
+                        let x = _mm256_shuffle_epi8(_mm256_set1_epi32(w as i32), spread);
+                        let x = _mm256_cmpeq_epi8(_mm256_and_si256(x, bits), bits);
+                        *acc = _mm256_or_si256(*acc, _mm256_and_si256(x, digit));
+                    }
+                }
+                for (q, acc) in acc.iter().enumerate() {
+                    _mm256_storeu_si256(out.as_mut_ptr().add(32 * q).cast(), *acc);
+                }
+            }
+            let mut g = [0u8; 81];
+            g.copy_from_slice(&out[..81]);
+            g
+        }
     }
-    m
 }
 
-/// Removes `bit` from every digit mask of `band`; returns the digits (bit
-/// `d`) whose mask contained it.
-#[cfg(not(target_arch = "x86_64"))]
+/// Rows of a band rotated: row `r` gets row `r + 1` (bits above 26 are
+/// garbage, removed by the caller's mask).
 #[inline(always)]
-fn clear_cell(band: &mut Band, bit: u32) -> u32 {
-    let m = digits_at(band, bit);
-    for c in band.iter_mut().take(9) {
-        *c &= !bit;
-    }
-    m
+fn next_row<L: Lanes>(x: L) -> L {
+    x.shr::<9>().or(x.shl::<18>())
 }
+
+/// `[e(0), e(1), e(2), e(3), e(4)]`: an expression of `j` for each of the
+/// board's five vectors, written out (no closure: everything stays inlined
+/// into the function compiled for the instruction set).
+macro_rules! each {
+    ($j:ident => $e:expr) => {
+        [
+            {
+                let $j = 0;
+                $e
+            },
+            {
+                let $j = 1;
+                $e
+            },
+            {
+                let $j = 2;
+                $e
+            },
+            {
+                let $j = 3;
+                $e
+            },
+            {
+                let $j = 4;
+                $e
+            },
+        ]
+    };
+}
+
+/// `L::splat`, short.
+#[inline(always)]
+fn c<L: Lanes>(x: u32) -> L {
+    L::splat(x)
+}
+
+/// Per band lane (0-2, 4-6): the cells with one candidate; `None` when some
+/// cell has none.  `full` holds all cells in those lanes.
+#[inline(always)]
+fn solved_cells<L: Lanes>(v: &[L; 5], full: L) -> Option<L> {
+    let mut ones = L::splat(0);
+    let mut twos = L::splat(0);
+    for &x in v {
+        twos = twos.or(ones.and(x));
+        ones = ones.or(x);
+    }
+    let (o, t) = (ones.swap_halves(), twos.swap_halves());
+    let twos = twos.or(t).or(ones.and(o));
+    let ones = ones.or(o);
+    if full.and_not(ones).any() {
+        None
+    } else {
+        Some(ones.and_not(twos))
+    }
+}
+
+/// Lanes that hold a digit of a band (all ones), per vector.
+const REAL: [[u32; 8]; 5] = {
+    let mut t = [[0; 8]; 5];
+    let mut j = 0;
+    while j < 5 {
+        let mut l = 0;
+        while l < 8 {
+            if l % 4 < 3 && 2 * j + l / 4 < 9 {
+                t[j][l] = !0;
+            }
+            l += 1;
+        }
+        j += 1;
+    }
+    t
+};
+/// Band lanes (0-2, 4-6) holding all their cells.
+const FULL_BANDS: [u32; 8] = [
+    BAND_ALL, BAND_ALL, BAND_ALL, 0, BAND_ALL, BAND_ALL, BAND_ALL, 0,
+];
 
 /// Search bookkeeping: how many solutions were found and the first one.
 struct Search {
@@ -350,227 +623,206 @@ impl Search {
     }
 }
 
+/// Outcome of propagation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Contradiction,
+    Solved,
+    Open,
+}
+
 /// The oracle's board: candidates of the whole grid as per-band digit
 /// bitboards (not the engine's [`crate::grid::state::State`]).
 #[derive(Clone, Copy)]
+#[repr(C, align(32))]
 struct Board {
-    /// `cand[16 * b + d]`: cells of band `b` where digit `d` is possible
-    /// (entries `16 * b + 9 .. 16 * b + 16` stay zero).
-    cand: [u32; 3 * STRIDE],
-    /// Unsolved cells of each band.
-    unsolved: [u32; 3],
-    /// Digit masks changed since their band filter ran: bit `16 * b + d`.
-    dirty: u64,
-    /// Digits (bit `d`) changed since their columns were checked.
-    col_dirty: u32,
+    /// Digit `d` of band `b` is lane `4 * (d % 2) + b` of vector `d / 2`.
+    v: [[u32; 8]; 5],
 }
-
-/// Dirty bits of all digit masks.
-const ALL_DIRTY: u64 = 0x1FF | 0x1FF << STRIDE | 0x1FF << (2 * STRIDE);
 
 impl Board {
     /// Builds the initial state; `None` when some cell has no candidate.
     fn from_masks(masks: &[u16; 81]) -> Option<Board> {
-        let mut cand = [0u32; 3 * STRIDE];
-        for b in 0..3 {
-            cand[STRIDE * b..STRIDE * b + 9].fill(BAND_ALL);
+        let mut board = Board { v: REAL };
+        for x in board.v.iter_mut().flatten() {
+            *x &= BAND_ALL;
         }
-        for (cell, &m) in masks.iter().enumerate() {
-            let m = (m & 0x1FF) as u32;
-            if m == 0x1FF {
-                continue;
-            }
-            if m == 0 {
-                return None;
-            }
-            let base = STRIDE * (cell / 27);
-            let bit = 1u32 << (cell % 27);
-            let mut absent = !m & 0x1FF;
-            while absent != 0 {
-                let d = absent.trailing_zeros() as usize;
-                absent &= absent - 1;
-                cand[base + d] &= !bit;
-            }
-        }
-        Some(Board {
-            cand,
-            unsolved: [BAND_ALL; 3],
-            dirty: ALL_DIRTY,
-            col_dirty: 0x1FF,
-        })
-    }
-
-    /// The digit masks of band `b`.
-    #[inline(always)]
-    fn band(&self, b: usize) -> &Band {
-        let chunk = &self.cand[STRIDE * b..STRIDE * (b + 1)];
-        chunk.try_into().expect("a band spans STRIDE entries")
-    }
-
-    /// The digit masks of band `b`, mutable.
-    #[inline(always)]
-    fn band_mut(&mut self, b: usize) -> &mut Band {
-        let chunk = &mut self.cand[STRIDE * b..STRIDE * (b + 1)];
-        chunk.try_into().expect("a band spans STRIDE entries")
-    }
-
-    /// Digits (bit `d`) possible in cell `i` of band `b`.
-    #[inline(always)]
-    fn cell_digits(&self, b: usize, i: u32) -> u32 {
-        digits_at(self.band(b), 1 << i)
-    }
-
-    /// Places digit `d` in cell `i` of band `b`.  The digit must be a
-    /// candidate of that unsolved cell.
-    #[inline(always)]
-    fn place(&mut self, d: usize, b: usize, i: u32) {
-        let bit = 1u32 << i;
-        let touched = clear_cell(self.band_mut(b), bit);
-        let k = STRIDE * b + d;
-        self.cand[k] = (self.cand[k] & !BAND_PEERS[i as usize]) | bit;
-        self.dirty |= ((touched | 1 << d) as u64) << (STRIDE * b);
-        let col = COLUMN[(i % 9) as usize];
-        for ob in OTHER_BANDS[b] {
-            let k = STRIDE * ob + d;
-            let v = self.cand[k];
-            if v & col != 0 {
-                self.cand[k] = v & !col;
-                self.dirty |= 1 << k;
-            }
-        }
-        self.unsolved[b] &= !bit;
-    }
-
-    /// Places `d` in cell `i` of band `b` if that is still consistent;
-    /// `false` on contradiction.  Does nothing if the cell already holds `d`.
-    #[inline(always)]
-    fn place_checked(&mut self, d: usize, b: usize, i: u32) -> bool {
-        let bit = 1u32 << i;
-        if self.cand[STRIDE * b + d] & bit == 0 {
-            return false;
-        }
-        if self.unsolved[b] & bit != 0 {
-            self.place(d, b, i);
-        }
-        true
-    }
-
-    /// Applies singles and band interactions until a fixpoint; `false` on
-    /// contradiction.
-    #[inline(always)]
-    fn propagate(&mut self) -> bool {
-        loop {
-            let mut progress = false;
-            // 2. Naked singles.
-            for b in 0..3 {
-                let u = self.unsolved[b];
-                if u == 0 {
+        for (b, band) in masks.chunks_exact(27).enumerate() {
+            for (i, &m) in band.iter().enumerate() {
+                let m = m & 0x1FF;
+                if m == 0x1FF {
                     continue;
                 }
-                let mut ones = 0u32;
-                let mut twos = 0u32;
-                for &c in &self.cand[STRIDE * b..STRIDE * b + 9] {
-                    twos |= ones & c;
-                    ones |= c;
+                if m == 0 {
+                    return None;
                 }
-                if u & !ones != 0 {
-                    return false;
+                let mut absent = !m & 0x1FF;
+                while absent != 0 {
+                    let d = absent.trailing_zeros() as usize;
+                    absent &= absent - 1;
+                    *board.mask_mut(d, b) &= !(1 << i);
                 }
-                let mut s = u & !twos;
-                while s != 0 {
-                    let i = s.trailing_zeros();
-                    s &= s - 1;
-                    let digits = self.cell_digits(b, i);
-                    if digits == 0 {
-                        return false;
-                    }
-                    self.place(digits.trailing_zeros() as usize, b, i);
-                    progress = true;
-                }
-            }
-            // 1. Band filter and row hidden singles on changed digit masks.
-            let mut seen = 0u64;
-            while self.dirty != 0 {
-                let k = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
-                seen |= 1 << k;
-                let x = self.cand[k];
-                let info = ROW_INFO[0][(x & ROW) as usize]
-                    | ROW_INFO[1][((x >> 9) & ROW) as usize]
-                    | ROW_INFO[2][((x >> 18) & ROW) as usize];
-                let nx = x & BAND_FILTER[(info & 0x1FF) as usize];
-                if nx == 0 {
-                    return false;
-                }
-                let single_rows = if nx == x {
-                    info >> 9
-                } else {
-                    self.cand[k] = nx;
-                    (ROW_INFO[0][(nx & ROW) as usize]
-                        | ROW_INFO[1][((nx >> 9) & ROW) as usize]
-                        | ROW_INFO[2][((nx >> 18) & ROW) as usize])
-                        >> 9
-                };
-                let b = k / STRIDE;
-                let mut s = nx & ROWS[(single_rows & 7) as usize] & self.unsolved[b];
-                while s != 0 {
-                    let i = s.trailing_zeros();
-                    s &= s - 1;
-                    if !self.place_checked(k % STRIDE, b, i) {
-                        return false;
-                    }
-                }
-            }
-            self.col_dirty |= ((seen | seen >> STRIDE | seen >> (2 * STRIDE)) & 0x1FF) as u32;
-
-            if progress {
-                continue;
-            }
-
-            // 3. Column hidden singles for digits that changed.
-            let mut cd = self.col_dirty;
-            self.col_dirty = 0;
-            while cd != 0 {
-                let d = cd.trailing_zeros() as usize;
-                cd &= cd - 1;
-                let mut ones = 0u32;
-                let mut twos = 0u32;
-                let mut placed = 0u32;
-                for b in 0..3 {
-                    let x = self.cand[STRIDE * b + d];
-                    for r in 0..3 {
-                        let v = (x >> (9 * r)) & ROW;
-                        twos |= ones & v;
-                        ones |= v;
-                    }
-                    placed |= x & !self.unsolved[b];
-                }
-                if ones != ROW {
-                    return false;
-                }
-                placed = (placed | placed >> 9 | placed >> 18) & ROW;
-                let mut s = ROW & !twos & !placed;
-                while s != 0 {
-                    let c = s.trailing_zeros() as usize;
-                    s &= s - 1;
-                    for b in 0..3 {
-                        let v = self.cand[STRIDE * b + d] & COLUMN[c];
-                        if v != 0 {
-                            if self.unsolved[b] & v != 0 {
-                                if !self.place_checked(d, b, v.trailing_zeros()) {
-                                    return false;
-                                }
-                                progress = true;
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-            if !progress && self.dirty == 0 {
-                return true;
             }
         }
+        Some(board)
+    }
+
+    /// The cells of band `b` where digit `d` is possible.
+    #[inline(always)]
+    fn mask(&self, d: usize, b: usize) -> u32 {
+        self.v[d / 2][4 * (d % 2) + b]
+    }
+
+    #[inline(always)]
+    fn mask_mut(&mut self, d: usize, b: usize) -> &mut u32 {
+        &mut self.v[d / 2][4 * (d % 2) + b]
+    }
+
+    /// Digits possible in cell `i` of band `b`, digit `d` as bit `4 * d`.
+    #[inline(always)]
+    fn cell_digits<L: Lanes>(v: &[L; 5], b: usize, i: u32) -> u64 {
+        let mut m = 0u64;
+        for (j, x) in v.iter().enumerate() {
+            m |= (x.bits_at(i) as u64) << (8 * j);
+        }
+        (m >> b) & 0x1_1111_1111
+    }
+
+    /// Places digit `d` in cell `i` of band `b`: every other digit leaves the
+    /// cell (the next sweep does the rest).
+    #[inline(always)]
+    fn assign(&mut self, d: usize, b: usize, i: u32) {
+        for e in 0..9 {
+            if e != d {
+                *self.mask_mut(e, b) &= !(1 << i);
+            }
+        }
+    }
+
+    /// Sweeps until nothing changes.
+    #[inline(always)]
+    fn propagate<L: Lanes>(&mut self) -> Status {
+        let mut v = [L::splat(0); 5];
+        for (v, a) in v.iter_mut().zip(&self.v) {
+            *v = L::load(a);
+        }
+        let full = L::load(&FULL_BANDS);
+        let Some(mut solved) = solved_cells(&v, full) else {
+            return Status::Contradiction;
+        };
+        let status = loop {
+            // Each step is written for the five vectors in turn (`each!`),
+            // so that five independent chains of operations sit side by
+            // side for the CPU.
+            // 1. Solved cells clear their digit from their peers.
+            let p = each!(j => v[j].and(solved));
+            let (p1, p2) = (each!(j => p[j].shr::<1>()), each!(j => p[j].shr::<2>()));
+            let pm = each!(j => p[j].or(p1[j]).or(p2[j]).and(c(MINI)));
+            let rows = each!(j => pm[j].or(pm[j].shr::<3>()).or(pm[j].shr::<6>()).and(c(BOX0)));
+            let boxes = each!(j => pm[j].or(pm[j].shr::<9>()).or(pm[j].shr::<18>()).and(c(0x49)));
+            let cols = each!(j => p[j].or(p[j].shr::<9>()).or(p[j].shr::<18>()).and(c(ROW)));
+            // Two solved cells of a digit in one mini-row, or in one column
+            // of two bands, contradict each other.  (Two in one row and two
+            // boxes, or in one box and two rows, leave the band filter below
+            // no permutation.)
+            let clash = each!(j => {
+                let twin = p[j].and(p1[j].or(p2[j])).or(p1[j].and(p2[j])).and(c(MINI));
+                twin.or(cols[j].and(cols[j].next_band())).and(L::load(&REAL[j]))
+            });
+            let cols = each!(j => cols[j].or(cols[j].next_band()).or(cols[j].prev_band()));
+            let x = each!(j => {
+                let peers = rows[j]
+                    .mul(c(ROW))
+                    .or(boxes[j].mul(c(BOX_CELLS)))
+                    .or(cols[j].mul(c(COLUMN_CELLS)));
+                v[j].and_not(peers).or(p[j])
+            });
+            // 2. Band filter.
+            let x1 = each!(j => x[j].shr::<1>());
+            let x2 = each!(j => x[j].shr::<2>());
+            let f = each!(j => x[j].or(x1[j]).or(x2[j]).and(c(MINI)));
+            let t = each!(j => x[j].and(x1[j].or(x2[j])).or(x1[j].and(x2[j])).and(c(MINI)));
+            let c1 =
+                each!(j => f[j].shr::<3>().and(c(BOX0 | BOX1)).or(f[j].shl::<6>().and(c(BOX2))));
+            let c2 =
+                each!(j => f[j].shr::<6>().and(c(BOX0)).or(f[j].shl::<3>().and(c(BOX1 | BOX2))));
+            let a = each!(j => {
+                let minor = c1[j].and(next_row(c2[j])).or(c2[j].and(next_row(c1[j])));
+                f[j].and(next_row(minor))
+            });
+            let bad = each!(j => a[j].is_zero().and(L::load(&REAL[j])).or(clash[j]));
+            let x = each!(j => x[j].and(a[j].mul(c(7))));
+            // 3. Hidden singles in rows ...
+            let single_rows = each!(j => {
+                let t = t[j].and(a[j]);
+                let (a3, a6) = (a[j].shr::<3>(), a[j].shr::<6>());
+                let more = t
+                    .or(t.shr::<3>())
+                    .or(t.shr::<6>())
+                    .or(a[j].and(a3.or(a6)))
+                    .or(a3.and(a6));
+                a[j].or(a3).or(a6).and_not(more).and(c(BOX0))
+            });
+            // ... and in columns.
+            let co = each!(j => x[j].or(x[j].shr::<9>()).or(x[j].shr::<18>()).and(c(ROW)));
+            let ct = each!(j => {
+                let (y1, y2) = (x[j].shr::<9>(), x[j].shr::<18>());
+                x[j].and(y1.or(y2)).or(y1.and(y2)).and(c(ROW))
+            });
+            let any = each!(j => co[j].or(co[j].next_band()).or(co[j].prev_band()));
+            let single_cols = each!(j => {
+                let (o1, o2) = (co[j].next_band(), co[j].prev_band());
+                let more = ct[j]
+                    .or(ct[j].next_band())
+                    .or(ct[j].prev_band())
+                    .or(co[j].and(o1.or(o2)))
+                    .or(o1.and(o2));
+                any[j].and_not(more)
+            });
+            let bad = each!(j => bad[j].or(any[j].xor(c(ROW)).and(L::load(&REAL[j]))));
+            let hidden = each!(j => x[j].and(
+                single_rows[j].mul(c(ROW)).or(single_cols[j].mul(c(COLUMN_CELLS))),
+            ));
+            let next = x;
+            let bad = bad[0].or(bad[1]).or(bad[2]).or(bad[3]).or(bad[4]);
+            // Cells placed by a hidden single, and cells placed by two (a
+            // contradiction), per band lane.
+            let mut placed = L::splat(0);
+            let mut twice = L::splat(0);
+            for h in hidden {
+                twice = twice.or(placed.and(h));
+                placed = placed.or(h);
+            }
+            let (o, t) = (placed.swap_halves(), twice.swap_halves());
+            let bad = bad.or(twice).or(t).or(placed.and(o));
+            let placed = placed.or(o);
+            // What placing the hidden singles removed.
+            let mut removed = L::splat(0);
+            for j in 0..5 {
+                removed = removed.or(next[j].and(placed.and_not(hidden[j])));
+                v[j] = next[j].and_not(placed.and_not(hidden[j]));
+            }
+            if bad.any() {
+                break Status::Contradiction;
+            }
+            let Some(now) = solved_cells(&v, full) else {
+                break Status::Contradiction;
+            };
+            // Nothing placed and no new solved cell: the next sweep would
+            // change nothing (the band filter keeps what it keeps).
+            if !removed.or(now.xor(solved)).any() {
+                break if full.and_not(now).any() {
+                    Status::Open
+                } else {
+                    Status::Solved
+                };
+            }
+            solved = now;
+        };
+        for (v, a) in v.iter().zip(&mut self.v) {
+            v.store(a);
+        }
+        status
     }
 
     /// Chooses the branching cell.  Requires an unsolved cell.
@@ -581,85 +833,97 @@ impl Board {
     /// most constrained part of the grid.  Without bivalue cells it takes an
     /// unsolved cell with the fewest candidates.
     #[inline(always)]
-    fn pick(&self) -> (usize, u32) {
-        let mut biv = [0u32; 3];
-        for (b, bv) in biv.iter_mut().enumerate() {
-            let u = self.unsolved[b];
-            if u == 0 {
-                continue;
-            }
-            let mut ones = 0u32;
-            let mut twos = 0u32;
-            let mut threes = 0u32;
-            for &c in &self.cand[STRIDE * b..STRIDE * b + 9] {
-                threes |= twos & c;
-                twos |= ones & c;
-                ones |= c;
-            }
-            *bv = u & twos & !threes;
+    fn pick<L: Lanes>(&self) -> (usize, u32, u64) {
+        let mut v = [L::splat(0); 5];
+        for (v, a) in v.iter_mut().zip(&self.v) {
+            *v = L::load(a);
         }
-        if biv != [0; 3] {
-            let rest = [
-                self.unsolved[0] & !biv[0],
-                self.unsolved[1] & !biv[1],
-                self.unsolved[2] & !biv[2],
-            ];
-            let mut best = (0, 0);
-            let mut best_score = i32::MIN;
-            for b in 0..3 {
-                let [o1, o2] = OTHER_BANDS[b];
-                let mut m = biv[b];
-                while m != 0 {
-                    let i = m.trailing_zeros();
-                    m &= m - 1;
-                    let peers = BAND_PEERS[i as usize];
-                    let col = COLUMN[(i % 9) as usize];
-                    let peer_count = |sb: u32, s1: u32, s2: u32| {
-                        ((sb & peers) as u64 | (((s1 & col) | (s2 & col) << 1) as u64) << 32)
-                            .count_ones() as i32
-                    };
-                    let digits = self.cell_digits(b, i);
-                    let hits = |d: usize| {
-                        peer_count(
-                            self.cand[STRIDE * b + d] & self.unsolved[b],
-                            self.cand[STRIDE * o1 + d] & self.unsolved[o1],
-                            self.cand[STRIDE * o2 + d] & self.unsolved[o2],
-                        )
-                    };
-                    let score = hits(digits.trailing_zeros() as usize)
-                        + hits((31 - digits.leading_zeros()) as usize)
-                        - 2 * peer_count(rest[b], rest[o1], rest[o2]);
-                    if score > best_score {
-                        best_score = score;
-                        best = (b, i);
-                    }
-                }
-            }
-            return best;
+        let mut ones = L::splat(0);
+        let mut twos = L::splat(0);
+        let mut threes = L::splat(0);
+        for &x in &v {
+            threes = threes.or(twos.and(x));
+            twos = twos.or(ones.and(x));
+            ones = ones.or(x);
         }
-        let mut best = (0, 0);
-        let mut best_count = u32::MAX;
+        let (o, t, h) = (ones.swap_halves(), twos.swap_halves(), threes.swap_halves());
+        let threes = threes.or(h).or(twos.and(o)).or(ones.and(t));
+        let twos = twos.or(t).or(ones.and(o));
+        let (mut unsolved, mut biv) = ([0u32; 8], [0u32; 8]);
+        twos.store(&mut unsolved);
+        twos.and_not(threes).store(&mut biv);
+        if biv[..3] == [0; 3] {
+            return Self::fewest(&v, &unsolved);
+        }
+        // Unsolved cells holding each digit: digit `d` of band `b` at
+        // `4 * d + b`, as in `cell_digits` (64 entries: any index masked
+        // with 63 is in bounds).
+        let mut du = [0u32; 64];
+        for (j, x) in v.iter().enumerate() {
+            let mut lanes = [0u32; 8];
+            x.and(twos).store(&mut lanes);
+            du[8 * j..8 * j + 8].copy_from_slice(&lanes);
+        }
+        let mut rest = [0u32; 4];
         for b in 0..3 {
-            let mut u = self.unsolved[b];
-            while u != 0 {
-                let i = u.trailing_zeros();
-                u &= u - 1;
-                let n = self.cell_digits(b, i).count_ones();
-                if n < best_count {
-                    best_count = n;
-                    best = (b, i);
+            rest[b] = unsolved[b] & !biv[b];
+        }
+        let mut best = (0, 0, 0);
+        let mut best_score = i32::MIN;
+        for (b, [o1, o2]) in [[1, 2], [0, 2], [0, 1]].into_iter().enumerate() {
+            let mut m = biv[b];
+            while m != 0 {
+                let i = m.trailing_zeros();
+                m &= m - 1;
+                let (peers, col) = BAND_PEERS[i as usize & 31];
+                let peer_count = |sb: u32, s1: u32, s2: u32| {
+                    ((sb & peers) as u64 | (((s1 & col) | (s2 & col) << 1) as u64) << 32)
+                        .count_ones() as i32
+                };
+                let digits = Self::cell_digits(&v, b, i);
+                // `4 * d` for the two digits.
+                let hits =
+                    |k: usize| peer_count(du[(k + b) & 63], du[(k + o1) & 63], du[(k + o2) & 63]);
+                let score = hits(digits.trailing_zeros() as usize)
+                    + hits(63 - digits.leading_zeros() as usize)
+                    - 2 * peer_count(rest[b & 3], rest[o1 & 3], rest[o2 & 3]);
+                if score > best_score {
+                    best_score = score;
+                    best = (b, i, digits);
                 }
             }
         }
         best
     }
 
-    /// The solved grid; requires every cell to be placed.
+    /// An unsolved cell with the fewest candidates (the first in cell
+    /// order), and its digits.
+    #[inline(always)]
+    fn fewest<L: Lanes>(v: &[L; 5], unsolved: &[u32; 8]) -> (usize, u32, u64) {
+        let mut best = (0, 0, 0);
+        let mut best_count = u32::MAX;
+        for (b, &u) in unsolved[..3].iter().enumerate() {
+            let mut u = u;
+            while u != 0 {
+                let i = u.trailing_zeros();
+                u &= u - 1;
+                let digits = Self::cell_digits(v, b, i);
+                let n = digits.count_ones();
+                if n < best_count {
+                    best_count = n;
+                    best = (b, i, digits);
+                }
+            }
+        }
+        best
+    }
+
+    /// The solved grid; requires every cell to be solved.
     fn grid(&self) -> [u8; 81] {
         let mut g = [0u8; 81];
         for b in 0..3 {
             for d in 0..9 {
-                let mut x = self.cand[STRIDE * b + d];
+                let mut x = self.mask(d, b);
                 while x != 0 {
                     let i = x.trailing_zeros() as usize;
                     x &= x - 1;
@@ -669,68 +933,74 @@ impl Board {
         }
         g
     }
-
-    /// Solves from this state, recording solutions in `ctx`.
-    fn search(self, ctx: &mut Search) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-        {
-            // SAFETY: the CPU supports the features `search_bmi` is compiled for.
-            unsafe { search_bmi(self, ctx) };
-            return;
-        }
-        search_portable(self, ctx);
-    }
 }
+
+/// For each band cell (32 entries: any index masked with 31 is in bounds):
+/// its row and box peers inside its band (the cell excluded), and the cells
+/// of its column in a band.
+static BAND_PEERS: [(u32, u32); 32] = {
+    let mut t = [(0, 0); 32];
+    let mut i = 0;
+    while i < 27 {
+        let (r, c) = (i / 9, i % 9);
+        let peers = ((ROW << (9 * r)) | (BOX_CELLS << (c / 3 * 3))) & !(1 << i);
+        t[i] = (peers, COLUMN_CELLS << c);
+        i += 1;
+    }
+    t
+};
 
 /// Defines a depth-first search function `$name`, recording solutions in
 /// `ctx` until its limit; the body is shared by every instruction-set variant.
 macro_rules! search_fn {
-    ($(#[$attr:meta])* $name:ident) => {
+    ($(#[$attr:meta])* $entry:ident, $name:ident, $lanes:ty) => {
+        $(#[$attr])*
+        fn $entry(masks: &[u16; 81], ctx: &mut Search) {
+            if let Some(board) = <$lanes>::board(masks) {
+                $name(board, ctx);
+            }
+        }
+
         $(#[$attr])*
         fn $name(mut state: Board, ctx: &mut Search) {
             loop {
-                if !state.propagate() {
-                    return;
-                }
-                if state.unsolved == [0; 3] {
-                    if ctx.count == 0 {
-                        ctx.first = Some(state.grid());
+                match state.propagate::<$lanes>() {
+                    Status::Contradiction => return,
+                    Status::Solved => {
+                        if ctx.count == 0 {
+                            ctx.first = Some(<$lanes>::grid(&state));
+                        }
+                        ctx.count += 1;
+                        return;
                     }
-                    ctx.count += 1;
-                    return;
+                    Status::Open => {}
                 }
-                let (b, i) = state.pick();
-                let mut digits = state.cell_digits(b, i);
+                let (b, i, mut digits) = state.pick::<$lanes>();
                 while digits & digits.wrapping_sub(1) != 0 {
-                    let d = digits.trailing_zeros() as usize;
+                    let d = digits.trailing_zeros() as usize / 4;
                     digits &= digits - 1;
                     let mut child = state;
-                    child.place(d, b, i);
+                    child.assign(d, b, i);
                     $name(child, ctx);
                     if ctx.count >= ctx.limit {
                         return;
                     }
-                    state.cand[STRIDE * b + d] &= !(1 << i);
-                    state.dirty |= 1 << (STRIDE * b + d);
+                    *state.mask_mut(d, b) &= !(1 << i);
                 }
-                if digits == 0 {
-                    return;
-                }
-                state.place(digits.trailing_zeros() as usize, b, i);
+                state.assign(digits.trailing_zeros() as usize / 4, b, i);
             }
         }
     };
 }
 
-search_fn!(search_portable);
+search_fn!(count_portable, search_portable, Lanes8);
 search_fn!(
-    /// The search compiled for CPUs with POPCNT, BMI1 and BMI2.
+    /// The search compiled for CPUs with AVX2, BMI1, BMI2, LZCNT and POPCNT.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt,bmi1,bmi2")]
-    search_bmi
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    count_avx2,
+    search_avx2,
+    Avx2
 );
 
 #[cfg(test)]
@@ -928,6 +1198,27 @@ mod tests {
         assert_eq!(solve_givens(&g), Solutions::None);
     }
 
+    /// Conflicts the band filter does not see by itself are caught in the
+    /// sweep that meets them (were they not, the search would go on in an
+    /// almost empty grid).
+    #[test]
+    fn conflicts_are_found_at_once() {
+        let mut minirow = [0u8; 81];
+        (minirow[0], minirow[1]) = (4, 4);
+        let mut column = [0u8; 81];
+        (column[0], column[27]) = (1, 1);
+        // Digits 1 and 2 both have only r1c1 left in row 1.
+        let mut hidden = [0x1FF_u16; 81];
+        for m in &mut hidden[1..9] {
+            *m &= !0b11;
+        }
+        for isa in isas() {
+            for m in [masks(&minirow), masks(&column), hidden] {
+                assert_eq!(run(isa, &m, 2).count, 0, "{isa:?}");
+            }
+        }
+    }
+
     #[test]
     fn pencil_marks_with_an_empty_cell_have_no_solution() {
         let mut m = masks(&givens(WIKI));
@@ -1033,22 +1324,111 @@ mod tests {
         }
     }
 
-    #[test]
-    fn portable_search_matches_dispatched_search() {
-        let mut puzzles: Vec<[u8; 81]> = HARD.iter().map(|p| givens(p)).collect();
-        puzzles.push(givens(MINIMAL));
-        let mut open = givens(MINIMAL);
-        open[3] = 0;
-        puzzles.push(open);
-        for g in &puzzles {
-            let state = Board::from_masks(&masks(g)).expect("no empty cell");
-            let mut portable = Search::new(2);
-            search_portable(state, &mut portable);
-            let mut dispatched = Search::new(2);
-            state.search(&mut dispatched);
-            assert_eq!(portable.count, dispatched.count);
-            let first = portable.first.expect("a solution");
-            assert_solution_of(&first, &masks(g));
+    /// The copies of the search this CPU can run: the portable one, and the
+    /// AVX2 one where the CPU has its features (whatever `RULEDOKU_ORACLE`
+    /// says: both are tested).
+    fn isas() -> Vec<Isa> {
+        #[cfg(target_arch = "x86_64")]
+        if Isa::avx2_available() {
+            return vec![Isa::Portable, Isa::Avx2];
         }
+        eprintln!("note: only the portable oracle runs on this CPU");
+        vec![Isa::Portable]
+    }
+
+    /// Pencil marks of the first 81 characters of a line.
+    fn line_masks(line: &str) -> [u16; 81] {
+        let mut g = [0u8; 81];
+        for (cell, ch) in g.iter_mut().zip(line.bytes()) {
+            if (b'1'..=b'9').contains(&ch) {
+                *cell = ch - b'0';
+            }
+        }
+        masks(&g)
+    }
+
+    #[test]
+    fn every_instruction_set_agrees_with_the_reference() {
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let bases: Vec<[u16; 81]> = HARD
+            .iter()
+            .chain([&MINIMAL, &WIKI])
+            .map(|p| line_masks(p))
+            .collect();
+        for isa in isas() {
+            for (k, base) in bases.iter().enumerate() {
+                for round in 0..12 {
+                    let mut m = *base;
+                    for _ in 0..round % 4 {
+                        m[(next() % 81) as usize] = 0x1FF;
+                    }
+                    for _ in 0..(round / 4) * 6 {
+                        m[(next() % 81) as usize] &= !(1 << (next() % 9));
+                    }
+                    let expected = reference_count(&m, 3);
+                    let ctx = run(isa, &m, 3);
+                    assert_eq!(ctx.count, expected, "{isa:?}, puzzle {k}, round {round}");
+                    match ctx.first {
+                        Some(s) => assert_solution_of(&s, &m),
+                        None => assert_eq!(expected, 0),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The portable copy and the AVX2 copy find the same counts and the same
+    /// first solutions: on 1000 puzzles of cbg-000, on the same with givens
+    /// removed (several solutions) and with candidates removed (often none),
+    /// and on the hard puzzles.
+    #[test]
+    fn instruction_sets_agree_on_samples() {
+        let mut seed = 0x0BAD_5EED_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let isas = isas();
+        let mut kinds = [0usize; 3];
+        let lines = crate::test_data::CBG_FIRST1000
+            .lines()
+            .chain(HARD)
+            .filter(|l| l.len() >= 81);
+        for line in lines {
+            let base = line_masks(line);
+            let mut fewer = base;
+            for _ in 0..1 + next() % 4 {
+                fewer[(next() % 81) as usize] = 0x1FF;
+            }
+            let mut marks = base;
+            for _ in 0..20 {
+                marks[(next() % 81) as usize] &= !(1 << (next() % 9));
+            }
+            for m in [base, fewer, marks] {
+                let runs: Vec<Search> = isas.iter().map(|&isa| run(isa, &m, 2)).collect();
+                for (isa, r) in isas.iter().zip(&runs) {
+                    assert_eq!(
+                        (r.count, r.first),
+                        (runs[0].count, runs[0].first),
+                        "{isa:?} differs from {:?} on {line}",
+                        isas[0]
+                    );
+                }
+                if let Some(s) = runs[0].first {
+                    assert_solution_of(&s, &m);
+                }
+                kinds[runs[0].count] += 1;
+            }
+        }
+        // The sample has every outcome, many times.
+        assert!(kinds.iter().all(|&k| k > 100), "{kinds:?}");
     }
 }
