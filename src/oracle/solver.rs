@@ -82,14 +82,17 @@
 //!
 //! # Instruction sets
 //!
-//! The vectors are plain arrays and every operation a loop over their lanes,
-//! which the compiler turns into vector instructions.  On x86-64 the search is
-//! compiled twice: for the baseline (SSE2, every x86-64 CPU: each vector
-//! operation is two 128-bit instructions) and for AVX2 with BMI1/BMI2 (one
-//! 256-bit instruction).  The AVX2 copy runs when the CPU has those features
-//! (checked once, at the first call), unless the environment variable
-//! `RULEDOKU_ORACLE` is `scalar`, which forces the baseline copy.  Other
-//! targets compile the portable code once.
+//! The sweep and the branching choice are written once, over a small trait
+//! of eight-lane operations ([`Lanes`]), and compiled once per
+//! implementation.  On x86-64 there are two copies: the portable one with
+//! SSE2 (part of the x86-64 baseline, so every x86-64 CPU runs it: each
+//! operation is two 128-bit instructions, and a lane product is emulated),
+//! and one with AVX2, BMI1, BMI2, LZCNT and POPCNT (one 256-bit instruction
+//! per operation; board building and the solved grid use byte shuffles
+//! too).  The AVX2 copy runs when the CPU has those features (checked once,
+//! at the first call), unless the environment variable `RULEDOKU_ORACLE` is
+//! `scalar`, which forces the portable copy.  Other targets compile a
+//! portable copy over plain arrays, which the tests also run on x86-64.
 
 /// Outcome of counting solutions up to a limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -275,10 +278,14 @@ trait Lanes: Copy {
     }
 }
 
-/// Eight lanes as an array: every operation a loop over the lanes.
+/// Eight lanes as an array: every operation a loop over the lanes.  The
+/// portable copy on targets other than x86-64 (on x86-64, which the tests
+/// run it too, the compiler does not make vector code of it).
+#[cfg(any(test, not(target_arch = "x86_64")))]
 #[derive(Clone, Copy)]
 struct Lanes8([u32; 8]);
 
+#[cfg(any(test, not(target_arch = "x86_64")))]
 impl Lanes8 {
     #[inline(always)]
     fn zip(self, o: Self, f: impl Fn(u32, u32) -> u32) -> Self {
@@ -295,6 +302,7 @@ impl Lanes8 {
     }
 }
 
+#[cfg(any(test, not(target_arch = "x86_64")))]
 impl Lanes for Lanes8 {
     #[inline(always)]
     fn load(a: &[u32; 8]) -> Self {
@@ -518,6 +526,121 @@ mod avx2 {
             let mut g = [0u8; 81];
             g.copy_from_slice(&out[..81]);
             g
+        }
+    }
+}
+
+/// Eight lanes in two SSE2 registers: the x86-64 baseline, which every
+/// x86-64 CPU runs.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Sse2([std::arch::x86_64::__m128i; 2]);
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::{Lanes, Sse2};
+    use std::arch::x86_64::*;
+
+    impl Sse2 {
+        #[inline(always)]
+        fn each(self, f: impl Fn(__m128i) -> __m128i) -> Self {
+            Sse2([f(self.0[0]), f(self.0[1])])
+        }
+
+        #[inline(always)]
+        fn each2(self, o: Self, f: impl Fn(__m128i, __m128i) -> __m128i) -> Self {
+            Sse2([f(self.0[0], o.0[0]), f(self.0[1], o.0[1])])
+        }
+    }
+
+    // SAFETY (every `unsafe` block below): SSE2 is part of the x86-64
+    // baseline; the loads and stores read and write a whole `[u32; 8]`.
+    impl Lanes for Sse2 {
+        #[inline(always)]
+        fn load(a: &[u32; 8]) -> Self {
+            let p = a.as_ptr().cast::<__m128i>();
+            unsafe { Sse2([_mm_loadu_si128(p), _mm_loadu_si128(p.add(1))]) }
+        }
+        #[inline(always)]
+        fn store(self, a: &mut [u32; 8]) {
+            let p = a.as_mut_ptr().cast::<__m128i>();
+            unsafe {
+                _mm_storeu_si128(p, self.0[0]);
+                _mm_storeu_si128(p.add(1), self.0[1]);
+            }
+        }
+        #[inline(always)]
+        fn splat(x: u32) -> Self {
+            let v = unsafe { _mm_set1_epi32(x as i32) };
+            Sse2([v, v])
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            self.each2(o, |a, b| unsafe { _mm_and_si128(a, b) })
+        }
+        #[inline(always)]
+        fn or(self, o: Self) -> Self {
+            self.each2(o, |a, b| unsafe { _mm_or_si128(a, b) })
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            self.each2(o, |a, b| unsafe { _mm_xor_si128(a, b) })
+        }
+        #[inline(always)]
+        fn and_not(self, o: Self) -> Self {
+            self.each2(o, |a, b| unsafe { _mm_andnot_si128(b, a) })
+        }
+        #[inline(always)]
+        fn shr<const N: i32>(self) -> Self {
+            self.each(|a| unsafe { _mm_srli_epi32::<N>(a) })
+        }
+        #[inline(always)]
+        fn shl<const N: i32>(self) -> Self {
+            self.each(|a| unsafe { _mm_slli_epi32::<N>(a) })
+        }
+        /// SSE2 has no 32-bit product: the even and the odd lanes are
+        /// multiplied to 64 bits, and their low halves put back together.
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            self.each2(o, |a, b| unsafe {
+                let even = _mm_mul_epu32(a, b);
+                let odd = _mm_mul_epu32(_mm_srli_epi64::<32>(a), _mm_srli_epi64::<32>(b));
+                _mm_unpacklo_epi32(
+                    _mm_shuffle_epi32::<0b00_00_10_00>(even),
+                    _mm_shuffle_epi32::<0b00_00_10_00>(odd),
+                )
+            })
+        }
+        #[inline(always)]
+        fn is_zero(self) -> Self {
+            self.each(|a| unsafe { _mm_cmpeq_epi32(a, _mm_setzero_si128()) })
+        }
+        #[inline(always)]
+        fn any(self) -> bool {
+            unsafe {
+                let x = _mm_or_si128(self.0[0], self.0[1]);
+                _mm_movemask_epi8(_mm_cmpeq_epi32(x, _mm_setzero_si128())) != 0xFFFF
+            }
+        }
+        #[inline(always)]
+        fn next_band(self) -> Self {
+            self.each(|a| unsafe { _mm_shuffle_epi32::<0b11_00_10_01>(a) })
+        }
+        #[inline(always)]
+        fn prev_band(self) -> Self {
+            self.each(|a| unsafe { _mm_shuffle_epi32::<0b11_01_00_10>(a) })
+        }
+        #[inline(always)]
+        fn swap_halves(self) -> Self {
+            Sse2([self.0[1], self.0[0]])
+        }
+        #[inline(always)]
+        fn bits_at(self, i: u32) -> u32 {
+            unsafe {
+                let n = _mm_cvtsi32_si128(31 - i as i32);
+                let sign = |a| _mm_movemask_ps(_mm_castsi128_ps(_mm_sll_epi32(a, n))) as u32;
+                sign(self.0[0]) | sign(self.0[1]) << 4
+            }
         }
     }
 }
@@ -868,32 +991,42 @@ impl Board {
         for b in 0..3 {
             rest[b] = unsolved[b] & !biv[b];
         }
-        let mut best = (0, 0, 0);
+        // Per bivalue cell (index `32 * b + i`): its unsolved peers holding
+        // each of its two digits, summed digit by digit.
+        let mut hits = [0i32; 96];
+        for (b, [o1, o2]) in [[1, 2], [0, 2], [0, 1]].into_iter().enumerate() {
+            for d in 0..9 {
+                let (sb, s1, s2) = (du[4 * d + b], du[4 * d + o1], du[4 * d + o2]);
+                let mut m = sb & biv[b];
+                while m != 0 {
+                    let i = m.trailing_zeros() as usize & 31;
+                    m &= m - 1;
+                    let (peers, col) = BAND_PEERS[i];
+                    let n = ((sb & peers) as u64 | (((s1 & col) | (s2 & col) << 1) as u64) << 32)
+                        .count_ones();
+                    hits[32 * b + i] += n as i32;
+                }
+            }
+        }
+        let mut best = (0, 0);
         let mut best_score = i32::MIN;
         for (b, [o1, o2]) in [[1, 2], [0, 2], [0, 1]].into_iter().enumerate() {
             let mut m = biv[b];
             while m != 0 {
-                let i = m.trailing_zeros();
+                let i = m.trailing_zeros() as usize & 31;
                 m &= m - 1;
-                let (peers, col) = BAND_PEERS[i as usize & 31];
-                let peer_count = |sb: u32, s1: u32, s2: u32| {
-                    ((sb & peers) as u64 | (((s1 & col) | (s2 & col) << 1) as u64) << 32)
-                        .count_ones() as i32
-                };
-                let digits = Self::cell_digits(&v, b, i);
-                // `4 * d` for the two digits.
-                let hits =
-                    |k: usize| peer_count(du[(k + b) & 63], du[(k + o1) & 63], du[(k + o2) & 63]);
-                let score = hits(digits.trailing_zeros() as usize)
-                    + hits(63 - digits.leading_zeros() as usize)
-                    - 2 * peer_count(rest[b & 3], rest[o1 & 3], rest[o2 & 3]);
+                let (peers, col) = BAND_PEERS[i];
+                let (sb, s1, s2) = (rest[b & 3], rest[o1 & 3], rest[o2 & 3]);
+                let crowded = ((sb & peers) as u64 | (((s1 & col) | (s2 & col) << 1) as u64) << 32)
+                    .count_ones() as i32;
+                let score = hits[32 * b + i] - 2 * crowded;
                 if score > best_score {
                     best_score = score;
-                    best = (b, i, digits);
+                    best = (b, i as u32);
                 }
             }
         }
-        best
+        (best.0, best.1, Self::cell_digits(&v, best.0, best.1))
     }
 
     /// An unsolved cell with the fewest candidates (the first in cell
@@ -993,7 +1126,12 @@ macro_rules! search_fn {
     };
 }
 
+#[cfg(target_arch = "x86_64")]
+search_fn!(count_portable, search_portable, Sse2);
+#[cfg(not(target_arch = "x86_64"))]
 search_fn!(count_portable, search_portable, Lanes8);
+#[cfg(all(test, target_arch = "x86_64"))]
+search_fn!(count_arrays, search_arrays, Lanes8);
 search_fn!(
     /// The search compiled for CPUs with AVX2, BMI1, BMI2, LZCNT and POPCNT.
     #[cfg(target_arch = "x86_64")]
@@ -1212,9 +1350,9 @@ mod tests {
         for m in &mut hidden[1..9] {
             *m &= !0b11;
         }
-        for isa in isas() {
-            for m in [masks(&minirow), masks(&column), hidden] {
-                assert_eq!(run(isa, &m, 2).count, 0, "{isa:?}");
+        for m in [masks(&minirow), masks(&column), hidden] {
+            for (name, ctx) in runs(&m, 2) {
+                assert_eq!(ctx.count, 0, "{name}");
             }
         }
     }
@@ -1336,6 +1474,22 @@ mod tests {
         vec![Isa::Portable]
     }
 
+    /// Counts up to `limit` with every copy of the search this CPU can run
+    /// (on x86-64 also the plain-array one other targets use), named.
+    fn runs(m: &[u16; 81], limit: usize) -> Vec<(String, Search)> {
+        let mut all: Vec<(String, Search)> = isas()
+            .into_iter()
+            .map(|isa| (format!("{isa:?}"), run(isa, m, limit)))
+            .collect();
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut ctx = Search::new(limit);
+            count_arrays(m, &mut ctx);
+            all.push(("arrays".to_string(), ctx));
+        }
+        all
+    }
+
     /// Pencil marks of the first 81 characters of a line.
     fn line_masks(line: &str) -> [u16; 81] {
         let mut g = [0u8; 81];
@@ -1361,19 +1515,18 @@ mod tests {
             .chain([&MINIMAL, &WIKI])
             .map(|p| line_masks(p))
             .collect();
-        for isa in isas() {
-            for (k, base) in bases.iter().enumerate() {
-                for round in 0..12 {
-                    let mut m = *base;
-                    for _ in 0..round % 4 {
-                        m[(next() % 81) as usize] = 0x1FF;
-                    }
-                    for _ in 0..(round / 4) * 6 {
-                        m[(next() % 81) as usize] &= !(1 << (next() % 9));
-                    }
-                    let expected = reference_count(&m, 3);
-                    let ctx = run(isa, &m, 3);
-                    assert_eq!(ctx.count, expected, "{isa:?}, puzzle {k}, round {round}");
+        for (k, base) in bases.iter().enumerate() {
+            for round in 0..12 {
+                let mut m = *base;
+                for _ in 0..round % 4 {
+                    m[(next() % 81) as usize] = 0x1FF;
+                }
+                for _ in 0..(round / 4) * 6 {
+                    m[(next() % 81) as usize] &= !(1 << (next() % 9));
+                }
+                let expected = reference_count(&m, 3);
+                for (name, ctx) in runs(&m, 3) {
+                    assert_eq!(ctx.count, expected, "{name}, puzzle {k}, round {round}");
                     match ctx.first {
                         Some(s) => assert_solution_of(&s, &m),
                         None => assert_eq!(expected, 0),
@@ -1383,8 +1536,8 @@ mod tests {
         }
     }
 
-    /// The portable copy and the AVX2 copy find the same counts and the same
-    /// first solutions: on 1000 puzzles of cbg-000, on the same with givens
+    /// The portable copy, the AVX2 copy and the plain-array copy find the
+    /// same counts and the same first solutions: on 1000 puzzles of cbg-000, on the same with givens
     /// removed (several solutions) and with candidates removed (often none),
     /// and on the hard puzzles.
     #[test]
@@ -1396,7 +1549,6 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let isas = isas();
         let mut kinds = [0usize; 3];
         let lines = crate::test_data::CBG_FIRST1000
             .lines()
@@ -1413,19 +1565,19 @@ mod tests {
                 marks[(next() % 81) as usize] &= !(1 << (next() % 9));
             }
             for m in [base, fewer, marks] {
-                let runs: Vec<Search> = isas.iter().map(|&isa| run(isa, &m, 2)).collect();
-                for (isa, r) in isas.iter().zip(&runs) {
+                let runs = runs(&m, 2);
+                let (first, r0) = &runs[0];
+                for (name, r) in &runs {
                     assert_eq!(
                         (r.count, r.first),
-                        (runs[0].count, runs[0].first),
-                        "{isa:?} differs from {:?} on {line}",
-                        isas[0]
+                        (r0.count, r0.first),
+                        "{name} differs from {first} on {line}"
                     );
                 }
-                if let Some(s) = runs[0].first {
+                if let Some(s) = r0.first {
                     assert_solution_of(&s, &m);
                 }
-                kinds[runs[0].count] += 1;
+                kinds[r0.count] += 1;
             }
         }
         // The sample has every outcome, many times.
