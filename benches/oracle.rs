@@ -8,7 +8,7 @@
 //! `../shared/data/` (override with the `RULEDOKU_DATA` environment variable); a missing
 //! file is reported and its benchmark skipped.
 //!
-//! Each benchmark's name ends with the oracle's instruction set (`avx2` or `portable`);
+//! Each benchmark's name ends with the oracle's instruction set (`-avx2` or `-portable`);
 //! `RULEDOKU_ORACLE=scalar cargo bench --bench oracle` measures the portable copy on a
 //! CPU with AVX2.
 
@@ -79,7 +79,7 @@ fn oracle(c: &mut Criterion) {
             continue;
         };
         group.throughput(Throughput::Elements(puzzles.len() as u64));
-        group.bench_function(format!("{name}/{}", instruction_set()), |b| {
+        group.bench_function(format!("{name}-{}", instruction_set()), |b| {
             b.iter(|| {
                 let mut unique = 0usize;
                 for masks in &puzzles {
@@ -92,5 +92,12 @@ fn oracle(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, oracle);
+criterion_group! {
+    name = benches;
+    // No plots: criterion draws them with system fonts, which a headless
+    // machine may lack (its SVG backend then panics after the first
+    // measurement).
+    config = Criterion::default().without_plots();
+    targets = oracle
+}
 criterion_main!(benches);
