@@ -1226,49 +1226,6 @@ impl Inference {
     }
 }
 
-const HOUSE_ORDER: [usize; 3] = [2, 0, 1]; // block, row, column
-
-/// The candidates of digit `d` in house `h`, at `h * 9 + d`.
-static HOUSE_DIGIT: std::sync::LazyLock<Vec<Bits>> = std::sync::LazyLock::new(|| {
-    (0..N_HOUSES * 9)
-        .map(|i| TABLES.house[i / 9].and(&TABLES.digit[i % 9]))
-        .collect()
-});
-
-/// The cells of each house, as bits of a cell mask.
-static HOUSE_MASK: std::sync::LazyLock<Vec<u128>> = std::sync::LazyLock::new(|| {
-    (0..N_HOUSES)
-        .map(|h| house_cells(h).iter().fold(0u128, |m, &o| m | 1u128 << o))
-        .collect()
-});
-
-/// The peers of each cell, in the order an "on" literal's house steps take
-/// them: its block's, its row's, then its column's ([`HOUSE_ORDER`]), each
-/// peer once (with the first house that holds it), in cell order within a
-/// house: (the peers as a cell mask, their house).
-static PEER_GROUPS: std::sync::LazyLock<Vec<[(u128, u8); 3]>> = std::sync::LazyLock::new(|| {
-    (0..N_CELLS)
-        .map(|c| {
-            let mut taken = 1u128 << c;
-            HOUSE_ORDER.map(|k| {
-                let h = cell_houses(c)[k];
-                let peers = HOUSE_MASK[h] & !taken;
-                taken |= peers;
-                (peers, h as u8)
-            })
-        })
-        .collect()
-});
-
-/// The houses of each cell in the order an "off" literal's house steps
-/// take them (block, row, column: [`HOUSE_ORDER`]): (the house's cells as
-/// a cell mask, the house).
-static CELL_HOUSES: std::sync::LazyLock<Vec<[(u128, u8); 3]>> = std::sync::LazyLock::new(|| {
-    (0..N_CELLS)
-        .map(|c| HOUSE_ORDER.map(|k| (HOUSE_MASK[cell_houses(c)[k]], cell_houses(c)[k] as u8)))
-        .collect()
-});
-
 /// Live candidates, with each digit's cells as a plane of 81 bits (house
 /// steps read a digit's places in a house with one mask).
 #[derive(Clone, Copy)]
@@ -1533,7 +1490,7 @@ impl<'a> Prop<'a> {
             }
         }
         if self.steps.on_off_house {
-            for &(peers, h) in &PEER_GROUPS[c] {
+            for &(peers, h) in &PEERS81_BRC[c] {
                 let mut m = cur.planes[d] & peers;
                 while m != 0 {
                     let o = m.trailing_zeros() as usize;
@@ -1575,7 +1532,7 @@ impl<'a> Prop<'a> {
             }
         }
         if self.steps.off_on_house {
-            for &(cells, h) in &CELL_HOUSES[c] {
+            for &(cells, h) in &HOUSES81_BRC[c] {
                 let live = cur.planes[d] & cells;
                 if live.count_ones() != 2 {
                     continue;
@@ -2611,8 +2568,8 @@ impl TrialSearch {
     ) {
         let state = col.state;
         let (c, d) = (cand_cell(z), cand_digit(z));
-        for k in HOUSE_ORDER {
-            let h = cell_houses(c)[k];
+        for (_, h) in HOUSES81_BRC[c] {
+            let h = usize::from(h);
             let places: Vec<usize> = house_cells(h)
                 .into_iter()
                 .filter(|&o| state.cands.contains(cand(o, d)))
@@ -2689,13 +2646,6 @@ fn nodes_in_order(g: &Graph) -> impl Iterator<Item = u32> + '_ {
     (0..g.len() as u32).filter(move |&n| g.get(g.node(n).lit) == Some(n))
 }
 
-/// Each cell with its peers, as a cell mask.
-static SEEN: std::sync::LazyLock<Vec<u128>> = std::sync::LazyLock::new(|| {
-    (0..N_CELLS)
-        .map(|c| cell_houses(c).iter().fold(0u128, |m, &h| m | HOUSE_MASK[h]))
-        .collect()
-});
-
 /// The eliminations of a cycle closing at node `dst`: candidates of the
 /// cycle's digits (live in `live`, the search's state), outside the
 /// cycle's cells, that see a cell of the cycle where the digit is on and
@@ -2713,9 +2663,9 @@ fn cycle_removable(live: &Live, g: &Graph, dst: u32) -> Option<Bits> {
         cells |= 1u128 << c;
         digits |= 1 << d;
         if lit_on(l) {
-            fwd[d] |= SEEN[c];
+            fwd[d] |= PEERS81[c] | 1 << c;
         } else {
-            back[d] |= SEEN[c];
+            back[d] |= PEERS81[c] | 1 << c;
         }
         p = q;
     }
@@ -2897,7 +2847,7 @@ impl Searcher for TrialSearch {
                 };
                 let from = match house {
                     None => TABLES.cell[cand_cell(z)],
-                    Some(h) => HOUSE_DIGIT[h * 9 + cand_digit(z)],
+                    Some(h) => TABLES.var[house_var(h, cand_digit(z))],
                 };
                 out = out.or(&gone.and(&from));
             }
