@@ -42,7 +42,14 @@
 //! Architecture Invariant: no technique is named here. A technique is a
 //! combination of these fields, chosen by a rule file.
 
-use super::branch::{Lanes, Prepared};
+mod collect;
+mod prepared;
+mod spec;
+
+pub use prepared::{Concluded, Prepared};
+pub use spec::{Conclude, Increment, Mode, Pass, Reads, Steps, TrialSpec};
+
+use super::branch::Lanes;
 use super::implication::{
     self, Cause, Chain, Graph, Implications, SavedGraph, chains_key, lit, lit_cand, lit_on,
 };
@@ -50,167 +57,11 @@ use super::{ConclusionKind, Evidence, Found, Grade, SearchCx, Searcher};
 use crate::grid::bits::{Bits, LitSet};
 use crate::grid::geometry::*;
 use crate::grid::state::{State, cell_mask, cell_masks};
-use crate::rating::Rating;
+use collect::{Collector, Hint, Order, Recipe, order, sorts_before};
 use std::any::Any;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
-
-/// The implication steps a pass propagates with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Steps {
-    /// On ⇒ off: the cell's other candidates.
-    pub on_off_cell: bool,
-    /// On ⇒ off: the digit's other places in the candidate's houses.
-    pub on_off_house: bool,
-    /// Off ⇒ on: the other candidate of a cell left with two.
-    pub off_on_cell: bool,
-    /// Off ⇒ on: the other place of a digit left with two in a house.
-    pub off_on_house: bool,
-}
-
-/// What the implication steps read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reads {
-    /// The state the search was given (static chains).
-    Original,
-    /// The branch's state: literals inferred off are gone (dynamic chains).
-    Branch,
-}
-
-/// What a conclusion looks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// A cycle back to the assumed-on candidate; eliminates candidates that
-    /// see both an on and an off literal of the cycle, for one digit.
-    Cycle,
-    /// The assumption implies its negation: it is false.
-    Forcing,
-    /// The assumption implies a literal and its negation: it is false.
-    Contradiction,
-    /// A candidate on and the same candidate off imply the same literal.
-    Double,
-    /// Every candidate of a cell implies the same literal.
-    Cell,
-    /// Every place of a digit in a house implies the same literal.
-    Region,
-}
-
-impl Mode {
-    /// The word of the `conclude` clause.
-    pub fn word(self) -> &'static str {
-        match self {
-            Mode::Cycle => "cycle",
-            Mode::Forcing => "forcing",
-            Mode::Contradiction => "contradiction",
-            Mode::Double => "double",
-            Mode::Cell => "cell",
-            Mode::Region => "region",
-        }
-    }
-
-    pub const ALL: [Mode; 6] = [
-        Mode::Cycle,
-        Mode::Forcing,
-        Mode::Contradiction,
-        Mode::Double,
-        Mode::Cell,
-        Mode::Region,
-    ];
-}
-
-/// One `conclude` clause of a pass.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Conclude {
-    pub mode: Mode,
-    /// The difficulty before the length increment.
-    pub level: Rating,
-    /// Sort key among matches of equal difficulty and complexity.
-    pub key: i64,
-    /// The rating label of its matches (the rule's when `None`).
-    pub label: Option<String>,
-    /// Only from cells holding at least this many candidates.
-    pub min_cell: usize,
-}
-
-/// How a match's difficulty grows with its complexity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Increment {
-    /// The base only.
-    None,
-    /// Sudoku Explainer's: with `length = complexity − 2` and a ceiling
-    /// starting at 4, add 0.1 while the length exceeds the ceiling, the
-    /// ceiling growing alternately ×3/2 and ×4/3 (4, 6, 8, 12, 16, 24, …).
-    SeLength,
-}
-
-impl Increment {
-    /// The increment in tenths and as SE adds it (a sum of `0.1`s in
-    /// double precision, which SE's sort compares).
-    pub fn of(self, complexity: usize) -> (i64, f64) {
-        match self {
-            Increment::None => (0, 0.0),
-            Increment::SeLength => {
-                let length = complexity as i64 - 2;
-                let (mut ceil, mut odd, mut n, mut added) = (4i64, false, 0i64, 0.0f64);
-                while length > ceil {
-                    added += 0.1;
-                    n += 1;
-                    ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-                    odd = !odd;
-                }
-                (n, added)
-            }
-        }
-    }
-}
-
-/// One pass of a trial rule.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Pass {
-    pub min_cell: usize,
-    pub max_cell: usize,
-    pub assume_on: bool,
-    pub assume_off: bool,
-    pub steps: Steps,
-    pub reads: Reads,
-    /// `propagate with SET [rounds N]`: instead of implication steps, the
-    /// rule set linked under that name runs in each branch, to its
-    /// fixpoint (one match at a time, as the engine runs a set) or for N
-    /// rounds (each applying every match found on the round's state).
-    pub propagate: Option<(String, Option<usize>)>,
-    /// `apply SET`: whenever the implication steps of a branch are
-    /// exhausted, the rules of the set linked under that name are searched
-    /// on the branch's state, a group of rules of equal complexity at a
-    /// time; the first group with a match that has parents
-    /// ([`Searcher::parents`]) wins, and each candidate its matches remove
-    /// becomes a literal off whose parents are the match's parents.
-    pub apply: Option<String>,
-    /// `sweep`: the pass finds one match, every assumption refuted while
-    /// the candidates are tried in order, each refuted candidate removed
-    /// from the state before the next assumption (Mike Metcalf's loop).
-    /// Only with `propagate with`, `assume on` alone, and as the rule's
-    /// only pass.
-    pub sweep: bool,
-    pub concludes: Vec<Conclude>,
-}
-
-impl Pass {
-    fn wants(&self, m: Mode) -> Option<&Conclude> {
-        self.concludes.iter().find(|c| c.mode == m)
-    }
-}
-
-/// The configuration of a trial search: its passes and its increment.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TrialSpec {
-    pub passes: Vec<Pass>,
-    pub increment: Increment,
-    /// The rule head's complexity (the grade's ordering key).
-    pub complexity: i64,
-    /// The rule's rating label (or name), for conclusions without one.
-    pub label: String,
-}
 
 /// The searchers of a linked rule set, in the set's order.
 pub type Linked = Vec<Arc<dyn Searcher>>;
@@ -647,59 +498,6 @@ impl TrialSearch {
         };
         (chains, Vec::new())
     }
-}
-
-/// A match before sorting.
-struct Hint {
-    difficulty: f64,
-    complexity: usize,
-    key: i64,
-    /// SE's removable candidates: what the match takes away.
-    removable: Bits,
-    /// A placement (an "on" result): its candidate.
-    placed: Option<usize>,
-    level: Rating,
-    label: Option<String>,
-    mode: Mode,
-    /// How to find the match's chains again (evidence is extracted only
-    /// for the matches reported).
-    recipe: Recipe,
-    /// The match's chains, extracted when it was found (see
-    /// [`Collector::keep_chains`]); `None`: replayed from `recipe` if the
-    /// match is reported.
-    chains: Option<Vec<Chain>>,
-}
-
-/// Where a match came from, to replay its propagation when it is
-/// reported: the pass, and what was assumed.
-#[derive(Clone, Copy, Debug)]
-enum Recipe {
-    /// A branch of a linked rule set from candidate `z` on (off).
-    Set { pass: usize, z: usize, on: bool },
-    /// A sweep's branches: each refuted candidate on, in order, each in the
-    /// state without the ones before it.
-    Sweep { pass: usize, refuted: Bits },
-    /// The `nth` cycle from `z` on.
-    Cycle { pass: usize, z: usize, nth: usize },
-    /// The forcing chain from literal `source`.
-    Forcing { pass: usize, source: u16 },
-    /// The contradiction from literal `source`.
-    Contra { pass: usize, source: u16 },
-    /// `target` from `z` on and from `z` off.
-    Double { pass: usize, z: usize, target: u16 },
-    /// `target` from every candidate of `cell` on.
-    Cell {
-        pass: usize,
-        cell: usize,
-        target: u16,
-    },
-    /// `target` from every place of `z`'s digit in `house`, `z` first.
-    Region {
-        pass: usize,
-        z: usize,
-        house: usize,
-        target: u16,
-    },
 }
 
 /// A match of a rule applied in a branch, with parents: the rule's place
@@ -2157,146 +1955,6 @@ fn cell_cands(c: usize, mask: u16) -> impl Iterator<Item = usize> + Clone {
     (0..9)
         .filter(move |&d| mask >> d & 1 != 0)
         .map(move |d| cand(c, d))
-}
-
-/// Collects matches with their sort keys.
-struct Collector<'a> {
-    spec: &'a TrialSpec,
-    state: &'a State,
-    hints: Vec<Hint>,
-    /// Keeps the chains of matches as they are found
-    /// ([`Collector::keep_chains`]).
-    eager: bool,
-    /// The search is for its first match only ([`Searcher::first`]): a
-    /// match that sorts after one already found is never reported, so a
-    /// search may skip it (keeping its node count).
-    first: bool,
-    /// With `first`: the order of the first of `hints` (see [`order`]).
-    best: Option<Order>,
-}
-
-/// Where a match sorts among a search's matches: its difficulty, its
-/// complexity, its key; equal ones in the order they were found.
-type Order = (f64, usize, i64);
-
-/// Does a match of order `a` sort before one of order `b`?
-fn sorts_before(a: &Order, b: &Order) -> bool {
-    a.0.partial_cmp(&b.0)
-        .unwrap_or(std::cmp::Ordering::Equal)
-        .then(a.1.cmp(&b.1))
-        .then(a.2.cmp(&b.2))
-        .is_lt()
-}
-
-/// The order of hint `h`.
-fn order(h: &Hint) -> Order {
-    (h.difficulty, h.complexity, h.key)
-}
-
-impl Collector<'_> {
-    /// What SE's hint removes for a result literal: an "on" result takes
-    /// the cell's other candidates (and places the digit), an "off" one
-    /// the candidate.
-    fn removable(&self, target: u16) -> (Bits, Option<usize>) {
-        let z = lit_cand(target);
-        if lit_on(target) {
-            let cell = TABLES.cell[cand_cell(z)];
-            let mut r = self.state.cands.and(&cell);
-            r.remove(z);
-            (r, Some(z))
-        } else {
-            (Bits::single(z), None)
-        }
-    }
-
-    fn add(&mut self, c: &Conclude, target: u16, complexity: usize, recipe: Recipe) {
-        let (removable, placed) = self.removable(target);
-        if removable.is_empty() {
-            return;
-        }
-        self.push(c, removable, placed, complexity, recipe);
-    }
-
-    fn push(
-        &mut self,
-        c: &Conclude,
-        removable: Bits,
-        placed: Option<usize>,
-        complexity: usize,
-        recipe: Recipe,
-    ) {
-        let (tenths, added) = self.spec.increment.of(complexity);
-        if self.first {
-            let o = (c.level.as_f64() + added, complexity, c.key);
-            if self.best.is_none_or(|b| sorts_before(&o, &b)) {
-                self.best = Some(o);
-            }
-        }
-        self.hints.push(Hint {
-            difficulty: c.level.as_f64() + added,
-            complexity,
-            key: c.key,
-            removable,
-            placed,
-            level: if tenths == 0 {
-                c.level
-            } else {
-                c.level.plus_tenths(tenths)
-            },
-            label: c.label.clone(),
-            mode: c.mode,
-            recipe,
-            chains: None,
-        });
-    }
-
-    /// Gives the chains of the matches pushed since there were `from`
-    /// (none or one), extracted by `chains` from the graph that found
-    /// them, when the search is `eager`: a rule applied in another's
-    /// branches reports every match it finds with its chains, and taking
-    /// them now costs less than making the propagation again
-    /// ([`TrialSearch::replay`] finds the same graph: it is
-    /// deterministic). An engine's search reports few of its matches: it
-    /// replays those.
-    /// Adds a hint found before (see [`Collector::best`]).
-    fn take(&mut self, h: Hint) {
-        let o = order(&h);
-        if self.first && self.best.is_none_or(|b| sorts_before(&o, &b)) {
-            self.best = Some(o);
-        }
-        self.hints.push(h);
-    }
-
-    /// The largest complexity of a match concluded by `c` that sorts
-    /// before the first of the hints (`best`) and not after `later` (the
-    /// first of the hints found ahead, of candidates after the current
-    /// one); `None`: any. A match whose order is that of one found before
-    /// it sorts after it.
-    fn limit(&self, c: &Conclude, later: Option<Order>) -> Option<usize> {
-        if self.best.is_none() && later.is_none() {
-            return None;
-        }
-        let wins = |k: usize| {
-            let o = (c.level.as_f64() + self.spec.increment.of(k).1, k, c.key);
-            self.best.is_none_or(|b| sorts_before(&o, &b))
-                && later.is_none_or(|l| !sorts_before(&l, &o))
-        };
-        // A chain has at most one node per literal.
-        let most = 2 * N_CANDS + 1;
-        let mut k = 1;
-        while k < most && wins(k + 1) {
-            k += 1;
-        }
-        (k < most).then_some(k)
-    }
-
-    fn keep_chains(&mut self, from: usize, chains: impl FnOnce() -> Vec<Chain>) {
-        if self.eager
-            && let Some(h) = self.hints.get_mut(from)
-        {
-            h.chains = Some(chains());
-        }
-    }
 }
 
 /// Graphs reused across the candidates of one search.
