@@ -8,9 +8,9 @@
 //! [`Searcher`] trait only.
 
 use super::prepared::Prepared;
-use super::spec::{Steps, TrialSpec};
+use super::spec::{Reads, Steps, TrialSpec};
 use crate::search::Searcher;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// The searchers of a linked rule set, in the set's order.
 pub type Linked = Vec<Arc<dyn Searcher>>;
@@ -76,37 +76,49 @@ impl PropKey {
     }
 }
 
-/// What linking gave one pass.
-#[derive(Debug, Default)]
+/// What linking gave one pass, with the key of its propagations.
+#[derive(Debug)]
 pub(super) struct PassLinks {
     /// The rule set its `propagate with` names, prepared for the branch
     /// runner.
-    set: OnceLock<Prepared>,
+    set: Option<Prepared>,
     /// The rules its `apply` names.
-    applied: OnceLock<Applied>,
+    applied: Option<Applied>,
+    /// The key of its propagations (its applied rules' signature once
+    /// linked).
+    pub(super) key: PropKey,
 }
 
 impl PassLinks {
     /// One for each pass of `spec`, nothing linked.
     pub(super) fn of(spec: &TrialSpec) -> Vec<PassLinks> {
-        spec.passes.iter().map(|_| PassLinks::default()).collect()
+        (spec.passes.iter())
+            .map(|p| PassLinks {
+                set: None,
+                applied: None,
+                key: PropKey::new(p.steps, p.reads == Reads::Branch, &[]),
+            })
+            .collect()
     }
 
-    pub(super) fn set_set(&self, searchers: &Linked) {
-        let _ = self.set.set(Prepared::new(searchers));
+    /// Gives the pass the searchers of the set its `propagate with` names.
+    pub(super) fn link_set(&mut self, searchers: &Linked) {
+        self.set = Some(Prepared::new(searchers));
     }
 
-    pub(super) fn set_applied(&self, rules: Applied) {
-        let _ = self.applied.set(rules);
+    /// Gives the pass the rules its `apply` names.
+    pub(super) fn link_applied(&mut self, rules: Applied) {
+        self.key = PropKey::new(self.key.steps, self.key.dynamic, &rules);
+        self.applied = Some(rules);
     }
 
-    /// The set the pass propagates with, once linked.
+    /// The set the pass propagates with, if linked.
     pub(super) fn set(&self) -> Option<&Prepared> {
-        self.set.get()
+        self.set.as_ref()
     }
 
-    /// The rules the pass applies, once linked.
+    /// The rules the pass applies, if linked.
     pub(super) fn applied(&self) -> Option<&[AppliedRule]> {
-        self.applied.get().map(|v| v.as_slice())
+        self.applied.as_deref()
     }
 }

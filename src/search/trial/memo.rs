@@ -25,7 +25,7 @@ use crate::search::implication::{Graph, SavedGraph};
 use std::sync::Arc;
 
 /// The propagations of the trials the engine searched in the last state
-/// where one was kept (a run's, in its `SearchCx`).
+/// where one was kept (a run's, in its `SearchCx`), and which ones to keep.
 #[derive(Default)]
 pub(super) struct Memo {
     /// The state the tables hold propagations of.
@@ -33,6 +33,10 @@ pub(super) struct Memo {
     tables: Vec<MemoTable>,
     /// Propagations taken from a trial with fewer rules, and continued.
     pub(super) resumed: u64,
+    /// The keys of the run's trial passes that apply rules: a propagation
+    /// is kept only when one of them extends its key (another trial of
+    /// the run may take it).
+    extenders: Vec<PropKey>,
 }
 
 /// The propagations of the trials with one key.
@@ -72,25 +76,26 @@ struct MemoChain {
     nodes: u64,
 }
 
-/// The keys of the linked passes that apply rules. A propagation is kept
-/// in the memo only when one of them extends its own (another trial may
-/// take it).
-static EXTENDERS: std::sync::Mutex<Vec<PropKey>> = std::sync::Mutex::new(Vec::new());
-
-/// Notes the key of a linked pass that applies rules.
-pub(super) fn register(key: PropKey) {
-    let mut known = EXTENDERS.lock().unwrap_or_else(|e| e.into_inner());
-    if !known.contains(&key) {
-        known.push(key);
-    }
-}
-
 impl Memo {
-    /// Are the propagations of `key` worth keeping: does a pass applying
-    /// more rules extend it?
+    /// A memo for a run whose trial passes that apply rules have keys
+    /// `extenders`.
+    pub(super) fn extended_by(keys: impl IntoIterator<Item = PropKey>) -> Memo {
+        let mut extenders: Vec<PropKey> = Vec::new();
+        for k in keys {
+            if !extenders.contains(&k) {
+                extenders.push(k);
+            }
+        }
+        Memo {
+            extenders,
+            ..Memo::default()
+        }
+    }
+
+    /// Are the propagations of `key` worth keeping: does a pass of the run
+    /// that applies more rules extend it?
     pub(super) fn keeps(&self, key: &PropKey) -> bool {
-        let known = EXTENDERS.lock().unwrap_or_else(|e| e.into_inner());
-        known.iter().any(|k| k.extends(key))
+        self.extenders.iter().any(|k| k.extends(key))
     }
 
     /// The propagation from `source` in `original` that a propagation of

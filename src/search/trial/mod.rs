@@ -95,7 +95,7 @@ use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::state::State;
 use collect::{Collector, Recipe};
-use link::{PassLinks, PropKey};
+use link::PassLinks;
 use std::any::Any;
 use std::ops::ControlFlow;
 
@@ -124,15 +124,6 @@ impl TrialSearch {
             .collect()
     }
 
-    /// Gives pass `pass` the rules its `apply` names (the loader calls this
-    /// once). A pass whose set is not linked applies nothing.
-    pub fn set_apply_link(&self, pass: usize, rules: Applied) {
-        if let (Some(l), Some(p)) = (self.links.get(pass), self.spec.passes.get(pass)) {
-            memo::register(PropKey::new(p.steps, p.reads == Reads::Branch, &rules));
-            l.set_applied(rules);
-        }
-    }
-
     /// The rule sets to link: (pass index, set name as written).
     pub fn links(&self) -> Vec<(usize, String)> {
         self.spec
@@ -143,11 +134,31 @@ impl TrialSearch {
             .collect()
     }
 
-    /// Gives pass `pass` its linked set (the loader calls this once, see
-    /// `ruleset::Library`). A pass whose set is not linked finds nothing.
-    pub fn set_link(&self, pass: usize, searchers: Linked) {
-        if let Some(l) = self.links.get(pass) {
-            l.set_set(&searchers);
+    /// This search with the sets its passes name linked: `sets`, the
+    /// searchers of the set each pass's `propagate with` names (pass index,
+    /// searchers in the set's order), and `applied`, the rules each pass's
+    /// `apply` names. The linker (`ruleset::Library`) builds it when it
+    /// loads the rule's file; a pass left out finds nothing (`propagate
+    /// with`) or applies nothing (`apply`).
+    pub fn linked(
+        &self,
+        sets: Vec<(usize, Linked)>,
+        applied: Vec<(usize, Applied)>,
+    ) -> TrialSearch {
+        let mut links = PassLinks::of(&self.spec);
+        for (pass, searchers) in sets {
+            if let Some(l) = links.get_mut(pass) {
+                l.link_set(&searchers);
+            }
+        }
+        for (pass, rules) in applied {
+            if let Some(l) = links.get_mut(pass) {
+                l.link_applied(rules);
+            }
+        }
+        TrialSearch {
+            spec: self.spec.clone(),
+            links,
         }
     }
 
@@ -301,6 +312,23 @@ impl TrialSearch {
             }
         }
         ControlFlow::Continue(())
+    }
+}
+
+impl Scratch {
+    /// The trial scratch of a run of `searchers` (its rule set's): empty,
+    /// knowing the keys of the trial passes among them that apply rules, so
+    /// that the memo keeps a propagation that one of them can resume (see
+    /// [`memo`]). Data of the run's own rules: what other sets linked
+    /// elsewhere in the process do not count.
+    pub fn for_rules<'a>(searchers: impl IntoIterator<Item = &'a dyn Searcher>) -> Scratch {
+        let trials =
+            (searchers.into_iter()).filter_map(|s| s.as_any().downcast_ref::<TrialSearch>());
+        Scratch::extended_by(trials.flat_map(|t| {
+            (t.links.iter())
+                .filter(|l| l.applied().is_some())
+                .map(|l| l.key.clone())
+        }))
     }
 }
 
@@ -473,6 +501,7 @@ mod tests {
         let state = hard_state();
         let run = |rules: &[Arc<dyn Searcher>]| {
             let mut cx = SearchCx::new(None);
+            cx.trial = Scratch::for_rules(rules.iter().map(|r| &**r));
             let out: Vec<Vec<String>> = rules
                 .iter()
                 .map(|r| {

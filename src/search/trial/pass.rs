@@ -11,7 +11,7 @@ use super::link::PassLinks;
 use super::modes::cycle_removable;
 use super::prop::Prop;
 use super::scratch::{Buffers, Graphs};
-use super::spec::{Conclude, Mode, Pass, Reads};
+use super::spec::{Conclude, Mode, Pass};
 use crate::grid::geometry::*;
 use crate::grid::state::cell_masks;
 use crate::search::SearchCx;
@@ -29,9 +29,8 @@ pub(super) fn run_pass(
     g: &mut Graphs,
 ) {
     let state = col.state;
-    let dynamic = pass.reads == Reads::Branch;
     let mut sc = cx.trial.buffers();
-    let prop = Prop::new(cx, state, pass.steps, dynamic, links.applied());
+    let prop = Prop::new(cx, state, links);
     sc.ready_for(&prop.st);
     let run = PassRun {
         pi,

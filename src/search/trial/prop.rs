@@ -9,10 +9,9 @@
 //! shared through the run's memo ([`super::memo`]) with the trials that
 //! apply the same rules and more.
 
-use super::link::{AppliedRule, PropKey};
+use super::link::{AppliedRule, PassLinks, PropKey};
 use super::memo::Taken;
 use super::scratch::{Buffers, Queue};
-use super::spec::Steps;
 use super::steps::{Live, Stepper, parents};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
@@ -47,7 +46,7 @@ pub(super) struct Prop<'a> {
     /// The rules applied when the steps are exhausted (`apply SET`).
     apply: Option<&'a [AppliedRule]>,
     /// The key of the propagations (see [`PropKey`]).
-    key: PropKey,
+    key: &'a PropKey,
     /// The applied rules' matches in the branch states met so far.
     matched: RefCell<Matched>,
     /// Shares its propagations through the run's memo: a trial searched by
@@ -59,23 +58,18 @@ pub(super) struct Prop<'a> {
 }
 
 impl<'a> Prop<'a> {
-    /// A propagation from `original` with `steps` (reading the branch when
-    /// `dynamic`), applying `apply` whenever its steps are exhausted; `cx`
-    /// says whether the engine searches it (the memo is used then).
-    pub(super) fn new(
-        cx: &SearchCx,
-        original: &'a State,
-        steps: Steps,
-        dynamic: bool,
-        apply: Option<&'a [AppliedRule]>,
-    ) -> Prop<'a> {
-        let key = PropKey::new(steps, dynamic, apply.unwrap_or_default());
+    /// A propagation from `original` with the steps of a pass linked as
+    /// `links`, applying its rules whenever its steps are exhausted; `cx`
+    /// says whether the engine searches it (the memo is used then) and
+    /// whether another trial of the run may take its propagations.
+    pub(super) fn new(cx: &SearchCx, original: &'a State, links: &'a PassLinks) -> Prop<'a> {
+        let key = &links.key;
         let memo = cx.trial.depth == 1;
-        let keep = memo && cx.trial.memo.keeps(&key);
+        let keep = memo && cx.trial.memo.keeps(key);
         Prop {
             original,
-            st: Stepper::new(&original.cands, steps, dynamic),
-            apply,
+            st: Stepper::new(&original.cands, key.steps, key.dynamic),
+            apply: links.applied(),
             key,
             matched: Default::default(),
             memo,
@@ -125,7 +119,7 @@ impl<'a> Prop<'a> {
         let hit = cx
             .trial
             .memo
-            .lookup(&self.key, self.original, source, g, &mut cur);
+            .lookup(self.key, self.original, source, g, &mut cur);
         let absurd = match hit {
             Some(Taken {
                 absurd,
@@ -144,9 +138,10 @@ impl<'a> Prop<'a> {
         };
         if self.keep && !cx.interrupted() {
             let nodes = cx.nodes - before;
+            let memo = &mut cx.trial.memo;
             let rules = self.apply.unwrap_or_default();
-            (cx.trial.memo).record(
-                &self.key,
+            memo.record(
+                self.key,
                 rules,
                 self.original,
                 source,

@@ -11,7 +11,7 @@ use super::link::PassLinks;
 use super::prop::Prop;
 use super::scratch::Buffers;
 use super::set_pass;
-use super::spec::{Reads, TrialSpec};
+use super::spec::TrialSpec;
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::state::State;
@@ -126,7 +126,7 @@ fn replay_in(
         }
         _ => {
             let mut sc = cx.trial.buffers();
-            let chains = replay_steps(cx, &mut sc, (spec, links), state, recipe);
+            let chains = replay_steps(cx, &mut sc, links, state, recipe);
             cx.trial.give_buffers(sc);
             chains
         }
@@ -139,15 +139,13 @@ fn replay_in(
 fn replay_steps(
     cx: &mut SearchCx,
     sc: &mut Buffers,
-    (spec, links): (&TrialSpec, &[PassLinks]),
+    links: &[PassLinks],
     state: &State,
     recipe: Recipe,
 ) -> Vec<Chain> {
     // A propagation of pass `p`, its buffers made ready for it.
     let prop = |cx: &SearchCx, sc: &mut Buffers, p: usize| {
-        let pass = &spec.passes[p];
-        let dynamic = pass.reads == Reads::Branch;
-        let prop = Prop::new(cx, state, pass.steps, dynamic, links[p].applied());
+        let prop = Prop::new(cx, state, &links[p]);
         sc.ready_for(&prop.st);
         prop
     };

@@ -11,6 +11,7 @@
 //! candidates and steps ([`Infer::keep_for`]); a propagation taken from the
 //! memo charges the nodes it counted.
 
+use super::link::PropKey;
 use super::memo::Memo;
 use super::reach::Reach;
 use super::steps::{Infer, Stepper};
@@ -137,6 +138,15 @@ pub struct Scratch {
 }
 
 impl Scratch {
+    /// An empty scratch for a run whose trial passes that apply rules have
+    /// keys `extenders` (see [`Memo::keeps`]).
+    pub(super) fn extended_by(extenders: impl IntoIterator<Item = PropKey>) -> Scratch {
+        Scratch {
+            memo: Memo::extended_by(extenders),
+            ..Scratch::default()
+        }
+    }
+
     /// Buffers for a propagation, to give back ([`Scratch::give_buffers`]).
     pub(super) fn buffers(&mut self) -> Box<Buffers> {
         self.buffers.pop().unwrap_or_default()
