@@ -124,7 +124,7 @@ impl Graph {
     }
 
     /// Empties the graph, keeping its memory.
-    #[inline]
+    #[inline(always)]
     pub fn clear(&mut self) {
         // Every present literal has a node: a few nodes are cleared one by
         // one (most searches that clear a graph leave it nearly empty).

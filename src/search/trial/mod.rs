@@ -63,12 +63,15 @@
 //! Architecture Invariant: no technique is named here. A technique is a
 //! combination of these fields, chosen by a rule file.
 //!
-//! Architecture Invariant: no state outlives a run. What trial searches
-//! reuse or share (buffers, graphs, the memo, the nesting depth) travels in
-//! the run's [`SearchCx`]; what linking gives a pass is the search's own,
-//! set once when the linker builds it. So a search's matches and node
-//! counts depend on the run's earlier searches only through the memo,
-//! which charges what it gives.
+//! Architecture Invariant: no hidden state. What trial searches reuse or
+//! share (buffers, graphs, the memo, the nesting depth) travels in the
+//! run's [`SearchCx`] (its [`Scratch`]); what linking gives a pass is the
+//! search's own data, set when the linker builds the search
+//! ([`TrialSearch::linked`]). No thread-local, global or once-set cell
+//! holds either. What a trial search finds and counts does not depend on
+//! the searches made before it: reused buffers are cleared, or kept only
+//! for what they were computed for, and the memo charges the nodes of what
+//! it gives.
 
 mod collect;
 mod link;

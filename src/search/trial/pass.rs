@@ -126,6 +126,7 @@ impl PassRun<'_> {
             if !self.wants.binary() {
                 continue;
             }
+            g.reserve(n);
             for (i, z) in cell_cands(c, mask).enumerate() {
                 self.binary(cx, sc, col, g, i, z, n);
             }
@@ -426,6 +427,7 @@ impl PassRun<'_> {
             if places.len() < 2 || places[0] != c {
                 continue;
             }
+            g.reserve(places.len());
             for (j, &o) in places.iter().enumerate().skip(1) {
                 // Every place after the first is a later cell: its own
                 // binary search takes this propagation from the cache.

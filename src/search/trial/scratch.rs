@@ -91,11 +91,13 @@ impl Buffers {
 /// The graphs of one search's implication passes, reused across their
 /// candidates.
 pub(super) struct Graphs {
-    /// The "on" propagation of each candidate of the current cell.
+    /// The "on" propagation of each candidate of the current cell (see
+    /// [`Graphs::reserve`]).
     pub(super) on: Vec<Graph>,
     /// An "off" propagation, a cycle or a forcing chain search.
     pub(super) off: Graph,
-    /// The "on" propagations of a digit's other places in a house.
+    /// The "on" propagations of a digit's other places in a house (see
+    /// [`Graphs::reserve`]).
     pub(super) region: Vec<Graph>,
     /// Per candidate: its "on" propagation in the current pass, when a
     /// region computed it before the candidate's own cell came (the same
@@ -109,10 +111,20 @@ pub(super) type Propagated = (SavedGraph, Option<(u32, u32)>);
 impl Graphs {
     fn new() -> Graphs {
         Graphs {
-            on: (0..9).map(|_| Graph::new()).collect(),
+            on: Vec::new(),
             off: Graph::new(),
-            region: (0..9).map(|_| Graph::new()).collect(),
+            region: Vec::new(),
             cached: (0..N_CANDS).map(|_| None).collect(),
+        }
+    }
+
+    /// `on` and `region` with `n` graphs at least (made as needed: a run
+    /// whose cells hold few candidates makes few).
+    pub(super) fn reserve(&mut self, n: usize) {
+        for v in [&mut self.on, &mut self.region] {
+            while v.len() < n {
+                v.push(Graph::new());
+            }
         }
     }
 }
