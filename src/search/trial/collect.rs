@@ -74,7 +74,7 @@ pub(super) struct Collector<'a> {
     /// Keeps the chains of matches as they are found
     /// ([`Collector::keep_chains`]).
     pub(super) eager: bool,
-    /// The search is for its first match only ([`Searcher::first`]): a
+    /// The search is for its first match only ([`Searcher::first`](crate::search::Searcher::first)): a
     /// match that sorts after one already found is never reported, so a
     /// search may skip it (keeping its node count).
     pub(super) first: bool,
@@ -194,7 +194,7 @@ impl Collector<'_> {
     /// them, when the search is `eager`: a rule applied in another's
     /// branches reports every match it finds with its chains, and taking
     /// them now costs less than making the propagation again
-    /// ([`super::replay`] finds the same graph: it is
+    /// (`report::replay` finds the same graph: it is
     /// deterministic). An engine's search reports few of its matches: it
     /// replays those.
     pub(super) fn keep_chains(&mut self, from: usize, chains: impl FnOnce() -> Vec<Chain>) {

@@ -41,22 +41,22 @@
 //!
 //! The modules, by job, each importing only those listed before it:
 //!
-//! - [`spec`]: the passes and their clauses, as the rule file writes them;
-//! - [`prepared`]: the branch runner of `propagate with SET` (the linked
+//! - `spec`: the passes and their clauses, as the rule file writes them;
+//! - `prepared`: the branch runner of `propagate with SET` (the linked
 //!   set prepared for branches, and its loop);
-//! - [`link`]: what linking gives a pass (its prepared set, its applied
+//! - `link`: what linking gives a pass (its prepared set, its applied
 //!   rules) and the key of its propagations;
-//! - [`steps`]: implication steps (a literal's inferences, static ones
+//! - `steps`: implication steps (a literal's inferences, static ones
 //!   kept);
-//! - [`reach`]: static reachability (strongly connected components);
-//! - [`memo`]: propagations shared between the trials of one state;
-//! - [`scratch`]: the buffers and graphs reused from search to search, and
+//! - `reach`: static reachability (strongly connected components);
+//! - `memo`: propagations shared between the trials of one state;
+//! - `scratch`: the buffers and graphs reused from search to search, and
 //!   the run's [`Scratch`] that holds them (in [`SearchCx`]);
-//! - [`prop`]: propagation to a fixpoint, applying rules at stalls;
-//! - [`modes`]: cycle and forcing chain searches;
-//! - [`collect`]: matches before they are reported, in SE's order;
-//! - [`set_pass`], [`pass`]: the two kinds of pass;
-//! - [`report`]: a match reported, its chains replayed;
+//! - `prop`: propagation to a fixpoint, applying rules at stalls;
+//! - `modes`: cycle and forcing chain searches;
+//! - `collect`: matches before they are reported, in SE's order;
+//! - `set_pass`, `pass`: the two kinds of pass;
+//! - `report`: a match reported, its chains replayed;
 //! - this module: [`TrialSearch`], which runs the passes in order and
 //!   reports their matches.
 //!
@@ -322,7 +322,7 @@ impl Scratch {
     /// The trial scratch of a run of `searchers` (its rule set's): empty,
     /// knowing the keys of the trial passes among them that apply rules, so
     /// that the memo keeps a propagation that one of them can resume (see
-    /// [`memo`]). Data of the run's own rules: what other sets linked
+    /// the `memo` module). Data of the run's own rules: what other sets linked
     /// elsewhere in the process do not count.
     pub fn for_rules<'a>(searchers: impl IntoIterator<Item = &'a dyn Searcher>) -> Scratch {
         let trials =
