@@ -19,7 +19,7 @@ use crate::grid::state::State;
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
 use crate::search::branch::{CountPlan, Lanes};
-use crate::search::{ConclusionKind, Evidence, Grade, SearchCx};
+use crate::search::{ConclusionKind, Evidence, Grade, SearchCx, trial};
 use serde::Serialize;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -251,6 +251,7 @@ impl<'a> Runner<'a> {
         let deadline = self.limits.max_time.and_then(|t| start.checked_add(t));
         let mut cx = SearchCx::new(deadline);
         cx.outcome_only = true;
+        cx.trial = trial::Scratch::for_rules(set.rules.iter().map(|r| &*r.searcher));
         let n = set.rules.len();
         let (mut steps, mut conclusions) = (vec![0; n], vec![0; n]);
         let counted: Vec<Option<CountPlan>> = set
@@ -311,6 +312,7 @@ impl<'a> Runner<'a> {
         let deadline = self.limits.max_time.and_then(|t| start.checked_add(t));
         let mut cx = SearchCx::new(deadline);
         cx.outcome_only = self.outcome_only;
+        cx.trial = trial::Scratch::for_rules(set.rules.iter().map(|r| &*r.searcher));
         let initial = state;
         // Room for a typical path's steps from the start (a Step is large:
         // growing the vector step by step copies them again and again).

@@ -81,15 +81,15 @@ pub fn cell(row: usize, col: usize) -> usize {
     row * 9 + col
 }
 #[inline]
-pub fn cell_row(cell: usize) -> usize {
+pub const fn cell_row(cell: usize) -> usize {
     cell / 9
 }
 #[inline]
-pub fn cell_col(cell: usize) -> usize {
+pub const fn cell_col(cell: usize) -> usize {
     cell % 9
 }
 #[inline]
-pub fn cell_block(cell: usize) -> usize {
+pub const fn cell_block(cell: usize) -> usize {
     (cell / 27) * 3 + (cell % 9) / 3
 }
 /// Position of a cell inside its block, `0..9`.
@@ -126,7 +126,7 @@ pub static HOUSE_CELLS: LazyLock<[[usize; 9]; N_HOUSES]> =
     LazyLock::new(|| std::array::from_fn(house_cells));
 
 /// The three houses of a cell: row, column, block (as house indices).
-pub fn cell_houses(c: usize) -> [usize; 3] {
+pub const fn cell_houses(c: usize) -> [usize; 3] {
     [cell_row(c), 9 + cell_col(c), 18 + cell_block(c)]
 }
 
@@ -246,6 +246,89 @@ pub fn cand_in_var(space: Space, z: usize) -> String {
     }
 }
 
+// Cells as 81-bit masks (bit `c` of a `u128` for cell `c`): tables
+// computed at compile time from the definitions above, plain statics
+// because hot loops read them.
+
+/// The cells of each house, as an 81-bit mask.
+pub static HOUSE81: [u128; N_HOUSES] = {
+    let mut t = [0u128; N_HOUSES];
+    let mut c = 0;
+    while c < N_CELLS {
+        let hs = cell_houses(c);
+        let mut k = 0;
+        while k < 3 {
+            t[hs[k]] |= 1 << c;
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// The peers of each cell (the cells that share a house with it, the cell
+/// excluded), as an 81-bit mask.
+pub static PEERS81: [u128; N_CELLS] = {
+    let mut t = [0u128; N_CELLS];
+    let mut c = 0;
+    while c < N_CELLS {
+        let [r, k, b] = cell_houses(c);
+        t[c] = (HOUSE81[r] | HOUSE81[k] | HOUSE81[b]) & !(1 << c);
+        c += 1;
+    }
+    t
+};
+
+/// The houses of each cell in the order block, row, column (the order in
+/// which Sudoku Explainer's chains read a cell's houses), each as (its
+/// cells as an 81-bit mask, the house).
+pub static HOUSES81_BRC: [[(u128, u8); 3]; N_CELLS] = {
+    let mut t = [[(0u128, 0u8); 3]; N_CELLS];
+    let mut c = 0;
+    while c < N_CELLS {
+        let [r, k, b] = cell_houses(c);
+        t[c] = [
+            (HOUSE81[b], b as u8),
+            (HOUSE81[r], r as u8),
+            (HOUSE81[k], k as u8),
+        ];
+        c += 1;
+    }
+    t
+};
+
+/// The peers of each cell by house, in the order of [`HOUSES81_BRC`],
+/// each peer with the first house that holds it: (its block's other cells,
+/// its row's cells outside the block, its column's cells outside the
+/// block), each as (an 81-bit mask, the house).
+pub static PEERS81_BRC: [[(u128, u8); 3]; N_CELLS] = {
+    let mut t = [[(0u128, 0u8); 3]; N_CELLS];
+    let mut c = 0;
+    while c < N_CELLS {
+        let mut taken = 1u128 << c;
+        let mut k = 0;
+        while k < 3 {
+            let (cells, h) = HOUSES81_BRC[c][k];
+            t[c][k] = (cells & !taken, h);
+            taken |= cells;
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// The CSP variable of digit `d` in house `h` (its `rn`, `cn` or `bn`
+/// variable).
+pub fn house_var(h: usize, d: usize) -> usize {
+    let space = match house_kind(h) {
+        HouseKind::Row => Space::Rn,
+        HouseKind::Column => Space::Cn,
+        HouseKind::Block => Space::Bn,
+    };
+    var(space, (h % 9) * 9 + d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,5 +365,35 @@ mod tests {
         assert_eq!(var_name(var(Space::Bn, 2 * 9 + 4)), "b3n5");
         assert_eq!(TABLES.house[5].len(), 81);
         assert_eq!(cand_name(cand(cell(0, 1), 4)), "n5r1c2");
+    }
+
+    #[test]
+    fn cell_masks_follow_the_houses() {
+        for (h, &mask) in HOUSE81.iter().enumerate() {
+            let cells = house_cells(h).iter().fold(0u128, |m, &c| m | 1 << c);
+            assert_eq!(mask, cells);
+            for d in 0..9 {
+                let v = house_var(h, d);
+                assert_eq!(
+                    TABLES.var[v],
+                    TABLES.house[h].and(&TABLES.digit[d]),
+                    "{}",
+                    var_name(v)
+                );
+            }
+        }
+        for c in 0..N_CELLS {
+            let seen = cell_houses(c).iter().fold(0u128, |m, &h| m | HOUSE81[h]);
+            assert_eq!(PEERS81[c], seen & !(1 << c));
+            let groups = PEERS81_BRC[c];
+            assert_eq!(groups.iter().fold(0, |m, g| m | g.0), PEERS81[c]);
+            assert_eq!(groups[0].0 & groups[1].0, 0);
+            assert_eq!((groups[0].0 | groups[1].0) & groups[2].0, 0);
+            for (k, (cells, h)) in HOUSES81_BRC[c].into_iter().enumerate() {
+                assert_eq!(usize::from(h), cell_houses(c)[[2, 0, 1][k]]);
+                assert_eq!(cells, HOUSE81[usize::from(h)]);
+                assert_eq!(groups[k].1, h);
+            }
+        }
     }
 }

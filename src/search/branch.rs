@@ -1,13 +1,7 @@
-//! The branch runner of trial rules that `propagate with SET`: the linked
-//! set run in a copy of the state after an assumption, to its fixpoint or
-//! for N rounds, until a CSP variable has no candidate left.
-//!
-//! A branch needs only two answers: is it contradicted, and how many
-//! literals did the set conclude on the way (the match's complexity). So
-//! a branch builds no [`super::Found`], no evidence and no implication
-//! graph; the reported match's chain is found again later by replaying
-//! its branch through the generic runner (`trial::run_branch`), which
-//! gives the same literals in the same order.
+//! The state of a trial's branches and the count shape of rules, for the
+//! branch runner of trial rules that `propagate with SET`
+//! ([`super::trial::Prepared`], which runs the linked set in a copy of the
+//! state after an assumption).
 //!
 //! Speed comes from two generic devices, neither of which knows a
 //! technique:
@@ -25,10 +19,6 @@
 //!   forms (any rule of any other shape) run through
 //!   [`Searcher::search`] on the branch's [`State`], so a set may mix both.
 //!
-//! The order of matches is the plan's (variables in index order), and the
-//! set's rules keep their order, so a branch concludes exactly what the
-//! generic runner concludes.
-//!
 //! A set of count plans that all assert at count 1 (the singles) reads a
 //! round's matches off the `ones`; when no trace is wanted its last round
 //! is not applied in turn but judged on the planes
@@ -37,14 +27,12 @@
 //! branch is contradicted when a variable loses all its candidates to
 //! them.
 
-use super::implication::lit;
 use super::pattern::{Elem, Op, Plan, count_head};
-use super::{ConclusionKind, Found, SearchCx, Searcher};
-use crate::grid::bits::{Bits, VarSet};
+use super::{ConclusionKind, Searcher};
+use crate::grid::bits::VarSet;
 use crate::grid::geometry::*;
 use crate::grid::state::{State, cell_mask, cell_masks};
 use std::ops::ControlFlow;
-use std::sync::Arc;
 
 /// A pattern plan that is one generator over the live variables of a
 /// space, filtered by the variable's number of live candidates, concluding
@@ -99,7 +87,11 @@ impl CountPlan {
     /// Calls `f` with each match's variable (its live candidates are the
     /// match's conclusions) on `l`, in the plan's order (variables in
     /// index order), until it breaks.
-    fn each(&self, l: &Lanes, mut f: impl FnMut(usize) -> ControlFlow<()>) -> ControlFlow<()> {
+    pub(crate) fn each(
+        &self,
+        l: &Lanes,
+        mut f: impl FnMut(usize) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let base = var(self.space, 0);
         if self.count == 1 {
             for (w, mask) in space_words(self.space) {
@@ -134,7 +126,7 @@ static SPACE_WORDS: [[u64; 6]; 4] = {
 /// The words of a [`VarSet`] that hold variables of `space` (two or
 /// three), each with the mask of those variables.
 #[inline(always)]
-fn space_words(space: Space) -> impl Iterator<Item = (usize, u64)> {
+pub(crate) fn space_words(space: Space) -> impl Iterator<Item = (usize, u64)> {
     let s = space as usize;
     (81 * s / 64..=(81 * s + 80) / 64).map(move |w| (w, SPACE_WORDS[s][w]))
 }
@@ -301,7 +293,7 @@ pub struct Lanes {
     /// decided one (so that a decided variable never counts 0 or 1).
     count: [u8; N_VARS],
     /// Undecided variables with exactly one live candidate.
-    ones: VarSet,
+    pub(crate) ones: VarSet,
     /// The houses where each digit is undecided, as [`occupied`] masks.
     open: [u128; 9],
     /// Undecided variables without a live candidate.
@@ -492,7 +484,7 @@ impl Lanes {
     /// on their order: it is read off the planes, with no count kept up
     /// to date. Otherwise they are asserted in turn
     /// ([`Lanes::last_round_in_order`]).
-    fn last_round_of_ones(&mut self, spaces: &[Space]) -> (bool, usize) {
+    pub(crate) fn last_round_of_ones(&mut self, spaces: &[Space]) -> (bool, usize) {
         // The round's candidates, by digit (`on`), their cells, and the
         // peers of each digit's candidates (what they eliminate).
         let (mut on, mut kill, mut cells) = ([0u128; 9], [0u128; 9], 0u128);
@@ -656,7 +648,7 @@ impl Lanes {
 
     /// Applies a conclusion on candidate `z` when it is live; whether it was.
     #[inline]
-    fn conclude(&mut self, kind: ConclusionKind, z: usize) -> bool {
+    pub(crate) fn conclude(&mut self, kind: ConclusionKind, z: usize) -> bool {
         let live = self.state.cands.contains(z);
         if live {
             match kind {
@@ -688,7 +680,7 @@ impl Lanes {
     /// The first live candidate of variable `v`, if any (as
     /// [`Lanes::live_cands`]).
     #[inline]
-    fn first_live(&self, v: usize) -> Option<usize> {
+    pub(crate) fn first_live(&self, v: usize) -> Option<usize> {
         if v < N_CELLS {
             let m = cell_mask(&self.state.cands, v);
             (m != 0).then(|| 9 * v + m.trailing_zeros() as usize)
@@ -702,7 +694,7 @@ impl Lanes {
     /// The live candidates of variable `v`, in increasing order (at most
     /// nine): a cell's digits, or a house's places for a digit.
     #[inline]
-    fn live_cands(&self, v: usize) -> ([u16; 9], usize) {
+    pub(crate) fn live_cands(&self, v: usize) -> ([u16; 9], usize) {
         let mut out = [0u16; 9];
         let mut n = 0;
         if v < N_CELLS {
@@ -724,217 +716,6 @@ impl Lanes {
             }
         }
         (out, n)
-    }
-}
-
-/// What one match in a branch concludes on: a count plan's variable (its
-/// live candidates when the match is applied: a subset of those it had
-/// when found, so applying them is applying those still live), or any
-/// other match's candidates.
-#[derive(Clone, Copy, Debug)]
-pub enum Concluded {
-    Var(ConclusionKind, u16),
-    Cands(ConclusionKind, Bits),
-}
-
-/// One rule of a linked set, prepared for branches.
-#[derive(Debug)]
-enum Member {
-    Count(CountPlan),
-    Other(Arc<dyn Searcher>),
-}
-
-/// A linked rule set prepared for branches: each rule in its count form
-/// when it has one.
-#[derive(Debug)]
-pub struct Prepared {
-    members: Vec<Member>,
-    /// When every member is a count plan asserting on variables with one
-    /// live candidate: their spaces, in order (a round then reads its
-    /// matches off a copy of the lanes' `ones`, with no list built).
-    asserts_ones: Option<Vec<Space>>,
-}
-
-impl Prepared {
-    pub fn new(set: &[Arc<dyn Searcher>]) -> Prepared {
-        let members: Vec<Member> = set
-            .iter()
-            .map(|s| match CountPlan::of(&**s) {
-                Some(c) => Member::Count(c),
-                None => Member::Other(s.clone()),
-            })
-            .collect();
-        let asserts_ones = members
-            .iter()
-            .map(|m| match m {
-                Member::Count(c) if c.count == 1 && c.kind == ConclusionKind::Assert => {
-                    Some(c.space)
-                }
-                _ => None,
-            })
-            .collect();
-        Prepared {
-            members,
-            asserts_ones,
-        }
-    }
-
-    /// Runs the set in branch `l` to its fixpoint (`rounds: None`: the first
-    /// match of the first rule that has one, applied, again and again) or
-    /// for N rounds (each applying every match found on the round's state,
-    /// in order). Returns `Some(n)` when the branch ends with a CSP
-    /// variable without a candidate, `n` being the number of literals the
-    /// set concluded (candidates placed or eliminated); `None` otherwise.
-    ///
-    /// With a `limit`, only a contradiction reached with at most `limit`
-    /// literals is wanted: the branch gives up (`None`) as soon as it has
-    /// concluded more, or must conclude more to change (a round that
-    /// concludes nothing ends the branch, so a contradiction not yet there
-    /// costs one more literal at least).
-    ///
-    /// With a `trace`, each concluded literal is pushed on it, in order
-    /// (the match's chain, when it is reported).
-    pub fn run(
-        &self,
-        cx: &mut SearchCx,
-        rounds: Option<usize>,
-        l: &mut Lanes,
-        found: &mut Vec<Concluded>,
-        limit: Option<usize>,
-        mut trace: Option<&mut Vec<u16>>,
-    ) -> Option<usize> {
-        let over = |n: usize| limit.is_some_and(|m| n > m);
-        let mut round = 0;
-        let mut applied = 0;
-        loop {
-            if l.has_empty_var() {
-                return Some(applied);
-            }
-            if l.is_solved()
-                || cx.interrupted()
-                || rounds.is_some_and(|r| round >= r)
-                || over(applied + 1)
-            {
-                return None;
-            }
-            round += 1;
-            let all = rounds.is_some();
-            if let Some(spaces) = &self.asserts_ones
-                && trace.is_none()
-                && rounds == Some(round)
-            {
-                // The last round, when no trace is wanted: its outcome only.
-                let (empty, n) = l.last_round_of_ones(spaces);
-                applied += n;
-                return (empty && !over(applied)).then_some(applied);
-            }
-            if let Some(spaces) = &self.asserts_ones {
-                // The round's matches: the variables with one candidate
-                // when it starts, space by space, each in index order;
-                // each asserts its candidate if one is still live.
-                let ones = l.ones;
-                let mut any = false;
-                for &space in spaces {
-                    for (w, mask) in space_words(space) {
-                        let mut bits = ones.0[w] & mask;
-                        while bits != 0 {
-                            let v = 64 * w + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            any = true;
-                            if let Some(z) = l.first_live(v) {
-                                l.assert(z);
-                                applied += 1;
-                                if let Some(t) = trace.as_deref_mut() {
-                                    t.push(lit(z, true));
-                                }
-                            }
-                            if over(applied) {
-                                return None;
-                            }
-                            if !all {
-                                break;
-                            }
-                        }
-                        if any && !all {
-                            break;
-                        }
-                    }
-                    if any && !all {
-                        break;
-                    }
-                }
-                if !any {
-                    return None;
-                }
-                continue;
-            }
-            found.clear();
-            for m in &self.members {
-                match m {
-                    Member::Count(c) => {
-                        let _ = c.each(l, |v| {
-                            found.push(Concluded::Var(c.kind, v as u16));
-                            if all {
-                                ControlFlow::Continue(())
-                            } else {
-                                ControlFlow::Break(())
-                            }
-                        });
-                    }
-                    Member::Other(s) => {
-                        let _ = s.search(cx, &l.state, &mut |f: Found| {
-                            found.push(Concluded::Cands(f.kind, f.conclusions));
-                            if all {
-                                ControlFlow::Continue(())
-                            } else {
-                                ControlFlow::Break(())
-                            }
-                        });
-                    }
-                }
-                if !all && !found.is_empty() {
-                    break;
-                }
-            }
-            if found.is_empty() {
-                return None;
-            }
-            for m in found.iter() {
-                let mut done = |l: &mut Lanes, kind: ConclusionKind, z: usize| {
-                    // A candidate no longer live is neither eliminated nor
-                    // asserted.
-                    if l.conclude(kind, z) {
-                        applied += 1;
-                        if let Some(t) = trace.as_deref_mut() {
-                            t.push(lit(z, kind == ConclusionKind::Assert));
-                        }
-                    }
-                };
-                match *m {
-                    // An assert's variable had one live candidate: the
-                    // first still live, if any, is asserted.
-                    Concluded::Var(ConclusionKind::Assert, v) => {
-                        if let Some(z) = l.first_live(usize::from(v)) {
-                            done(l, ConclusionKind::Assert, z);
-                        }
-                    }
-                    Concluded::Var(kind, v) => {
-                        let (zs, n) = l.live_cands(usize::from(v));
-                        for &z in &zs[..n] {
-                            done(l, kind, usize::from(z));
-                        }
-                    }
-                    Concluded::Cands(kind, zs) => {
-                        for z in zs.iter() {
-                            done(l, kind, z);
-                        }
-                    }
-                }
-                if over(applied) {
-                    return None;
-                }
-            }
-        }
     }
 }
 
@@ -970,308 +751,6 @@ mod tests {
             .filter(|r| CountPlan::of(&*r.searcher).is_some())
             .count();
         assert_eq!(n, 4);
-    }
-
-    /// The generic runner the branch runner must equal: the set's
-    /// searchers on a [`State`], every match as a [`Found`].
-    fn generic(
-        set: &[Arc<dyn Searcher>],
-        rounds: Option<usize>,
-        branch: &mut State,
-        trace: &mut Vec<u16>,
-    ) -> bool {
-        let mut cx = SearchCx::new(None);
-        let mut round = 0;
-        loop {
-            if branch.has_empty_var() {
-                return true;
-            }
-            if branch.is_solved() || rounds.is_some_and(|r| round >= r) {
-                return false;
-            }
-            round += 1;
-            let mut found: Vec<Found> = Vec::new();
-            for s in set {
-                let _ = s.search(&mut cx, branch, &mut |f| {
-                    found.push(f);
-                    if rounds.is_some() {
-                        ControlFlow::Continue(())
-                    } else {
-                        ControlFlow::Break(())
-                    }
-                });
-                if rounds.is_none() && !found.is_empty() {
-                    break;
-                }
-            }
-            if found.is_empty() {
-                return false;
-            }
-            for f in &found {
-                for z in f.conclusions.iter() {
-                    let (done, on) = match f.kind {
-                        ConclusionKind::Eliminate => (branch.eliminate(z), false),
-                        ConclusionKind::Assert => {
-                            let live = branch.cands.contains(z);
-                            if live {
-                                branch.assert(z);
-                            }
-                            (live, true)
-                        }
-                    };
-                    if done {
-                        trace.push(lit(z, on));
-                    }
-                }
-            }
-        }
-    }
-
-    /// Every branch (each candidate on and off) of states along the paths
-    /// of a few cbg-000 puzzles: the branch runner concludes the same
-    /// literals, in the same order, and ends in the same state as the
-    /// generic runner, with singles for one round and to the fixpoint, and
-    /// with the basic rules (count plans mixed with other plans).
-    #[test]
-    fn branches_equal_the_generic_runner() {
-        let text = crate::test_data::CBG_FIRST1000;
-        let singles = ruleset::load("singles").unwrap();
-        let basic = ruleset::load("basic").unwrap();
-        let filter = ruleset::load("filter-fast").unwrap();
-        let searchers = |s: &crate::ruleset::RuleSet| -> Vec<Arc<dyn Searcher>> {
-            s.rules.iter().map(|r| r.searcher.clone()).collect()
-        };
-        let (singles, basic) = (searchers(&singles), searchers(&basic));
-        // (set, rounds, puzzles, candidates: every n-th)
-        type Case<'a> = (&'a [Arc<dyn Searcher>], Option<usize>, usize, usize);
-        let cases: [Case; 3] = [
-            (&singles, Some(1), 20, 1),
-            (&singles, None, 20, 1),
-            (&basic, None, 3, 6),
-        ];
-        let (mut branches, mut contradictions) = (0, 0);
-        for (set, rounds, puzzles, every) in cases {
-            let prepared = Prepared::new(set);
-            for line in text.lines().skip(1).take(puzzles) {
-                let p = crate::input::parse_puzzle(&line[..81]).unwrap();
-                let run = crate::engine::run(
-                    &filter,
-                    State::from_masks(&p.masks, &p.givens),
-                    crate::engine::Limits::default(),
-                );
-                for step in run
-                    .steps
-                    .iter()
-                    .filter(|s| s.grade.complexity >= 1000)
-                    .take(3)
-                {
-                    let state = step.before;
-                    let base = Lanes::new(&state);
-                    for z in state.cands.iter().step_by(every) {
-                        for on in [true, false] {
-                            let (mut a, mut b) = (state, base);
-                            if on {
-                                a.assert(z);
-                                b.assert(z);
-                            } else {
-                                a.eliminate(z);
-                                b.eliminate(z);
-                            }
-                            let (mut ta, mut tb) = (Vec::new(), Vec::new());
-                            let ca = generic(set, rounds, &mut a, &mut ta);
-                            let mut cx = SearchCx::new(None);
-                            let cb = prepared.run(
-                                &mut cx,
-                                rounds,
-                                &mut b,
-                                &mut Vec::new(),
-                                None,
-                                Some(&mut tb),
-                            );
-                            assert_eq!(ca, cb.is_some(), "{z} {on}");
-                            assert_eq!(ta, tb, "{z} {on}");
-                            assert_eq!(a, b.state);
-                            if let Some(n) = cb {
-                                assert_eq!(n, tb.len());
-                                contradictions += 1;
-                            }
-                            branches += 1;
-                        }
-                    }
-                }
-            }
-        }
-        assert!(
-            branches > 5000 && contradictions > 500,
-            "{branches} {contradictions}"
-        );
-    }
-
-    /// The candidates a round of count-1 asserts of `spaces` starts with
-    /// on `l`, and whether two of them are linked (then the round's
-    /// outcome depends on their order).
-    fn round_is_linked(l: &Lanes, spaces: &[Space]) -> bool {
-        let mut zs: Vec<usize> = Vec::new();
-        for &sp in spaces {
-            for v in var(sp, 0)..var(sp, 0) + 81 {
-                if l.ones.contains(v)
-                    && let Some(z) = l.first_live(v)
-                    && !zs.contains(&z)
-                {
-                    zs.push(z);
-                }
-            }
-        }
-        zs.iter().enumerate().any(|(i, &y)| {
-            zs[i + 1..].iter().any(|&z| {
-                cand_cell(y) == cand_cell(z)
-                    || (cand_digit(y) == cand_digit(z)
-                        && PEERS81[cand_cell(y)] & CELL81[cand_cell(z)] != 0)
-            })
-        })
-    }
-
-    /// A run without a trace (whose last round of singles is judged on
-    /// the planes when no two of its candidates are linked, in turn
-    /// otherwise) gives what the traced run gives, with and without a
-    /// limit, for sets of singles of all or some spaces, in any order,
-    /// for one round and two. Both kinds of last rounds occur: unlinked
-    /// ones, with and without a contradiction, and linked ones (always a
-    /// contradiction: the first of two linked candidates asserted leaves
-    /// the other's variable empty).
-    #[test]
-    fn untraced_runs_equal_traced_runs() {
-        let text = crate::test_data::CBG_FIRST1000;
-        let singles = ruleset::load("singles").unwrap();
-        let filter = ruleset::load("filter-fast").unwrap();
-        let s: Vec<Arc<dyn Searcher>> = singles.rules.iter().map(|r| r.searcher.clone()).collect();
-        type Set = Vec<Arc<dyn Searcher>>;
-        let sets: [(Set, Option<usize>); 4] = [
-            (s.clone(), Some(1)),
-            (s.clone(), Some(2)),
-            (vec![s[0].clone()], Some(1)),
-            (vec![s[3].clone(), s[1].clone()], Some(1)),
-        ];
-        // (linked, contradicted) -> last rounds seen
-        let mut seen = std::collections::BTreeMap::<(bool, bool), usize>::new();
-        for (set, rounds) in &sets {
-            let prepared = Prepared::new(set);
-            let spaces = prepared.asserts_ones.clone().unwrap();
-            for line in text.lines().skip(1).take(12) {
-                let p = crate::input::parse_puzzle(&line[..81]).unwrap();
-                let run = crate::engine::run(
-                    &filter,
-                    State::from_masks(&p.masks, &p.givens),
-                    crate::engine::Limits::default(),
-                );
-                for step in run.steps.iter().filter(|s| s.grade.complexity >= 1000) {
-                    let base = Lanes::new(&step.before);
-                    for z in step.before.cands.iter() {
-                        let mut b = base;
-                        b.assert(z);
-                        let linked = *rounds == Some(1)
-                            && !b.has_empty_var()
-                            && round_is_linked(&b, &spaces);
-                        let mut cx = SearchCx::new(None);
-                        let mut traced = |l: Lanes, limit| {
-                            let mut l = l;
-                            let mut t = Vec::new();
-                            let n = prepared.run(
-                                &mut cx,
-                                *rounds,
-                                &mut l,
-                                &mut Vec::new(),
-                                limit,
-                                Some(&mut t),
-                            );
-                            if let Some(n) = n {
-                                assert_eq!(n, t.len());
-                            }
-                            n
-                        };
-                        let want = traced(b, None);
-                        let limits =
-                            want.map_or(vec![0, 3], |n| vec![n.saturating_sub(1), n, n + 1]);
-                        let with_limits: Vec<_> =
-                            limits.iter().map(|&k| traced(b, Some(k))).collect();
-                        let mut cx = SearchCx::new(None);
-                        let mut untraced = |limit| {
-                            let mut l = b;
-                            prepared.run(&mut cx, *rounds, &mut l, &mut Vec::new(), limit, None)
-                        };
-                        assert_eq!(untraced(None), want, "{z}");
-                        for (&k, &w) in limits.iter().zip(&with_limits) {
-                            assert_eq!(untraced(Some(k)), w, "{z} {k}");
-                            assert_eq!(w, want.filter(|&n| n <= k), "{z} {k}");
-                        }
-                        if *rounds == Some(1) && !b.has_empty_var() {
-                            *seen.entry((linked, want.is_some())).or_default() += 1;
-                        }
-                    }
-                }
-            }
-        }
-        let count = |k| seen.get(&k).copied().unwrap_or(0);
-        assert!(
-            count((false, false)) > 1000
-                && count((false, true)) > 50
-                && count((true, true)) > 50
-                && count((true, false)) == 0,
-            "{seen:?}"
-        );
-    }
-
-    /// Metcalf's loop written plainly with the generic runner: each live
-    /// candidate in order, assumed on in the current state, one round of
-    /// singles; a contradicted one is removed before the next is tried.
-    /// Each sweep step of the fast filter's runs concludes exactly those
-    /// candidates (in order), and every one agrees with the solution.
-    #[test]
-    fn a_sweep_step_is_metcalfs_loop() {
-        let text = crate::test_data::CBG_FIRST1000;
-        let singles = ruleset::load("singles").unwrap();
-        let singles: Vec<Arc<dyn Searcher>> =
-            singles.rules.iter().map(|r| r.searcher.clone()).collect();
-        let filter = ruleset::load("filter-fast").unwrap();
-        let (mut sweeps, mut refuted) = (0, 0);
-        for line in text.lines().skip(1).take(12) {
-            let p = crate::input::parse_puzzle(&line[..81]).unwrap();
-            let crate::oracle::solver::Solutions::Unique(solution) =
-                crate::oracle::solver::solve_candidates(&p.masks)
-            else {
-                panic!("{line}");
-            };
-            let run = crate::engine::run(
-                &filter,
-                State::from_masks(&p.masks, &p.givens),
-                crate::engine::Limits::default(),
-            );
-            for step in run.steps.iter().filter(|s| s.grade.complexity >= 1000) {
-                let mut current = step.before;
-                let mut expect = Vec::new();
-                for z in step.before.cands.iter() {
-                    if !current.cands.contains(z) {
-                        continue;
-                    }
-                    let mut branch = current;
-                    branch.assert(z);
-                    if generic(&singles, Some(1), &mut branch, &mut Vec::new()) {
-                        expect.push(z);
-                        current.eliminate(z);
-                    }
-                }
-                let mut got = step.conclusions.clone();
-                got.sort_unstable();
-                assert_eq!(got, expect);
-                assert_eq!(step.kind, ConclusionKind::Eliminate);
-                for &z in &got {
-                    assert_ne!(solution[cand_cell(z)], cand_digit(z) as u8 + 1);
-                }
-                sweeps += 1;
-                refuted += got.len();
-            }
-        }
-        assert!(sweeps >= 10 && refuted >= 200, "{sweeps} {refuted}");
     }
 
     #[test]

@@ -102,6 +102,10 @@ pub struct SearchCx {
     /// Nodes after which searches stop as at the deadline (looked at with
     /// the clock, so a search may pass it by a few thousand nodes).
     node_limit: Option<u64>,
+    /// The run's scratch for trial searches: buffers and graphs reused
+    /// from one search to the next, the propagations the run's trials
+    /// share in one state, and how deeply trial searches are nested.
+    pub(crate) trial: trial::Scratch,
 }
 
 /// How many search nodes pass between two looks at the clock.
