@@ -246,6 +246,49 @@ pub fn cand_in_var(space: Space, z: usize) -> String {
     }
 }
 
+// Tables of cells and houses that the pattern matcher reads in its inner
+// loops, derived from the definitions above ([`cell_houses`],
+// [`house_cells`]).
+
+/// Each cell's 20 peers (the other cells of its row, column and block).
+pub static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
+    (0..N_CELLS)
+        .map(|c| {
+            let mut b = Bits::EMPTY;
+            for h in cell_houses(c) {
+                for x in house_cells(h) {
+                    b.insert(x);
+                }
+            }
+            b.remove(c);
+            b
+        })
+        .collect()
+});
+
+/// Each cell's three houses as bits of one word (bit `h` for house `h`).
+pub static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
+    LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
+
+/// The cells of each house as bits of two words (bit `c` for cell `c`):
+/// [`house_cells`] written as a constant, read with no lazy initialisation
+/// test (a test keeps the two equal).
+pub static HOUSE_CELL_WORDS: [u128; N_HOUSES] = {
+    let mut out = [0u128; N_HOUSES];
+    let mut i = 0;
+    while i < 9 {
+        let mut j = 0;
+        while j < 9 {
+            out[i] |= 1 << (9 * i + j);
+            out[9 + i] |= 1 << (9 * j + i);
+            out[18 + i] |= 1 << (9 * (3 * (i / 3) + j / 3) + 3 * (i % 3) + j % 3);
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,5 +325,23 @@ mod tests {
         assert_eq!(var_name(var(Space::Bn, 2 * 9 + 4)), "b3n5");
         assert_eq!(TABLES.house[5].len(), 81);
         assert_eq!(cand_name(cand(cell(0, 1), 4)), "n5r1c2");
+    }
+
+    /// The constant and lazy tables of cells and houses agree with the
+    /// definitions they are derived from.
+    #[test]
+    fn cell_and_house_tables() {
+        for (h, cells) in HOUSE_CELLS.iter().enumerate() {
+            assert_eq!(
+                HOUSE_CELL_WORDS[h],
+                cells.iter().fold(0, |a, &c| a | 1u128 << c),
+                "house {h}"
+            );
+        }
+        for c in 0..N_CELLS {
+            assert_eq!(CELL_PEERS[c].len(), 20);
+            assert!(!CELL_PEERS[c].contains(c));
+            assert_eq!(CELL_HOUSE_BITS[c].count_ones(), 3);
+        }
     }
 }

@@ -21,7 +21,6 @@ use crate::grid::state::cell_masks;
 use std::any::Any;
 use std::ops::ControlFlow;
 use std::rc::Rc;
-use std::sync::LazyLock;
 
 /// The element types of the language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -270,27 +269,6 @@ pub enum Quant {
     /// element type).
     Select,
 }
-
-/// Precomputed peers (20 per cell).
-pub(super) static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
-    (0..N_CELLS)
-        .map(|c| {
-            let hs = cell_houses(c);
-            let mut b = Bits::EMPTY;
-            for h in hs {
-                for x in house_cells(h) {
-                    b.insert(x);
-                }
-            }
-            b.remove(c);
-            b
-        })
-        .collect()
-});
-
-/// Each cell's three houses as bits of one word (row, column, block).
-pub(super) static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
-    LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
 
 /// Live candidates of one element.
 #[inline]

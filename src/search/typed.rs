@@ -46,11 +46,10 @@
 
 use super::fold::{Folded, Rest};
 use super::pattern::{
-    CELL_HOUSE_BITS, CELL_PEERS, Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, cond,
-    digit_mask, house_digits_mask,
+    Elem, Env, Instr, Op, Quant, QuantOp, SetOp, Val, cond, digit_mask, house_digits_mask,
 };
 use crate::grid::bits::Bits;
-use crate::grid::geometry::{N_CELLS, N_HOUSES};
+use crate::grid::geometry::{CELL_HOUSE_BITS, CELL_PEERS, HOUSE_CELL_WORDS, N_CELLS};
 use crate::grid::state::row_bits;
 
 /// The static type of an expression's value.
@@ -371,25 +370,6 @@ const GATHER: u128 = {
 const ALL_CELLS: u128 = (1 << N_CELLS) - 1;
 /// Every digit.
 const ALL_DIGITS: u64 = 0x1FF;
-
-/// The cells of each house, as two words.
-/// (Rows 0 to 8, columns 9 to 17, blocks 18 to 26, as in
-/// [`crate::grid::geometry::HOUSE_CELLS`]; a constant, read with no lazy initialisation test.)
-static HOUSE_CELL_WORDS: [u128; N_HOUSES] = {
-    let mut out = [0u128; N_HOUSES];
-    let mut i = 0;
-    while i < 9 {
-        let mut j = 0;
-        while j < 9 {
-            out[i] |= 1 << (9 * i + j);
-            out[9 + i] |= 1 << (9 * j + i);
-            out[18 + i] |= 1 << (9 * (3 * (i / 3) + j / 3) + 3 * (i % 3) + j % 3);
-            j += 1;
-        }
-        i += 1;
-    }
-    out
-};
 
 /// A quantifier's domain, in its width.
 #[derive(Clone, Debug)]
@@ -1266,7 +1246,7 @@ pub fn quant_val(tq: &TQuant, cx: &mut Env) -> Val {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::geometry::{HOUSE_CELLS, N_CELLS, cand};
+    use crate::grid::geometry::{N_CELLS, cand};
     use crate::grid::state::State;
 
     fn slot(s: usize) -> Box<Op> {
@@ -1749,13 +1729,6 @@ mod tests {
     /// from, on random states and bindings.
     #[test]
     fn typed_forms_agree_with_wide_evaluation() {
-        for (h, cells) in HOUSE_CELLS.iter().enumerate() {
-            assert_eq!(
-                HOUSE_CELL_WORDS[h],
-                cells.iter().fold(0, |a, &c| a | 1u128 << c),
-                "house {h}"
-            );
-        }
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
         let mut next = |n: u64| {
             x = x
