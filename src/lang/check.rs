@@ -9,7 +9,7 @@
 
 use super::ast::*;
 use super::expand::{Errors, Params, substitute};
-use super::names::{self, elem_of};
+use super::names::{self, Other, elem_of};
 use crate::rating::Rating;
 use crate::search::ConclusionKind;
 use crate::search::chain::{ChainSpec, Ending, Extras, Linking};
@@ -1435,17 +1435,21 @@ pub fn check_chain(
                 let mut e = Extras::default();
                 let mut none = false;
                 for w in words {
-                    match c.param_word(w).as_str() {
-                        "none" => none = true,
-                        "z" => e.z = true,
-                        "z-first" => {
+                    let word = c.param_word(w);
+                    match names::CHAIN_OTHERS.get(&word) {
+                        Some(Other::None) => none = true,
+                        Some(Other::Z) => e.z = true,
+                        Some(Other::ZFirst) => {
                             e.z = true;
                             e.z_in_first_only = true;
                         }
-                        "t" => e.t = true,
-                        other => c.err(
+                        Some(Other::T) => e.t = true,
+                        None => c.err(
                             w.span,
-                            format!("unknown kind of candidate `{other}`, expected none, z, z-first or t"),
+                            format!(
+                                "unknown kind of candidate `{word}`, expected {}",
+                                names::CHAIN_OTHERS.list()
+                            ),
                         ),
                     }
                 }
@@ -1455,87 +1459,32 @@ pub fn check_chain(
                 once(&mut c, &mut extras, e, cl.span, "others");
             }
             ChainKind::Links(w) => {
-                let l = match c.param_word(w).as_str() {
-                    "previous" => Some(Linking::Previous),
-                    "target-or-any" => Some(Linking::TargetOrAny),
-                    other => {
-                        c.err(
-                            w.span,
-                            format!(
-                                "unknown linking `{other}`, expected previous or target-or-any"
-                            ),
-                        );
-                        None
-                    }
-                };
+                let l = c.word_of(w, &names::CHAIN_LINKS, "linking");
                 if let Some(l) = l {
                     once(&mut c, &mut linking, l, cl.span, "links");
                 }
             }
             ChainKind::Targets(w) => {
-                let a = match c.param_word(w).as_str() {
-                    "one" => Some(false),
-                    "all" => Some(true),
-                    other => {
-                        c.err(
-                            w.span,
-                            format!("unknown targets `{other}`, expected one or all"),
-                        );
-                        None
-                    }
-                };
+                let a = c.word_of(w, &names::CHAIN_TARGETS, "targets");
                 if let Some(a) = a {
                     once(&mut c, &mut all_targets, a, cl.span, "targets");
                 }
             }
             ChainKind::Digits(w) => {
-                let a = match c.param_word(w).as_str() {
-                    "any" => Some(false),
-                    "same" => Some(true),
-                    other => {
-                        c.err(
-                            w.span,
-                            format!("unknown digits `{other}`, expected any or same"),
-                        );
-                        None
-                    }
-                };
+                let a = c.word_of(w, &names::CHAIN_DIGITS, "digits");
                 if let Some(a) = a {
                     once(&mut c, &mut one_digit, a, cl.span, "digits");
                 }
             }
             ChainKind::Nodes(w) => {
-                let g = match c.param_word(w).as_str() {
-                    "candidates" => Some(false),
-                    "g-candidates" => Some(true),
-                    other => {
-                        c.err(
-                            w.span,
-                            format!("unknown nodes `{other}`, expected candidates or g-candidates"),
-                        );
-                        None
-                    }
-                };
+                let g = c.word_of(w, &names::CHAIN_NODES, "nodes");
                 if let Some(g) = g {
                     once(&mut c, &mut groups, g, cl.span, "nodes");
                 }
             }
             ChainKind::Ends(w) => {
                 ends_seen = true;
-                let e = match c.param_word(w).as_str() {
-                    "contradiction" => Some(Ending::Contradiction),
-                    "linked-to-target" => Some(Ending::LinkedToTarget),
-                    "lasso" => Some(Ending::Lasso),
-                    other => {
-                        c.err(
-                            w.span,
-                            format!(
-                                "unknown ending `{other}`, expected contradiction, linked-to-target or lasso"
-                            ),
-                        );
-                        None
-                    }
-                };
+                let e = c.word_of(w, &names::CHAIN_ENDS, "ending");
                 if let Some(e) = e {
                     once(&mut c, &mut ending, e, cl.span, "ends");
                 }
@@ -1586,5 +1535,19 @@ impl Checker<'_> {
             Some(Atom::Int(i)) => i.to_string(),
             None => w.name.clone(),
         }
+    }
+
+    /// What the word `w` of a clause stands for among `words`, or an
+    /// error (`unknown {what} `…`, expected …`).
+    fn word_of<T: Copy>(&mut self, w: &Ident, words: &names::Words<T>, what: &str) -> Option<T> {
+        let word = self.param_word(w);
+        let v = words.get(&word);
+        if v.is_none() {
+            self.err(
+                w.span,
+                format!("unknown {what} `{word}`, expected {}", words.list()),
+            );
+        }
+        v
     }
 }
