@@ -1,8 +1,12 @@
-//! Checking trial rules: each clause's words, each pass complete and
-//! coherent, errors at their clause (file:line:column like every kind).
+//! Checking trial rules: each clause's words (read from
+//! [`crate::lang::names`]), each pass complete and coherent, errors at
+//! their clause (file:line:column like every kind).
 
-use super::names::StepBy;
-use super::*;
+use super::Checker;
+use crate::lang::ast::*;
+use crate::lang::expand::{Errors, Params, substitute};
+use crate::lang::names::{self, StepBy};
+use crate::rating::Rating;
 use crate::search::trial::{Conclude, Increment, Mode, Pass, Reads, Steps, TrialSpec};
 
 /// A checked trial rule instance: its head and its search configuration.
