@@ -24,13 +24,9 @@
 
 pub mod branch;
 pub mod chain;
-pub mod fold;
-pub mod hoist;
 pub mod implication;
 pub mod pattern;
-pub mod prefix;
 pub mod trial;
-pub mod typed;
 
 use crate::grid::bits::Bits;
 use crate::grid::state::State;
@@ -102,6 +98,11 @@ pub struct SearchCx {
     /// Nodes after which searches stop as at the deadline (looked at with
     /// the clock, so a search may pass it by a few thousand nodes).
     node_limit: Option<u64>,
+    /// What pattern searches keep from one search to the next (frames,
+    /// the last state's digit cells, shared prefixes' records): explicit
+    /// per-run scratch, so that a search depends on the searches made
+    /// before it in this context only.
+    pub(crate) pattern: pattern::Scratch,
 }
 
 /// How many search nodes pass between two looks at the clock.

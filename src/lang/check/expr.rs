@@ -1,6 +1,6 @@
 //! Checking expressions: each expression's type, and its [`Op`].
 
-use super::types::Ty;
+use super::types::Named;
 use super::{Binding, Checker, Typed};
 use crate::lang::ast::*;
 use crate::lang::names::{self, elem_of};
@@ -70,6 +70,8 @@ impl Checker<'_> {
         let slot = self.slots;
         self.slots += 1;
         self.slot_shapes.push(None);
+        // Unknown when the domain has an error: no follow-on errors.
+        self.slot_types.push(elem.map_or(Ty::Error, Ty::One));
         let outer = self.scope.insert(
             var.name.clone(),
             Binding {
@@ -98,9 +100,14 @@ impl Checker<'_> {
         }
         let quant = quant.unwrap_or(Quant::All);
         let first_temp = self.slots;
-        let (pre, bop) = crate::search::hoist::hoist(bop, slot, &mut self.slots);
+        let (pre, bop) = crate::search::pattern::hoist::hoist(bop, slot, &mut self.slots);
         self.slot_shapes
             .resize(self.slot_shapes.len() + self.slots - first_temp, None);
+        // A moved part's slot holds the part's value.
+        self.slot_types.resize(self.slots, Ty::Error);
+        for (t, p) in &pre {
+            self.slot_types[*t] = p.ty(&self.slot_types);
+        }
         let op = Op::Quant(Box::new(QuantOp {
             q: quant,
             slot,
@@ -521,7 +528,7 @@ impl Checker<'_> {
                     SetOp::Inter => q,
                     SetOp::Minus => p,
                 };
-                (Op::SetBin(sop, bx, by), Ty::Set(elem))
+                (Op::SetBin(sop, elem, bx, by), Ty::Set(elem))
             }
             BinOp::Times => mismatch(self, String::new()),
         }

@@ -8,10 +8,10 @@
 //! ([`crate::search::pattern`]) decide where each definition and filter
 //! runs. Chain and trial rules come out as their searches' specs.
 //!
-//! One [`Checker`] serves every kind: [`pattern`] (pattern rules: clauses,
-//! conclusions, show templates), [`expr`] (expressions and their types),
-//! [`chain`] and [`trial`] (the clauses of those kinds, whose words are
-//! read from [`super::names`]); [`types`] names the static types in
+//! One `Checker` serves every kind: `pattern` (pattern rules: clauses,
+//! conclusions, show templates), `expr` (expressions and their types),
+//! `chain` and `trial` (the clauses of those kinds, whose words are
+//! read from [`super::names`]); `types` names the static types in
 //! messages.
 
 mod chain;
@@ -20,10 +20,11 @@ mod pattern;
 mod trial;
 mod types;
 
+pub use crate::search::pattern::Ty;
 pub use chain::{CheckedChain, MAX_CHAIN_LENGTH, check_chain};
 pub use pattern::{CheckedPattern, check_pattern};
 pub use trial::{CheckedTrial, check_trial};
-pub use types::Ty;
+pub use types::Named;
 
 use super::ast::*;
 use super::expand::{Errors, Params, substitute};
@@ -49,8 +50,11 @@ struct Checker<'p> {
     params: &'p Params,
     scope: HashMap<String, Binding>,
     slots: usize,
-    /// One entry per slot: see [`CheckedPattern::slot_shapes`].
+    /// One entry per slot: see [`crate::search::pattern::Checked::slot_shapes`].
     slot_shapes: Vec<Option<Shape>>,
+    /// One entry per slot: its value's type (see
+    /// [`crate::search::pattern::Checked::slot_types`]).
+    slot_types: Vec<Ty>,
     gens: usize,
     errs: Errors,
     /// Deepest generator referenced by the expression being checked.
@@ -68,6 +72,7 @@ impl<'p> Checker<'p> {
             scope: HashMap::new(),
             slots: 0,
             slot_shapes: Vec::new(),
+            slot_types: Vec::new(),
             gens: 0,
             errs: Vec::new(),
             cur_depth: 0,
@@ -210,6 +215,7 @@ impl<'p> Checker<'p> {
             Ty::One(_) | Ty::Set(_) => Some(ty.shape()),
             _ => None,
         });
+        self.slot_types.push(ty);
         self.scope.insert(
             n.name.clone(),
             Binding {

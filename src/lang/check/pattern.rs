@@ -2,7 +2,7 @@
 //! conclusion, `parents` and show template.
 
 use super::expr::{cands_text, text};
-use super::types::Ty;
+use super::types::Named;
 use super::{Checker, Typed};
 use crate::lang::ast::*;
 use crate::lang::expand::{Errors, Params, substitute};
@@ -19,22 +19,9 @@ pub struct CheckedPattern {
     pub complexity: i64,
     pub level: Rating,
     pub label: Option<String>,
-    /// Number of value slots.
-    pub slots: usize,
-    /// The generators, in written order (each an [`Instr::Gen`]).
-    pub gens: Vec<Instr>,
-    /// Definitions and filters, in written order, each with the number of
-    /// generators it depends on (0 = none, k = the k-th and earlier).
-    pub placed: Vec<(usize, Instr)>,
-    pub conclusion: ConclusionKind,
-    pub target: Op,
-    /// `parents EXPR`: the candidates whose absence a match relies on.
-    pub parents: Option<Op>,
-    pub show: Vec<ShowPart>,
-    /// What each slot holds when a match is reported (an element or a set
-    /// of elements); `None` for integers, conditions, quantified names and
-    /// working names (`_X`).
-    pub slot_shapes: Vec<Option<Shape>>,
+    /// The clauses, typed and not yet scheduled: what the pattern
+    /// compiler's passes take ([`crate::search::pattern::compile`]).
+    pub body: Checked,
 }
 
 /// Checks one instance of a pattern rule.
@@ -140,10 +127,9 @@ impl Checker<'_> {
                             let t = self.expr(d);
                             order.push(self.coerce_domain(t, elem, size, d.span));
                         }
-                        dom = order
-                            .iter()
-                            .cloned()
-                            .reduce(|a, b| Op::SetBin(SetOp::Union, Box::new(a), Box::new(b)));
+                        dom = order.iter().cloned().reduce(|a, b| {
+                            Op::SetBin(SetOp::Union, elem, Box::new(a), Box::new(b))
+                        });
                     }
                     let ty = match (size, written_size) {
                         (Some(_), _) => Ty::Set(elem),
@@ -232,14 +218,17 @@ impl Checker<'_> {
             complexity: complexity.unwrap_or(0),
             level,
             label,
-            slots: self.slots,
-            gens,
-            placed,
-            conclusion: kind,
-            target,
-            parents,
-            show,
-            slot_shapes: self.slot_shapes,
+            body: Checked {
+                slots: self.slots,
+                slot_types: self.slot_types,
+                slot_shapes: self.slot_shapes,
+                gens,
+                placed,
+                conclusion: kind,
+                target,
+                parents,
+                show,
+            },
         })
     }
 

@@ -1,28 +1,23 @@
-//! The static types of the rule language, as messages name them.
+//! The static types of the rule language ([`Ty`], defined with the
+//! checked IR it types: [`crate::search::pattern::ir`]) as messages name
+//! them.
 
-use crate::search::pattern::{Elem, Shape};
+use crate::search::pattern::Ty;
 
 /// Messages that mention the error type are follow-ons of an error
 /// already reported; [`Ty::Error`]'s name marks them.
 pub(super) const POISON: &str = "\u{0}error\u{0}";
 
-/// Static types of expressions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ty {
-    /// The type of an expression that already has an error: it fits
-    /// everywhere, so one mistake is reported once.
-    Error,
-    Int,
-    Bool,
-    Text,
-    /// A type name used as a value (`houses(column, S)`).
-    Kind(Elem),
-    One(Elem),
-    Set(Elem),
+/// A type's name in messages.
+pub trait Named {
+    /// "integer", "set of cell", "type name `row`".
+    fn name(self) -> String;
+    /// The name with its article: "an integer", "a set of cell".
+    fn a(self) -> String;
 }
 
-impl Ty {
-    pub fn name(self) -> String {
+impl Named for Ty {
+    fn name(self) -> String {
         match self {
             Ty::Error => POISON.into(),
             Ty::Int => "integer".into(),
@@ -34,22 +29,12 @@ impl Ty {
         }
     }
 
-    /// The name with its article: "an integer", "a set of cell".
-    pub fn a(self) -> String {
+    fn a(self) -> String {
         let n = self.name();
         if n.starts_with(['a', 'e', 'i', 'o', 'u']) {
             format!("an {n}")
         } else {
             format!("a {n}")
-        }
-    }
-
-    /// How a value of this type prints in a show template.
-    pub(super) fn shape(self) -> Shape {
-        match self {
-            Ty::One(e) => Shape::One(e),
-            Ty::Set(e) => Shape::Set(e),
-            _ => Shape::Int,
         }
     }
 }

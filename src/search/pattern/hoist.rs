@@ -16,11 +16,12 @@
 //! moved they would be candidate sets; their operands may move.
 //! An inner quantifier's moved part that moves on whole to an outer one
 //! leaves no copy behind: the inner condition reads the outer slot. The
-//! checker calls [`hoist`] as it builds each quantifier, inner ones first,
-//! so the slots it takes follow the rule's text as the other slots do, and
-//! plans that begin alike still share their prefixes ([`super::prefix`]).
+//! checker calls [`hoist`] as it builds each quantifier, inner ones
+//! first, so the slots it takes follow the rule's text as the other slots
+//! do, and plans that begin alike still share their prefixes
+//! ([`super::prefix`]).
 
-use super::pattern::{Elem, Op, QuantOp, SetOp};
+use super::ir::{Elem, Op, QuantOp, SetOp, free_slots};
 
 /// Moves the parts of `body` (the condition of a quantifier over `slot`)
 /// that are the same for every member into slots numbered from `*next`
@@ -41,8 +42,9 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
             // Kept in place; its operands may still move.
             return match op {
                 Op::Cands(e, x) => Op::Cands(e, Box::new(visit(*x, bound, pre, next))),
-                Op::SetBin(o, a, b) => Op::SetBin(
+                Op::SetBin(o, e, a, b) => Op::SetBin(
                     o,
+                    e,
                     Box::new(visit(*a, bound, pre, next)),
                     Box::new(visit(*b, bound, pre, next)),
                 ),
@@ -64,7 +66,7 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
         Op::Last(x) => Op::Last(go(x)),
         Op::Len(x) => Op::Len(go(x)),
         Op::Not(x) => Op::Not(go(x)),
-        Op::SetBin(o, a, b) => Op::SetBin(o, go(a), go(b)),
+        Op::SetBin(o, e, a, b) => Op::SetBin(o, e, go(a), go(b)),
         Op::IntBin(o, a, b) => Op::IntBin(o, go(a), go(b)),
         Op::Cmp(o, a, b) => Op::Cmp(o, go(a), go(b)),
         Op::SetEq(eq, a, b) => Op::SetEq(eq, go(a), go(b)),
@@ -115,8 +117,6 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
             }))
         }
         leaf @ (Op::Slot(_) | Op::Int(_) | Op::Grid) => leaf,
-        // Typed operations are made after hoisting ([`super::typed`]).
-        typed => typed,
     }
 }
 
@@ -135,7 +135,7 @@ fn is_product(op: &Op) -> bool {
         Op::Cands(Elem::Cand, x) => is_product(x),
         Op::Cands(Elem::Var(_), _) => false,
         Op::Cands(..) => true,
-        Op::SetBin(SetOp::Inter, a, b) => is_product(a) && is_product(b),
+        Op::SetBin(SetOp::Inter, _, a, b) => is_product(a) && is_product(b),
         _ => false,
     }
 }
@@ -167,38 +167,10 @@ fn reads_any(op: &Op, slots: &[usize]) -> bool {
     free.iter().any(|s| slots.contains(s))
 }
 
-/// The slots `op` reads that no quantifier inside it binds (its variable
-/// and its moved parts), pushed on `out`.
-pub fn free_slots(op: &Op, bound: &mut Vec<usize>, out: &mut Vec<usize>) {
-    match op {
-        Op::Slot(s) => {
-            if !bound.contains(s) {
-                out.push(*s);
-            }
-        }
-        Op::Quant(q) => {
-            free_slots(&q.domain, bound, out);
-            let depth = bound.len();
-            bound.push(q.slot);
-            for (t, v) in &q.pre {
-                free_slots(v, bound, out);
-                bound.push(*t);
-            }
-            free_slots(&q.body, bound, out);
-            bound.truncate(depth);
-        }
-        _ => {
-            for x in op.operands().into_iter().flatten() {
-                free_slots(x, bound, out);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::pattern::{CmpOp, Elem, Quant, SetOp};
+    use crate::search::pattern::ir::{CmpOp, Elem, Quant, SetOp};
 
     fn b(op: Op) -> Box<Op> {
         Box::new(op)
@@ -211,6 +183,7 @@ mod tests {
     fn the_part_without_the_variable_moves() {
         let minus = Op::SetBin(
             SetOp::Minus,
+            Elem::Cand,
             b(Op::Cands(Elem::Digit, b(Op::Slot(0)))),
             b(Op::Cands(Elem::Cell, b(Op::Slot(2)))),
         );
@@ -218,6 +191,7 @@ mod tests {
             CmpOp::Eq,
             b(Op::Len(b(Op::SetBin(
                 SetOp::Inter,
+                Elem::Cand,
                 b(Op::Cands(Elem::Cell, b(Op::Slot(1)))),
                 b(minus),
             )))),
@@ -246,6 +220,7 @@ mod tests {
         let digits_p = Op::Project(Elem::Digit, b(Op::Cands(Elem::Cell, b(Op::Slot(2)))));
         let product = Op::SetBin(
             SetOp::Inter,
+            Elem::Cand,
             b(Op::Cands(Elem::House, b(Op::Slot(0)))),
             b(Op::Cands(Elem::Digit, b(digits_p))),
         );
@@ -253,6 +228,7 @@ mod tests {
             CmpOp::Eq,
             b(Op::Len(b(Op::SetBin(
                 SetOp::Inter,
+                Elem::Cand,
                 b(Op::Cands(Elem::Cell, b(Op::Slot(1)))),
                 b(product),
             )))),
@@ -274,6 +250,7 @@ mod tests {
         assert!(!is_product(&Op::Cands(Elem::Var(None), b(Op::Slot(0)))));
         assert!(!is_product(&Op::SetBin(
             SetOp::Minus,
+            Elem::Cand,
             b(Op::Cands(Elem::Cell, b(Op::Slot(0)))),
             b(Op::Cands(Elem::House, b(Op::Slot(2)))),
         )));
