@@ -99,21 +99,14 @@ impl Checker<'_> {
             );
         }
         let quant = quant.unwrap_or(Quant::All);
-        let first_temp = self.slots;
-        let (pre, bop) = crate::search::pattern::hoist::hoist(bop, slot, &mut self.slots);
-        self.slot_shapes
-            .resize(self.slot_shapes.len() + self.slots - first_temp, None);
-        // A moved part's slot holds the part's value.
-        self.slot_types.resize(self.slots, Ty::Error);
-        for (t, p) in &pre {
-            self.slot_types[*t] = p.ty(&self.slot_types);
-        }
         let op = Op::Quant(Box::new(QuantOp {
             q: quant,
             slot,
             domain: dop,
             body: bop,
-            pre,
+            // Parts of the condition the same for every member are moved
+            // out by the compiler's first pass (`hoist`).
+            pre: Vec::new(),
         }));
         let ty = match (quant, elem) {
             (Quant::Count, _) => Ty::Int,

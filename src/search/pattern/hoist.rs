@@ -15,13 +15,214 @@
 //! the typed evaluator reads from the cells' digit masks in place, while
 //! moved they would be candidate sets; their operands may move.
 //! An inner quantifier's moved part that moves on whole to an outer one
-//! leaves no copy behind: the inner condition reads the outer slot. The
-//! checker calls [`hoist`] as it builds each quantifier, inner ones
-//! first, so the slots it takes follow the rule's text as the other slots
-//! do, and plans that begin alike still share their prefixes
-//! ([`super::prefix`]).
+//! leaves no copy behind: the inner condition reads the outer slot.
+//!
+//! The pass ([`hoist_all`]) moves the parts of every quantifier of a
+//! checked rule, inner ones first, then numbers the slots they take as if
+//! each quantifier's had been taken when the checker finished it: right
+//! after the last slot its condition binds (its variable, or an inner
+//! quantifier's), inner quantifiers' first. So the slots follow the
+//! rule's text as the other slots do, and plans that begin alike still
+//! share their prefixes ([`super::prefix`]).
 
-use super::ir::{Elem, Op, QuantOp, SetOp, free_slots};
+use super::ir::{Checked, Elem, Instr, Op, QuantOp, SetOp, ShowPart, Ty, free_slots};
+use std::cmp::Reverse;
+use std::collections::HashMap;
+
+/// Moves the parts of each quantifier's condition in `c` that are the
+/// same for every member into slots of their own (see the module
+/// documentation), numbered in the order of the rule's text.
+pub fn hoist_all(mut c: Checked) -> Checked {
+    let mut pass = Pass {
+        quants: HashMap::new(),
+        next: c.slots,
+        moved: Vec::new(),
+        types: std::mem::take(&mut c.slot_types),
+    };
+    // Where each quantifier's moved parts go: after the last slot its
+    // condition binds, deeper quantifiers' first.
+    for op in exprs(&mut c) {
+        pass.survey(op, 0);
+    }
+    for op in exprs(&mut c) {
+        *op = pass.visit(std::mem::replace(op, Op::Int(0)));
+    }
+    // The checker's slots, each moved part's after its quantifier's last.
+    let mut order: Vec<(usize, usize, Reverse<usize>, usize)> = (0..c.slots)
+        .map(|s| (s, 0, Reverse(0), s))
+        .chain(
+            pass.moved
+                .iter()
+                .map(|&(t, m, depth)| (m, 1, Reverse(depth), t)),
+        )
+        .collect();
+    order.sort_unstable();
+    let mut map = vec![0; order.len()];
+    for (new, &(.., old)) in order.iter().enumerate() {
+        map[old] = new;
+    }
+    for op in exprs(&mut c) {
+        renumber(op, &map);
+    }
+    for g in c.gens.iter_mut().chain(c.placed.iter_mut().map(|(_, i)| i)) {
+        if let Instr::Gen { slot, .. } | Instr::Def { slot, .. } = g {
+            *slot = map[*slot];
+        }
+    }
+    // A `then` generator's domain is the union of its parts, as moved.
+    for g in &mut c.gens {
+        if let Instr::Gen {
+            elem,
+            domain,
+            order,
+            ..
+        } = g
+            && !order.is_empty()
+        {
+            *domain = order
+                .iter()
+                .cloned()
+                .reduce(|a, b| Op::SetBin(SetOp::Union, *elem, Box::new(a), Box::new(b)));
+        }
+    }
+    let n = order.len();
+    let mut types = vec![Ty::Error; n];
+    let mut shapes = vec![None; n];
+    for (old, &new) in map.iter().enumerate() {
+        types[new] = pass.types[old];
+        if old < c.slots {
+            shapes[new] = c.slot_shapes[old];
+        }
+    }
+    c.slots = n;
+    c.slot_types = types;
+    c.slot_shapes = shapes;
+    c
+}
+
+/// Every expression of a checked rule (a `then` generator's parts, not
+/// its domain, which is their union).
+fn exprs(c: &mut Checked) -> Vec<&mut Op> {
+    let mut out = Vec::new();
+    for g in &mut c.gens {
+        if let Instr::Gen { domain, order, .. } = g {
+            if order.is_empty() {
+                out.extend(domain.as_mut());
+            } else {
+                out.extend(order.iter_mut());
+            }
+        }
+    }
+    for (_, i) in &mut c.placed {
+        match i {
+            Instr::Def { op, .. } | Instr::Filter(op) => out.push(op),
+            Instr::Gen { .. } => {}
+        }
+    }
+    out.push(&mut c.target);
+    out.extend(c.parents.as_mut());
+    for p in &mut c.show {
+        match p {
+            ShowPart::Lit(_) => {}
+            ShowPart::Value(_, op) => out.push(op),
+            ShowPart::Within { ctx, x, .. } => {
+                out.push(ctx);
+                out.push(x);
+            }
+        }
+    }
+    out
+}
+
+/// The state of the pass over one rule.
+struct Pass {
+    /// For each quantifier (by its variable's slot): the last slot its
+    /// condition binds, and how deep it is nested.
+    quants: HashMap<usize, (usize, usize)>,
+    /// The next slot to take (numbered from the checker's last).
+    next: usize,
+    /// Each slot taken: the slot, its quantifier's last slot and depth.
+    moved: Vec<(usize, usize, usize)>,
+    /// The type of each slot, the checker's and the moved parts'.
+    types: Vec<Ty>,
+}
+
+impl Pass {
+    /// Records the last slot each quantifier's condition binds and its
+    /// depth; returns the last slot a quantifier in `op` binds (0 if
+    /// none).
+    fn survey(&mut self, op: &Op, depth: usize) -> usize {
+        match op {
+            Op::Quant(q) => {
+                let outer = self.survey(&q.domain, depth + 1);
+                let last = q.slot.max(self.survey(&q.body, depth + 1));
+                self.quants.insert(q.slot, (last, depth));
+                outer.max(last)
+            }
+            _ => (op.operands().into_iter().flatten())
+                .map(|x| self.survey(x, depth))
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    /// `op` with the parts of its quantifiers moved, inner ones first.
+    fn visit(&mut self, mut op: Op) -> Op {
+        let Op::Quant(q) = op else {
+            for x in op.operands_mut().into_iter().flatten() {
+                *x = self.visit(std::mem::replace(x, Op::Int(0)));
+            }
+            return op;
+        };
+        let QuantOp {
+            q: kind,
+            slot,
+            domain,
+            body,
+            pre: _,
+        } = *q;
+        let domain = self.visit(domain);
+        let body = self.visit(body);
+        let first = self.next;
+        let (pre, body) = hoist(body, slot, &mut self.next);
+        let (last, depth) = self.quants[&slot];
+        self.moved
+            .extend((first..self.next).map(|t| (t, last, depth)));
+        // A moved part's slot holds the part's value.
+        self.types.resize(self.next, Ty::Error);
+        for (t, p) in &pre {
+            self.types[*t] = p.ty(&self.types);
+        }
+        Op::Quant(Box::new(QuantOp {
+            q: kind,
+            slot,
+            domain,
+            body,
+            pre,
+        }))
+    }
+}
+
+/// Makes every slot `s` that `op` reads or binds slot `map[s]`.
+fn renumber(op: &mut Op, map: &[usize]) {
+    match op {
+        Op::Slot(s) => *s = map[*s],
+        Op::Quant(q) => {
+            q.slot = map[q.slot];
+            renumber(&mut q.domain, map);
+            for (t, v) in &mut q.pre {
+                *t = map[*t];
+                renumber(v, map);
+            }
+            renumber(&mut q.body, map);
+        }
+        _ => {
+            for x in op.operands_mut().into_iter().flatten() {
+                renumber(x, map);
+            }
+        }
+    }
+}
 
 /// Moves the parts of `body` (the condition of a quantifier over `slot`)
 /// that are the same for every member into slots numbered from `*next`

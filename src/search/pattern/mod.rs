@@ -68,18 +68,20 @@ use schedule::Scheduled;
 /// Compiles the checked pattern rules of one file, applying the passes in
 /// order:
 ///
-/// 1. [`schedule`]: each rule's instructions in the order they run;
-/// 2. [`prefix::share`]: the prefixes each plan shares with the others
+/// 1. [`hoist`]: the parts of each quantifier's condition the same for
+///    every member moved into slots of their own;
+/// 2. [`schedule`]: each rule's instructions in the order they run;
+/// 3. [`prefix::share`]: the prefixes each plan shares with the others
 ///    (the file's plans at once);
-/// 3. [`fold`]: conditions on one generator's element moved into its
+/// 4. [`fold`]: conditions on one generator's element moved into its
 ///    domain (not across the end of a shared prefix);
-/// 4. [`typed`]: the expressions the matcher runs, typed by the checker's
+/// 5. [`typed`]: the expressions the matcher runs, typed by the checker's
 ///    types.
-///
-/// (Quantifiers' invariant parts are moved out by the checker, which
-/// calls [`hoist::hoist`] as it builds each quantifier.)
 pub fn compile(file: Vec<Checked>) -> Vec<Plan> {
-    let scheduled: Vec<Scheduled> = file.into_iter().map(schedule::schedule).collect();
+    let scheduled: Vec<Scheduled> = (file.into_iter())
+        .map(hoist::hoist_all)
+        .map(schedule::schedule)
+        .collect();
     let instrs: Vec<&[Instr]> = scheduled.iter().map(|s| &s.instrs[..]).collect();
     let prefixes = prefix::share(&instrs);
     scheduled.into_iter().zip(prefixes).map(finish).collect()
