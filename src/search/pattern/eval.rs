@@ -13,7 +13,7 @@
 
 use super::ir::{CmpOp, Elem, IntOp, Quant, SetOp, Val};
 use super::sets::*;
-use super::typed::{COp, Dom, Prod, TOp, TQuant, WOp, WideQuant};
+use super::typed::{ALL_DIGITS, COp, Dom, Prod, TOp, TQuant, WOp, WideQuant};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::links::common_links_in;

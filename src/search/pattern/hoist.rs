@@ -514,4 +514,74 @@ mod tests {
         assert!(matches!(pre[0].1, Op::Quant(_)));
         assert!(matches!(body, Op::And(..)));
     }
+
+    /// The pass numbers moved parts as the checker would have taken them
+    /// when it finished each quantifier: `let A: cell; where any(x in
+    /// cells(grid): all(u in peers(x): u in peers(A))); let B: cell`. The
+    /// inner quantifier moves `peers(A)` (slot 3, after u), the outer one
+    /// moves it on (slot 4; the inner condition reads it there), and B,
+    /// written after them, comes after both (slot 5).
+    #[test]
+    fn moved_parts_are_numbered_in_the_order_of_the_text() {
+        use crate::search::ConclusionKind;
+        use crate::search::pattern::ir::{Instr, Shape, Ty};
+        let cell = |slot| Instr::Gen {
+            slot,
+            elem: Elem::Cell,
+            size: None,
+            domain: None,
+            order: Vec::new(),
+        };
+        let quant = |q, slot, domain, body| {
+            Op::Quant(Box::new(QuantOp {
+                q,
+                slot,
+                domain,
+                body,
+                pre: Vec::new(),
+            }))
+        };
+        let inner = quant(
+            Quant::All,
+            2,
+            Op::Peers(b(Op::Slot(1))),
+            Op::In(b(Op::Slot(2)), b(Op::Peers(b(Op::Slot(0))))),
+        );
+        let outer = quant(Quant::Any, 1, Op::Project(Elem::Cell, b(Op::Grid)), inner);
+        let one = Ty::One(Elem::Cell);
+        let c = hoist_all(Checked {
+            slots: 4,
+            slot_types: vec![one; 4],
+            slot_shapes: vec![
+                Some(Shape::One(Elem::Cell)),
+                None,
+                None,
+                Some(Shape::One(Elem::Cell)),
+            ],
+            gens: vec![cell(0), cell(3)],
+            placed: vec![(1, Instr::Filter(outer))],
+            conclusion: ConclusionKind::Eliminate,
+            target: Op::Cands(Elem::Cell, b(Op::Slot(3))),
+            parents: None,
+            show: Vec::new(),
+        });
+        assert_eq!(c.slots, 6);
+        assert!(matches!(c.gens[1], Instr::Gen { slot: 5, .. }));
+        assert_eq!(c.target, Op::Cands(Elem::Cell, b(Op::Slot(5))));
+        let Instr::Filter(Op::Quant(q)) = &c.placed[0].1 else {
+            panic!("{:?}", c.placed)
+        };
+        assert_eq!(q.pre, [(4, Op::Peers(b(Op::Slot(0))))]);
+        let Op::Quant(inner) = &q.body else {
+            panic!("{:?}", q.body)
+        };
+        assert!(inner.pre.is_empty());
+        assert_eq!(inner.body, Op::In(b(Op::Slot(2)), b(Op::Slot(4))));
+        let set = Ty::Set(Elem::Cell);
+        assert_eq!(c.slot_types, [one, one, one, set, set, one]);
+        assert_eq!(
+            c.slot_shapes[3..],
+            [None, None, Some(Shape::One(Elem::Cell))]
+        );
+    }
 }

@@ -6,26 +6,24 @@
 //! each operation of an expression is a whole-set operation of a few
 //! machine words; the search never looks at a rule's text or AST.
 //!
-//! The stages, each a module that imports only the ones before it:
+//! The modules, each importing only the ones listed before it (and
+//! `crate::grid`, and the searcher interface of [`crate::search`]):
 //!
-//! - [`ir`]: the checked IR ([`Op`], [`Instr`], [`ShowPart`], [`Checked`]),
-//!   what the checker ([`crate::lang::check`]) makes;
-//! - [`hoist`]: parts of a quantifier's condition the same for every
-//!   member, computed once before it;
-//! - [`schedule`]: the plan's instructions in the order they run;
-//! - [`prefix`]: the prefixes the plans of one file share, and the records
-//!   of their bindings;
-//! - [`fold`]: conditions on one generator's element tested on its
-//!   domain once per search;
-//! - [`typed`]: the expressions recompiled by their static types ([`TOp`]);
-//! - [`plan`]: the compiled [`Plan`];
-//! - [`sets`], [`eval`]: sets read off a state, and the evaluation of
-//!   typed expressions;
-//! - [`run`]: the matcher, and the scratch ([`Scratch`]) a search context
-//!   carries for it;
-//! - [`count`]: count plans, read from the cells' digit masks;
-//! - [`show`], [`searcher`]: a match's text, and a plan as a
-//!   [`Searcher`](crate::search::Searcher).
+//! - the compiler's stages: [`ir`] (the checked IR: [`Op`], [`Instr`],
+//!   [`ShowPart`], [`Ty`], [`Checked`], what the checker
+//!   [`crate::lang::check`] makes), then its passes in the order they run:
+//!   [`hoist`] (parts of a quantifier's condition the same for every
+//!   member, moved out), [`schedule`] (the instructions in the order they
+//!   run), [`prefix`] (the prefixes the plans of one file share, and the
+//!   records of their bindings), [`fold`] (conditions on one generator's
+//!   element tested on its domain once per search), [`typed`] (the
+//!   expressions recompiled by the checker's static types into [`TOp`]),
+//!   and [`plan`] (the compiled [`Plan`]);
+//! - the matcher: [`sets`] (sets read off a state), [`eval`] (evaluation
+//!   of typed expressions), [`run`] (the depth-first search, and the
+//!   [`Scratch`] a search context carries for it), [`count`] (count
+//!   plans, read from the cells' digit masks), [`show`] (a match's text)
+//!   and [`searcher`] (a plan as a [`Searcher`](crate::search::Searcher)).
 //!
 //! [`compile`] applies the passes in order, the one place they are called
 //! from.

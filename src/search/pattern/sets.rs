@@ -426,12 +426,6 @@ const GATHER: u128 = {
     m
 };
 
-/// Every cell.
-pub(super) const ALL_CELLS: u128 = (1 << N_CELLS) - 1;
-
-/// Every digit.
-pub(super) const ALL_DIGITS: u64 = 0x1FF;
-
 /// A set of cells (members below 128) from a wide set.
 #[inline(always)]
 pub fn cells_word(b: &Bits) -> u128 {

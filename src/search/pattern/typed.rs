@@ -46,7 +46,7 @@
 use super::fold::{Folded, Rest};
 use super::ir::{CmpOp, Elem, Instr, IntOp, Op, Quant, QuantOp, SetOp, ShowPart, Ty};
 use super::schedule::Scheduled;
-use super::sets::{ALL_CELLS, ALL_DIGITS};
+use crate::grid::geometry::N_CELLS;
 
 /// An expression of the typed stage: what the matcher evaluates
 /// ([`super::eval`]). The checked operations keep their wide form (a
@@ -187,6 +187,12 @@ impl TOp {
         }
     }
 }
+
+/// Every cell.
+pub const ALL_CELLS: u128 = (1 << N_CELLS) - 1;
+
+/// Every digit.
+pub const ALL_DIGITS: u64 = 0x1FF;
 
 /// A set of digits or houses (members below 64) as one word.
 #[derive(Clone, Debug)]
