@@ -48,10 +48,31 @@ pub const TYPES: &[(&str, Elem)] = &[
     ("bn", Elem::Var(Some(Space::Bn))),
 ];
 
-/// A built-in function: its name and its number of arguments.
+/// The built-in functions, as the checker tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fun {
+    Cands,
+    Digits,
+    Cells,
+    Rows,
+    Columns,
+    Blocks,
+    Houses,
+    Vars,
+    Linked,
+    Peers,
+    First,
+    Last,
+    Count,
+    Within,
+}
+
+/// A built-in function: its name, its number of arguments, and which it
+/// is.
 pub struct Builtin {
     pub name: &'static str,
     pub arity: usize,
+    pub fun: Fun,
 }
 
 /// The built-in functions, in the order error messages list them.
@@ -59,58 +80,72 @@ pub const FUNCTIONS: &[Builtin] = &[
     Builtin {
         name: "cands",
         arity: 1,
+        fun: Fun::Cands,
     },
     Builtin {
         name: "digits",
         arity: 1,
+        fun: Fun::Digits,
     },
     Builtin {
         name: "cells",
         arity: 1,
+        fun: Fun::Cells,
     },
     Builtin {
         name: "rows",
         arity: 1,
+        fun: Fun::Rows,
     },
     Builtin {
         name: "columns",
         arity: 1,
+        fun: Fun::Columns,
     },
     Builtin {
         name: "blocks",
         arity: 1,
+        fun: Fun::Blocks,
     },
     Builtin {
         name: "houses",
         arity: 2,
+        fun: Fun::Houses,
     },
     Builtin {
         name: "vars",
         arity: 2,
+        fun: Fun::Vars,
     },
     Builtin {
         name: "linked",
         arity: 1,
+        fun: Fun::Linked,
     },
     Builtin {
         name: "peers",
         arity: 1,
+        fun: Fun::Peers,
     },
     Builtin {
         name: "first",
         arity: 1,
+        fun: Fun::First,
     },
     Builtin {
         name: "last",
         arity: 1,
+        fun: Fun::Last,
     },
     Builtin {
         name: "count",
         arity: 1,
+        fun: Fun::Count,
     },
     Builtin {
         name: "within",
         arity: 2,
+        fun: Fun::Within,
     },
 ];
 
@@ -236,6 +271,11 @@ pub const TRIAL_CONCLUDE: Words<Mode> = Words(&[
 /// The element type named by a word.
 pub fn elem_of(word: &str) -> Option<Elem> {
     TYPES.iter().find(|(n, _)| *n == word).map(|&(_, e)| e)
+}
+
+/// Which built-in function `name` names.
+pub fn fun(name: &str) -> Option<Fun> {
+    builtin(name).map(|b| b.fun)
 }
 
 /// The built-in function named `name`.

@@ -3,7 +3,7 @@
 use super::types::Named;
 use super::{Binding, Checker, Typed};
 use crate::lang::ast::*;
-use crate::lang::names::{self, elem_of};
+use crate::lang::names::{self, Fun, elem_of};
 use crate::search::pattern::*;
 
 impl Checker<'_> {
@@ -199,25 +199,25 @@ impl Checker<'_> {
             let op = c.coerce_cands(t, args[0].span);
             (Op::Project(e, Box::new(op)), Ty::Set(e))
         };
-        match f.name.as_str() {
-            "cands" => {
+        match names::fun(&f.name) {
+            Some(Fun::Cands) => {
                 if !arity(self, 1) {
                     return (Op::Int(0), Ty::Set(Elem::Cand));
                 }
                 let t = self.expr(&args[0]);
                 (self.coerce_cands(t, args[0].span), Ty::Set(Elem::Cand))
             }
-            "digits" => proj(self, Elem::Digit),
-            "cells" => proj(self, Elem::Cell),
-            "rows" => proj(self, Elem::Row),
-            "columns" => proj(self, Elem::Column),
-            "blocks" => proj(self, Elem::Block),
-            "houses" | "vars" => {
+            Some(Fun::Digits) => proj(self, Elem::Digit),
+            Some(Fun::Cells) => proj(self, Elem::Cell),
+            Some(Fun::Rows) => proj(self, Elem::Row),
+            Some(Fun::Columns) => proj(self, Elem::Column),
+            Some(Fun::Blocks) => proj(self, Elem::Block),
+            Some(fun @ (Fun::Houses | Fun::Vars)) => {
                 if !arity(self, 2) {
                     return (Op::Int(0), Ty::Set(Elem::House));
                 }
                 let (_, k) = self.expr(&args[0]);
-                let want_var = f.name == "vars";
+                let want_var = fun == Fun::Vars;
                 let e = match k {
                     Ty::Kind(e) if e.is_house() && !want_var => e,
                     Ty::Kind(e @ Elem::Var(_)) if want_var => e,
@@ -235,7 +235,7 @@ impl Checker<'_> {
                 let op = self.coerce_cands(t, args[1].span);
                 (Op::Project(e, Box::new(op)), Ty::Set(e))
             }
-            "linked" => {
+            Some(Fun::Linked) => {
                 if !arity(self, 1) {
                     return (Op::Int(0), Ty::Set(Elem::Cand));
                 }
@@ -243,7 +243,7 @@ impl Checker<'_> {
                 let op = self.coerce_cands(t, args[0].span);
                 (Op::Linked(Box::new(op)), Ty::Set(Elem::Cand))
             }
-            "peers" => {
+            Some(Fun::Peers) => {
                 if !arity(self, 1) {
                     return (Op::Int(0), Ty::Set(Elem::Cell));
                 }
@@ -256,7 +256,7 @@ impl Checker<'_> {
                 }
                 (Op::Peers(Box::new(op)), Ty::Set(Elem::Cell))
             }
-            "first" | "last" => {
+            Some(fun @ (Fun::First | Fun::Last)) => {
                 if !arity(self, 1) {
                     return (Op::Int(0), Ty::One(Elem::Cand));
                 }
@@ -269,24 +269,25 @@ impl Checker<'_> {
                         (t.0, Elem::Cand)
                     }
                 };
-                let op = if f.name == "first" {
+                let op = if fun == Fun::First {
                     Op::First(Box::new(op))
                 } else {
                     Op::Last(Box::new(op))
                 };
                 (op, Ty::One(e))
             }
-            "count" => {
+            Some(Fun::Count) => {
                 if !arity(self, 1) {
                     return (Op::Int(0), Ty::Int);
                 }
                 self.call_count(&args[0])
             }
-            "within" => {
+            Some(Fun::Within) => {
                 self.err(f.span, "`within(…)` can only be used in a `show` template");
                 (Op::Int(0), Ty::Error)
             }
-            other if names::quantifier(other).is_some() => {
+            None if names::quantifier(&f.name).is_some() => {
+                let other = &f.name;
                 self.err(
                     f.span,
                     format!("`{other}` is a quantifier: write `{other}(X in S: condition)`"),
@@ -296,11 +297,12 @@ impl Checker<'_> {
                 }
                 (Op::Int(0), Ty::Error)
             }
-            other => {
+            None => {
                 self.err(
                     f.span,
                     format!(
-                        "unknown function `{other}`, expected one of {}",
+                        "unknown function `{}`, expected one of {}",
+                        f.name,
                         names::function_list()
                     ),
                 );

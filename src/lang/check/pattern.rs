@@ -6,7 +6,7 @@ use super::types::Named;
 use super::{Checker, Typed};
 use crate::lang::ast::*;
 use crate::lang::expand::{Errors, Params, substitute};
-use crate::lang::names::{self, elem_of};
+use crate::lang::names::{self, Fun, elem_of};
 use crate::rating::Rating;
 use crate::search::ConclusionKind;
 use crate::search::pattern::*;
@@ -404,7 +404,7 @@ impl Checker<'_> {
                 }
                 _ => {}
             },
-            ExprKind::Call(f, args) if f.name == "within" => {
+            ExprKind::Call(f, args) if names::fun(&f.name) == Some(Fun::Within) => {
                 if args.len() != 2 {
                     self.err(
                         e.span,
