@@ -329,6 +329,31 @@ pub fn house_var(h: usize, d: usize) -> usize {
     var(space, (h % 9) * 9 + d)
 }
 
+// Tables of cells and houses that the pattern matcher reads in its inner
+// loops, derived from the definitions above ([`cell_houses`],
+// [`house_cells`]).
+
+/// Each cell's 20 peers (the other cells of its row, column and block).
+pub static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
+    (0..N_CELLS)
+        .map(|c| {
+            let mut b = Bits::EMPTY;
+            for h in cell_houses(c) {
+                for x in house_cells(h) {
+                    b.insert(x);
+                }
+            }
+            b.remove(c);
+            b
+        })
+        .collect()
+});
+
+/// Each cell's three houses as bits of one word (bit `h` for house `h`).
+pub static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
+    LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
+
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +419,24 @@ mod tests {
                 assert_eq!(cells, HOUSE81[usize::from(h)]);
                 assert_eq!(groups[k].1, h);
             }
+        }
+    }
+
+    /// The constant and lazy tables of cells and houses agree with the
+    /// definitions they are derived from.
+    #[test]
+    fn cell_and_house_tables() {
+        for (h, cells) in HOUSE_CELLS.iter().enumerate() {
+            assert_eq!(
+                HOUSE81[h],
+                cells.iter().fold(0, |a, &c| a | 1u128 << c),
+                "house {h}"
+            );
+        }
+        for c in 0..N_CELLS {
+            assert_eq!(CELL_PEERS[c].len(), 20);
+            assert!(!CELL_PEERS[c].contains(c));
+            assert_eq!(CELL_HOUSE_BITS[c].count_ones(), 3);
         }
     }
 }

@@ -24,13 +24,9 @@
 
 pub mod branch;
 pub mod chain;
-pub mod fold;
-pub mod hoist;
 pub mod implication;
 pub mod pattern;
-pub mod prefix;
 pub mod trial;
-pub mod typed;
 
 use crate::grid::bits::Bits;
 use crate::grid::state::State;
@@ -106,6 +102,11 @@ pub struct SearchCx {
     /// from one search to the next, the propagations the run's trials
     /// share in one state, and how deeply trial searches are nested.
     pub(crate) trial: trial::Scratch,
+    /// What pattern searches keep from one search to the next (frames,
+    /// the last state's digit cells, shared prefixes' records): explicit
+    /// per-run scratch, so that a search depends on the searches made
+    /// before it in this context only.
+    pub(crate) pattern: pattern::Scratch,
 }
 
 /// How many search nodes pass between two looks at the clock.
