@@ -45,8 +45,9 @@ use crate::engine::Step;
 use crate::grid::bits::{Bits, CellSet};
 use crate::grid::geometry::*;
 use crate::grid::links::linked;
+use crate::grid::segments::SEGMENTS;
 use crate::grid::state::State;
-use crate::search::chain::{ChainEvidence, G_BASE, SEGMENTS};
+use crate::search::chain::{ChainEvidence, G_BASE};
 use crate::search::pattern::{Elem, Plan, Shape, Val};
 use crate::search::{ConclusionKind, Evidence};
 

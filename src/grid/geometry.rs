@@ -65,41 +65,41 @@ impl HouseKind {
 }
 
 #[inline]
-pub fn cand(cell: usize, digit: usize) -> usize {
+pub const fn cand(cell: usize, digit: usize) -> usize {
     cell * 9 + digit
 }
 #[inline]
-pub fn cand_cell(c: usize) -> usize {
+pub const fn cand_cell(c: usize) -> usize {
     c / 9
 }
 #[inline]
-pub fn cand_digit(c: usize) -> usize {
+pub const fn cand_digit(c: usize) -> usize {
     c % 9
 }
 #[inline]
-pub fn cell(row: usize, col: usize) -> usize {
+pub const fn cell(row: usize, col: usize) -> usize {
     row * 9 + col
 }
 #[inline]
-pub fn cell_row(cell: usize) -> usize {
+pub const fn cell_row(cell: usize) -> usize {
     cell / 9
 }
 #[inline]
-pub fn cell_col(cell: usize) -> usize {
+pub const fn cell_col(cell: usize) -> usize {
     cell % 9
 }
 #[inline]
-pub fn cell_block(cell: usize) -> usize {
+pub const fn cell_block(cell: usize) -> usize {
     (cell / 27) * 3 + (cell % 9) / 3
 }
 /// Position of a cell inside its block, `0..9`.
 #[inline]
-pub fn cell_square(cell: usize) -> usize {
+pub const fn cell_square(cell: usize) -> usize {
     ((cell / 9) % 3) * 3 + cell % 3
 }
 /// The cell at square `s` of block `b`.
 #[inline]
-pub fn block_cell(b: usize, s: usize) -> usize {
+pub const fn block_cell(b: usize, s: usize) -> usize {
     cell((b / 3) * 3 + s / 3, (b % 3) * 3 + s % 3)
 }
 
@@ -131,7 +131,7 @@ pub fn cell_houses(c: usize) -> [usize; 3] {
 }
 
 #[inline]
-pub fn var(space: Space, i: usize) -> usize {
+pub const fn var(space: Space, i: usize) -> usize {
     space as usize * 81 + i
 }
 #[inline]
@@ -141,7 +141,7 @@ pub fn var_space(v: usize) -> Space {
 
 /// The four CSP variables of a candidate, in space order rc, rn, cn, bn.
 #[inline]
-pub fn cand_vars(z: usize) -> [usize; 4] {
+pub const fn cand_vars(z: usize) -> [usize; 4] {
     let c = cand_cell(z);
     let d = cand_digit(z);
     [
@@ -150,6 +150,41 @@ pub fn cand_vars(z: usize) -> [usize; 4] {
         var(Space::Cn, cell_col(c) * 9 + d),
         var(Space::Bn, cell_block(c) * 9 + d),
     ]
+}
+
+/// The four variables of each candidate ([`cand_vars`]), as a table (hot
+/// loops read it).
+pub static CAND_VARS: [[u16; 4]; N_CANDS] = {
+    let mut t = [[0u16; 4]; N_CANDS];
+    let mut z = 0;
+    while z < N_CANDS {
+        let [a, b, c, d] = cand_vars(z);
+        t[z] = [a as u16, b as u16, c as u16, d as u16];
+        z += 1;
+    }
+    t
+};
+
+/// The variables of each space, as the words of a
+/// [`VarSet`](crate::grid::bits::VarSet).
+static SPACE_WORDS: [[u64; 6]; 4] = {
+    let mut t = [[0u64; 6]; 4];
+    let mut v = 0;
+    while v < N_VARS {
+        t[v / 81][v / 64] |= 1 << (v % 64);
+        v += 1;
+    }
+    t
+};
+
+/// The words of a [`VarSet`](crate::grid::bits::VarSet) that hold
+/// variables of `space` (two or three), each with the mask of those
+/// variables.
+#[inline(always)]
+pub fn space_words(space: Space) -> impl Iterator<Item = (usize, u64)> {
+    let s = space as usize;
+    // An exclusive range: an inclusive one costs a test more per step.
+    (81 * s / 64..(81 * s + 80) / 64 + 1).map(move |w| (w, SPACE_WORDS[s][w]))
 }
 
 /// The nine candidates of a CSP variable, in increasing order.
@@ -249,6 +284,7 @@ pub fn cand_in_var(space: Space, z: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::bits::VarSet;
 
     #[test]
     fn every_candidate_has_one_variable_per_space() {
@@ -263,6 +299,21 @@ mod tests {
                     var_name(v)
                 );
             }
+        }
+    }
+
+    #[test]
+    fn tables_are_the_functions() {
+        for (z, vars) in CAND_VARS.iter().enumerate() {
+            assert_eq!(vars.map(usize::from), cand_vars(z));
+        }
+        for sp in Space::ALL {
+            let mut set = VarSet::EMPTY;
+            for (w, mask) in space_words(sp) {
+                set.0[w] |= mask;
+            }
+            let want: Vec<usize> = (var(sp, 0)..var(sp, 0) + 81).collect();
+            assert_eq!(set.iter().collect::<Vec<_>>(), want);
         }
     }
 

@@ -42,6 +42,7 @@ use super::pattern::{Elem, Op, Plan, count_head};
 use super::{ConclusionKind, Found, SearchCx, Searcher};
 use crate::grid::bits::{Bits, VarSet};
 use crate::grid::geometry::*;
+use crate::grid::plane::*;
 use crate::grid::state::{State, cell_mask, cell_masks};
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -120,25 +121,6 @@ impl CountPlan {
     }
 }
 
-/// The variables of each space, as the words of a [`VarSet`].
-static SPACE_WORDS: [[u64; 6]; 4] = {
-    let mut t = [[0u64; 6]; 4];
-    let mut v = 0;
-    while v < N_VARS {
-        t[v / 81][v / 64] |= 1 << (v % 64);
-        v += 1;
-    }
-    t
-};
-
-/// The words of a [`VarSet`] that hold variables of `space` (two or
-/// three), each with the mask of those variables.
-#[inline(always)]
-fn space_words(space: Space) -> impl Iterator<Item = (usize, u64)> {
-    let s = space as usize;
-    (81 * s / 64..=(81 * s + 80) / 64).map(move |w| (w, SPACE_WORDS[s][w]))
-}
-
 /// Is `op` the live candidates of the variable bound in `slot`?
 fn is_cands_of_slot(op: &Op, slot: usize) -> bool {
     matches!(op, Op::Cands(Elem::Var(_), x) if matches!(**x, Op::Slot(s) if s == slot))
@@ -146,149 +128,6 @@ fn is_cands_of_slot(op: &Op, slot: usize) -> bool {
 
 /// Added to the count of a decided variable.
 const DECIDED: u8 = 100;
-
-/// The four variables of each candidate (as [`cand_vars`]), as a table.
-static CAND_VARS: [[u16; 4]; N_CANDS] = {
-    let mut t = [[0u16; 4]; N_CANDS];
-    let mut z = 0;
-    while z < N_CANDS {
-        let (c, d) = (z / 9, z % 9);
-        let (r, k, b) = (c / 9, c % 9, (c / 27) * 3 + (c % 9) / 3);
-        t[z] = [
-            c as u16,
-            (81 + r * 9 + d) as u16,
-            (162 + k * 9 + d) as u16,
-            (243 + b * 9 + d) as u16,
-        ];
-        z += 1;
-    }
-    t
-};
-
-/// The cells of each house (rows, columns, blocks), as 81-bit masks.
-static HOUSE81: [u128; N_HOUSES] = {
-    let mut t = [0u128; N_HOUSES];
-    let mut c = 0;
-    while c < N_CELLS {
-        let (r, k) = (c / 9, c % 9);
-        t[r] |= 1 << c;
-        t[9 + k] |= 1 << c;
-        t[18 + (r / 3) * 3 + k / 3] |= 1 << c;
-        c += 1;
-    }
-    t
-};
-
-/// The peers of each cell in five parts, as 81-bit masks: its row inside
-/// its block, its row outside, its column inside its block, its column
-/// outside, and its block outside its row and column.
-static PEER_PARTS: [[u128; 5]; N_CELLS] = {
-    let mut t = [[0u128; 5]; N_CELLS];
-    let mut c = 0;
-    while c < N_CELLS {
-        let (r, k) = (c / 9, c % 9);
-        let (row, col, block) = (
-            HOUSE81[r],
-            HOUSE81[9 + k],
-            HOUSE81[18 + (r / 3) * 3 + k / 3],
-        );
-        let me = !(1u128 << c);
-        t[c] = [
-            row & block & me,
-            row & !block,
-            col & block & me,
-            col & !block,
-            block & !row & !col,
-        ];
-        c += 1;
-    }
-    t
-};
-
-/// The peers of each cell, as 81-bit masks (the cell excluded).
-static PEERS81: [u128; N_CELLS] = {
-    let mut t = [0u128; N_CELLS];
-    let mut c = 0;
-    while c < N_CELLS {
-        let [a, b, d, e, f] = PEER_PARTS[c];
-        t[c] = a | b | d | e | f;
-        c += 1;
-    }
-    t
-};
-
-/// The houses of each cell, as bits of an [`occupied`] mask.
-static HOUSE_BITS: [u128; N_CELLS] = {
-    let mut t = [0u128; N_CELLS];
-    let mut c = 0;
-    while c < N_CELLS {
-        let (r, k) = (c / 9, c % 9);
-        t[c] = 1 << (9 * r) | 1 << (27 * (r / 3) + 3 * (k / 3) + 1) | 1 << (81 + k);
-        c += 1;
-    }
-    t
-};
-
-/// The bits of all 27 houses in an [`occupied`] mask.
-const ALL_HOUSE_BITS: u128 = {
-    let mut m = 0u128;
-    let mut c = 0;
-    while c < N_CELLS {
-        m |= HOUSE_BITS[c];
-        c += 1;
-    }
-    m
-};
-
-/// The houses that hold a cell of `cells` (an 81-bit mask), one bit a
-/// house: row `r` at bit `9r`, block `3b + j` (band `b`, stack `j`) at bit
-/// `27b + 3j + 1`, column `k` at bit `81 + k`.
-#[inline(always)]
-fn occupied(cells: u128) -> u128 {
-    // Each mini-row's cells gathered at its first cell (bit 9r + 3j).
-    let minis = cells | cells >> 1 | cells >> 2;
-    let rows = minis | minis >> 3 | minis >> 6;
-    let blocks = minis | minis >> 9 | minis >> 18;
-    // Each column's cells gathered at its first-row cell (bit k).
-    let mut cols = cells | cells >> 36;
-    cols |= cols >> 18;
-    cols |= cols >> 9;
-    cols |= cells >> 72;
-    (rows & ROW_STARTS) | (blocks & BLOCK_STARTS) << 1 | (cols & 0x1FF) << 81
-}
-
-/// The first cell of each row, as an 81-bit mask.
-const ROW_STARTS: u128 = {
-    let mut m = 0u128;
-    let mut r = 0;
-    while r < 9 {
-        m |= 1 << (9 * r);
-        r += 1;
-    }
-    m
-};
-
-/// The first cell of each block, as an 81-bit mask.
-const BLOCK_STARTS: u128 = {
-    let mut m = 0u128;
-    let mut b = 0;
-    while b < 9 {
-        m |= 1 << (27 * (b / 3) + 3 * (b % 3));
-        b += 1;
-    }
-    m
-};
-
-/// Each cell's bit in an 81-bit mask.
-static CELL81: [u128; N_CELLS] = {
-    let mut t = [0u128; N_CELLS];
-    let mut c = 0;
-    while c < N_CELLS {
-        t[c] = 1 << c;
-        c += 1;
-    }
-    t
-};
 
 /// A branch's state with per-variable counts of live candidates.
 #[derive(Clone, Copy, Debug)]
