@@ -40,12 +40,9 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-/// What a match concludes about its candidates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum ConclusionKind {
-    Eliminate,
-    Assert,
-}
+/// What a match concludes about its candidates (defined with the board
+/// that applies it).
+pub use crate::grid::board::ConclusionKind;
 
 /// How hard one match is: the rule head's grade, or the match's own (a
 /// chain of length 7 and one of length 3 of one family grade apart).
