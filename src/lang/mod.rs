@@ -201,7 +201,7 @@ fn share_prefixes(rules: &mut [Rule]) {
     let mut plans: Vec<&mut crate::search::pattern::Plan> = rules
         .iter_mut()
         .filter_map(|r| Arc::get_mut(&mut r.searcher))
-        .filter_map(|s| (s as &mut dyn std::any::Any).downcast_mut())
+        .filter_map(|s| s.plan_mut())
         .collect();
     crate::search::prefix::share_prefixes(&mut plans);
 }

@@ -338,9 +338,10 @@ impl Library {
     /// Links the rule sets that the trial rules of a file propagate with
     /// (`propagate with NAME`), named from the file's folder.
     fn link_trials(&mut self, loc: &Location, linked: &Linked) -> Result<(), SetError> {
-        use crate::search::trial::{AppliedRule, TrialSearch};
+        use crate::search::SearcherKind;
+        use crate::search::trial::AppliedRule;
         for (rule, _) in linked.members() {
-            let Some(t) = rule.searcher.as_any().downcast_ref::<TrialSearch>() else {
+            let SearcherKind::Trial(t) = rule.searcher.kind() else {
                 continue;
             };
             for (pass, name) in t.links() {

@@ -31,8 +31,8 @@
 //! them.
 
 use super::implication::lit;
-use super::pattern::{Elem, Op, Plan, count_head};
-use super::{ConclusionKind, Found, SearchCx, Searcher};
+use super::pattern::{Elem, Op, count_head};
+use super::{ConclusionKind, Found, SearchCx, Searcher, SearcherKind};
 use crate::grid::bits::Bits;
 use crate::grid::board::Board;
 use crate::grid::geometry::*;
@@ -57,7 +57,9 @@ pub struct CountPlan {
 impl CountPlan {
     /// The count form of a searcher, when it is a plan of that shape.
     pub fn of(s: &dyn Searcher) -> Option<CountPlan> {
-        let plan = s.as_any().downcast_ref::<Plan>()?;
+        let SearcherKind::Pattern(plan) = s.kind() else {
+            return None;
+        };
         if plan.instrs.len() != 2 {
             return None;
         }

@@ -30,14 +30,13 @@
 //! Architecture Invariant: no family is named here. A family is a
 //! combination of the spec's fields, chosen by a rule file.
 
-use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher};
+use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher, SearcherKind};
 use crate::grid::bits::{Bits, VarSet};
 use crate::grid::geometry::*;
 use crate::grid::links::links;
 pub use crate::grid::segments::{SEGMENTS, Segment};
 use crate::grid::segments::{segment_in_var, segment_of};
 use crate::grid::state::State;
-use std::any::Any;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
@@ -534,7 +533,7 @@ impl Searcher for ChainSearch {
             .join(" - ")
     }
 
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn kind(&self) -> SearcherKind<'_> {
+        SearcherKind::Chain(self)
     }
 }

@@ -7,12 +7,12 @@
 //! match to SudoRules text is a separate, later call
 //! ([`Searcher::render`]), made only when a path is printed.
 //!
-//! Kinds of searcher:
+//! Kinds of searcher ([`SearcherKind`]):
 //! - [`pattern::Plan`]: a fixed pattern of generators, definitions and
 //!   filters over bitsets (the `rule` kind of the language);
-//! - chain searches (the `chain` kind): a breadth-first search over the
-//!   link graph configured by the rule's clauses, with evidence
-//!   [`Evidence::Chain`]-style links (to come, beside `pattern`);
+//! - [`chain::ChainSearch`] (the `chain` kind): a breadth-first search
+//!   over the link graph configured by the rule's clauses, with a chain's
+//!   variables and links as evidence ([`Evidence::Chain`]);
 //! - [`trial::TrialSearch`] (the `trial` kind): assumptions propagated by
 //!   implication steps, concluding on cycles, contradictions or what all
 //!   branches agree on, with an implication graph
@@ -35,7 +35,6 @@ pub mod typed;
 use crate::grid::bits::Bits;
 use crate::grid::state::State;
 use crate::rating::Rating;
-use std::any::Any;
 use std::fmt;
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -176,8 +175,21 @@ impl SearchCx {
     }
 }
 
+/// The three kinds of searcher, for code that must know which one it holds
+/// (drawing a pattern's bound values, linking trial rules to their sets,
+/// the filter's counts of trial steps).
+#[derive(Clone, Copy, Debug)]
+pub enum SearcherKind<'a> {
+    /// A pattern rule (`rule`).
+    Pattern(&'a pattern::Plan),
+    /// A chain rule (`chain`).
+    Chain(&'a chain::ChainSearch),
+    /// A trial rule (`trial`).
+    Trial(&'a trial::TrialSearch),
+}
+
 /// The interface every kind of rule body implements.
-pub trait Searcher: Send + Sync + fmt::Debug + Any {
+pub trait Searcher: Send + Sync + fmt::Debug {
     /// Calls `f` with every match that has a non-empty conclusion, in the
     /// searcher's fixed order, until `f` returns `Break` or the context's
     /// deadline passes (then it returns `Break` too; see
@@ -215,7 +227,13 @@ pub trait Searcher: Send + Sync + fmt::Debug + Any {
     /// nothing to show, as singles), from the state the match was found in.
     fn render(&self, before: &State, evidence: &Evidence) -> String;
 
-    /// The searcher as `Any`, for tools that inspect one kind (tests of
-    /// plan placement, the future subsumption study).
-    fn as_any(&self) -> &dyn Any;
+    /// Which kind of searcher this is.
+    fn kind(&self) -> SearcherKind<'_>;
+
+    /// The pattern plan to change, when this is one: the compiler's last
+    /// pass (the prefixes that the plans of a file share) runs on plans
+    /// already made into rules.
+    fn plan_mut(&mut self) -> Option<&mut pattern::Plan> {
+        None
+    }
 }

@@ -12,13 +12,12 @@
 use super::fold::Folded;
 use super::prefix::{self, MAX_RECORDED, Prefix, Recorded};
 use super::typed::{self, COp, Prod, TQuant, WOp, cells_bits, word_bits};
-use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher};
+use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher, SearcherKind};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::links::common_links_in;
 use crate::grid::state::State;
 use crate::grid::state::cell_masks;
-use std::any::Any;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 use std::sync::LazyLock;
@@ -2261,8 +2260,12 @@ impl Searcher for Plan {
         out
     }
 
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn kind(&self) -> SearcherKind<'_> {
+        SearcherKind::Pattern(self)
+    }
+
+    fn plan_mut(&mut self) -> Option<&mut Plan> {
+        Some(self)
     }
 }
 

@@ -51,7 +51,6 @@ use crate::grid::bits::{Bits, LitSet};
 use crate::grid::geometry::*;
 use crate::grid::state::{State, cell_mask, cell_masks};
 use crate::rating::Rating;
-use std::any::Any;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
@@ -2929,8 +2928,8 @@ impl Searcher for TrialSearch {
         format!("{} {}", imp.conclusion, chains.join(sep))
     }
 
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn kind(&self) -> super::SearcherKind<'_> {
+        super::SearcherKind::Trial(self)
     }
 }
 
