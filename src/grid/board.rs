@@ -258,24 +258,6 @@ impl Board {
         live
     }
 
-    /// Applies the match of a count plan concluding `kind` on variable
-    /// `v` as an engine step does: its conclusions are `v`'s live
-    /// candidates, all of them or (`all` off) only the first in print
-    /// order, the greatest; they are applied in print order (decreasing).
-    /// Returns how many conclusions the step has.
-    pub fn conclude_var(&mut self, kind: ConclusionKind, v: usize, all: bool) -> usize {
-        let (zs, n) = self.live_cands(v);
-        let zs = if all {
-            &zs[..n]
-        } else {
-            &zs[n.saturating_sub(1)..n]
-        };
-        for &z in zs.iter().rev() {
-            self.conclude(kind, usize::from(z));
-        }
-        zs.len()
-    }
-
     /// The first live candidate of variable `v`, if any (as
     /// [`Board::live_cands`]).
     #[inline]

@@ -32,6 +32,7 @@ use super::check::CheckedPattern;
 use crate::grid::bits::Bits;
 use crate::grid::state::State;
 use crate::search::chain::{ChainSearch, ChainSpec};
+use crate::search::count::Strategy;
 use crate::search::pattern::{Env, Instr, Op, Plan, Quant, SetOp, Val, live_domain};
 
 /// The plan of a checked pattern rule.
@@ -55,6 +56,7 @@ pub fn lower_pattern(c: CheckedPattern) -> Plan {
     Plan {
         slots: c.slots,
         folded: crate::search::fold::fold(&instrs, &[]),
+        strategy: Strategy::of(&instrs, &c.target, c.conclusion, &c.show, c.slots),
         instrs,
         conclusion: c.conclusion,
         target: c.target,

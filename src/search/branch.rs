@@ -10,11 +10,9 @@
 //! same literals in the same order.
 //!
 //! Speed comes from the [`Board`] (per-variable counts of live candidates
-//! kept up to date as candidates go) and from count plans ([`CountPlan`]:
-//! a pattern plan of the shape "one variable generator over a space's
-//! live variables, a filter `|V| == K`, conclude on `V`", recognised from
-//! its compiled instructions): a rule of the set of that shape is run on
-//! the board's counts; any other rule runs through
+//! kept up to date as candidates go) and from count plans
+//! ([`super::count`]): a rule of the set whose plan is of the count shape
+//! is run on the board's counts; any other rule runs through
 //! [`Searcher::search`] on the branch's [`State`](crate::grid::state::State),
 //! so a set may mix both.
 //!
@@ -30,9 +28,9 @@
 //! branch is contradicted when a variable loses all its candidates to
 //! them.
 
+use super::count::CountPlan;
 use super::implication::lit;
-use super::pattern::{Elem, Op, count_head};
-use super::{ConclusionKind, Found, SearchCx, Searcher, SearcherKind};
+use super::{ConclusionKind, Found, SearchCx, Searcher};
 use crate::grid::bits::Bits;
 use crate::grid::board::Board;
 use crate::grid::geometry::*;
@@ -42,87 +40,6 @@ use std::sync::Arc;
 /// The board under the name `trial.rs` imports it by (until `Prepared`
 /// moves to the trial module).
 pub type Lanes = Board;
-
-/// A pattern plan that is one generator over the live variables of a
-/// space, filtered by the variable's number of live candidates, concluding
-/// on the variable's candidates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CountPlan {
-    pub space: Space,
-    /// The number of live candidates the filter asks for (1 or more).
-    pub count: usize,
-    pub kind: ConclusionKind,
-}
-
-impl CountPlan {
-    /// The count form of a searcher, when it is a plan of that shape.
-    pub fn of(s: &dyn Searcher) -> Option<CountPlan> {
-        let SearcherKind::Pattern(plan) = s.kind() else {
-            return None;
-        };
-        if plan.instrs.len() != 2 {
-            return None;
-        }
-        let (slot, space, count) = count_head(&plan.instrs)?;
-        // The conclusion: V's live candidates.
-        if !is_cands_of_slot(&plan.target, slot) {
-            return None;
-        }
-        if plan.conclusion == ConclusionKind::Assert && count != 1 {
-            return None;
-        }
-        // A show template can only fail to be defined through `first` or
-        // `last`; such a plan keeps the generic path.
-        let plain = plan.show.iter().all(|p| match p {
-            super::pattern::ShowPart::Lit(_) => true,
-            super::pattern::ShowPart::Value(_, op) => !op.may_fail(),
-            super::pattern::ShowPart::Within { ctx, x, .. } => !ctx.may_fail() && !x.may_fail(),
-        });
-        plain.then_some(CountPlan {
-            space,
-            count,
-            kind: plan.conclusion,
-        })
-    }
-
-    /// The first match's variable on `l`, in the plan's order.
-    pub fn first(&self, l: &Board) -> Option<usize> {
-        let mut first = None;
-        let _ = self.each(l, |v| {
-            first = Some(v);
-            ControlFlow::Break(())
-        });
-        first
-    }
-
-    /// Calls `f` with each match's variable (its live candidates are the
-    /// match's conclusions) on `l`, in the plan's order (variables in
-    /// index order), until it breaks.
-    fn each(&self, l: &Board, mut f: impl FnMut(usize) -> ControlFlow<()>) -> ControlFlow<()> {
-        let base = var(self.space, 0);
-        if self.count == 1 {
-            for (w, mask) in space_words(self.space) {
-                let mut bits = l.ones().0[w] & mask;
-                while bits != 0 {
-                    f(64 * w + bits.trailing_zeros() as usize)?;
-                    bits &= bits - 1;
-                }
-            }
-            return ControlFlow::Continue(());
-        }
-        for v in base..base + 81 {
-            if l.count(v) == self.count {
-                f(v)?;
-            }
-        }
-        ControlFlow::Continue(())
-    }
-}
-
-/// Is `op` the live candidates of the variable bound in `slot`?
-fn is_cands_of_slot(op: &Op, slot: usize) -> bool {
-    matches!(op, Op::Cands(Elem::Var(_), x) if matches!(**x, Op::Slot(s) if s == slot))
-}
 
 /// What one match in a branch concludes on: a count plan's variable (its
 /// live candidates when the match is applied: a subset of those it had
@@ -341,35 +258,6 @@ mod tests {
     use crate::grid::plane::{CELL81, PEERS81};
     use crate::grid::state::State;
     use crate::ruleset;
-
-    #[test]
-    fn the_singles_are_count_plans_and_subsets_are_not() {
-        let set = ruleset::load("singles").unwrap();
-        let forms: Vec<_> = set
-            .rules
-            .iter()
-            .map(|r| CountPlan::of(&*r.searcher))
-            .collect();
-        let spaces = [Space::Rc, Space::Rn, Space::Cn, Space::Bn];
-        assert_eq!(forms.len(), 4);
-        for (f, sp) in forms.iter().zip(spaces) {
-            assert_eq!(
-                *f,
-                Some(CountPlan {
-                    space: sp,
-                    count: 1,
-                    kind: ConclusionKind::Assert
-                })
-            );
-        }
-        let basic = ruleset::load("basic").unwrap();
-        let n = basic
-            .rules
-            .iter()
-            .filter(|r| CountPlan::of(&*r.searcher).is_some())
-            .count();
-        assert_eq!(n, 4);
-    }
 
     /// The generic runner the branch runner must equal: the set's
     /// searchers on a [`State`], every match as a [`Found`].

@@ -9,7 +9,8 @@
 //!
 //! Kinds of searcher ([`SearcherKind`]):
 //! - [`pattern::Plan`]: a fixed pattern of generators, definitions and
-//!   filters over bitsets (the `rule` kind of the language);
+//!   filters over bitsets (the `rule` kind of the language); a plan of
+//!   the count shape is answered from the board's counts ([`count`]);
 //! - [`chain::ChainSearch`] (the `chain` kind): a breadth-first search
 //!   over the link graph configured by the rule's clauses, with a chain's
 //!   variables and links as evidence ([`Evidence::Chain`]);
@@ -18,12 +19,17 @@
 //!   branches agree on, with an implication graph
 //!   ([`implication`]) as evidence.
 //!
-//! Architecture Invariant: a searcher only reads the state it is given;
-//! only the engine changes states. A searcher knows no technique by name:
-//! what it looks for comes from the rule text it was compiled from.
+//! The engine asks for a rule's first match on its [`Board`]
+//! ([`Searcher::first`]); every other search reads a [`State`].
+//!
+//! Architecture Invariant: a searcher only reads the state or board it is
+//! given; only the engine (and a trial's branch runner, on copies) changes
+//! them. A searcher knows no technique by name: what it looks for comes
+//! from the rule text it was compiled from.
 
 pub mod branch;
 pub mod chain;
+pub mod count;
 pub mod fold;
 pub mod hoist;
 pub mod implication;
@@ -33,6 +39,7 @@ pub mod trial;
 pub mod typed;
 
 use crate::grid::bits::Bits;
+use crate::grid::board::Board;
 use crate::grid::state::State;
 use crate::rating::Rating;
 use std::fmt;
@@ -201,13 +208,16 @@ pub trait Searcher: Send + Sync + fmt::Debug {
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()>;
 
-    /// The first match [`Searcher::search`] gives, the one the engine
-    /// applies (`None`: no match, or the deadline passed). A searcher that
-    /// can skip what cannot come first overrides it, with the same match
-    /// and the same node count.
-    fn first(&self, cx: &mut SearchCx, state: &State) -> Option<Found> {
+    /// The first match [`Searcher::search`] gives on the board's state, the
+    /// one the engine applies (`None`: no match, or the deadline passed).
+    /// A searcher that can skip what cannot come first, or read its match
+    /// off the board's counts (a count plan), overrides it, with the same
+    /// match and the same node count. With [`SearchCx::outcome_only`], the
+    /// match's evidence may be left out, and nodes a count plan skips are
+    /// not counted (an outcome-only caller reads no statistics).
+    fn first(&self, cx: &mut SearchCx, board: &Board) -> Option<Found> {
         let mut found = None;
-        let _ = self.search(cx, state, &mut |m| {
+        let _ = self.search(cx, &board.state, &mut |m| {
             found = Some(m);
             ControlFlow::Break(())
         });

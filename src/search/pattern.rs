@@ -9,11 +9,13 @@
 //! Architecture Invariant: a plan only reads the state it is given; it never
 //! mutates it. Conclusions are returned to the engine, which applies them.
 
+use super::count::{Strategy, count_head};
 use super::fold::Folded;
 use super::prefix::{self, MAX_RECORDED, Prefix, Recorded};
 use super::typed::{self, COp, Prod, TQuant, WOp, cells_bits, word_bits};
 use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher, SearcherKind};
 use crate::grid::bits::Bits;
+use crate::grid::board::Board;
 use crate::grid::geometry::*;
 use crate::grid::links::common_links_in;
 use crate::grid::state::State;
@@ -1691,6 +1693,9 @@ pub struct Plan {
     pub prefixes: Vec<Prefix>,
     /// Conditions folded into generators' domains (see [`super::fold`]).
     pub folded: Folded,
+    /// How the first match is found on a board: by the plan's
+    /// instructions, or off the board's counts (see [`super::count`]).
+    pub strategy: Strategy,
 }
 
 thread_local! {
@@ -2027,37 +2032,6 @@ impl Plan {
     }
 }
 
-/// A plan that starts "one generator over a space's variables, then the
-/// filter `|V| == K`" (`let V: rn; where |V| == 1` is one): the variables
-/// that pass are read from a table of counts instead of evaluating the
-/// filter on each. Returns the generator's slot, the space and K (1 or
-/// more).
-pub fn count_head(instrs: &[Instr]) -> Option<(usize, Space, usize)> {
-    let [
-        Instr::Gen {
-            slot,
-            elem: Elem::Var(Some(space)),
-            size: None,
-            domain: None,
-            ..
-        },
-        Instr::Filter(Op::Cmp(CmpOp::Eq, a, b)),
-        ..,
-    ] = instrs
-    else {
-        return None;
-    };
-    let of_slot = |x: &Op| {
-        matches!(x, Op::Len(c) if matches!(&**c,
-            Op::Cands(Elem::Var(_), v) if matches!(**v, Op::Slot(s) if s == *slot)))
-    };
-    let k = match (&**a, &**b) {
-        (x, Op::Int(k)) | (Op::Int(k), x) if of_slot(x) => *k,
-        _ => return None,
-    };
-    (k >= 1).then_some((*slot, *space, k as usize))
-}
-
 /// For the `i`-th house of a space's variables (row, column or block `i`
 /// for rn, cn, bn): the digits with at least one live place in it, and
 /// those with exactly `k`, from the cells' digit masks.
@@ -2146,27 +2120,6 @@ impl Plan {
 }
 
 impl Plan {
-    /// The matches of a plan with a count head ([`count_head`]) whose
-    /// generator binds variable `v`, a variable that passes the count
-    /// filter: the plan from its third instruction, as
-    /// [`Plan::run_counted`] goes on with each variable that passes (an
-    /// engine that keeps the counts finds the variable itself).
-    pub fn search_counted_at(
-        &self,
-        cx: &mut SearchCx,
-        state: &State,
-        v: usize,
-        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        let Some((slot, _, _)) = count_head(&self.instrs) else {
-            return self.search(cx, state, f);
-        };
-        self.framed(cx, state, f, |plan, fr| {
-            fr.env[slot] = Val::Idx(v);
-            plan.run(2, fr)
-        })
-    }
-
     /// Runs `body` on a fresh frame for one search of this plan on
     /// `state`. The frame's vectors come from a per-thread pool: a trial's
     /// branches search their rules thousands of times a step.
@@ -2211,6 +2164,20 @@ impl Searcher for Plan {
         self.framed(cx, state, f, |plan, fr| plan.search_in(fr))
     }
 
+    fn first(&self, cx: &mut SearchCx, board: &Board) -> Option<Found> {
+        match &self.strategy {
+            Strategy::Count(c) => c.first(cx, board),
+            Strategy::Full => {
+                let mut found = None;
+                let _ = self.search(cx, &board.state, &mut |m| {
+                    found = Some(m);
+                    ControlFlow::Break(())
+                });
+                found
+            }
+        }
+    }
+
     /// The `parents` expression, evaluated on `original` with the match's
     /// bound values: the candidates of `original` it names that are gone
     /// from `branch`.
@@ -2226,9 +2193,14 @@ impl Searcher for Plan {
     }
 
     fn render(&self, before: &State, evidence: &Evidence) -> String {
+        // A match found without its bound values (an outcome-only count
+        // plan's) shows nothing.
         let Evidence::Bindings(env) = evidence else {
             return String::new();
         };
+        if env.len() < self.slots {
+            return String::new();
+        }
         let mut env = env.clone();
         let env = env.as_mut_slice();
         let mut out = String::new();

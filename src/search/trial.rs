@@ -2853,9 +2853,9 @@ impl Searcher for TrialSearch {
         self.find(cx, state, false, f)
     }
 
-    fn first(&self, cx: &mut SearchCx, state: &State) -> Option<Found> {
+    fn first(&self, cx: &mut SearchCx, board: &crate::grid::board::Board) -> Option<Found> {
         let mut found = None;
-        let _ = self.find(cx, state, true, &mut |m| {
+        let _ = self.find(cx, &board.state, true, &mut |m| {
             found = Some(m);
             ControlFlow::Break(())
         });
@@ -3134,7 +3134,9 @@ mod tests {
                 whole = Some(f);
                 ControlFlow::Break(())
             });
-            let first = rule.searcher.first(&mut c2, &state);
+            let first = rule
+                .searcher
+                .first(&mut c2, &crate::grid::board::Board::new(&state));
             assert_eq!(
                 whole.as_ref().map(|f| show(f, &state)),
                 first.as_ref().map(|f| show(f, &state))
