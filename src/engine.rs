@@ -185,8 +185,9 @@ impl Run {
             .map_or(crate::rating::Rating::level(0), |s| s.grade.level)
     }
 
-    /// The rating label: the most complex step's label, `Singles` when
-    /// nothing but singles (or nothing) was needed.
+    /// The rating label: the most complex step's label (a run of singles
+    /// only is rated by its hardest single: `HS` or `NS`), `Singles` when
+    /// no step was applied.
     pub fn rating(&self) -> String {
         self.hardest_step()
             .map_or_else(|| "Singles".into(), |s| s.grade.label.clone())
