@@ -65,19 +65,19 @@ impl HouseKind {
 }
 
 #[inline]
-pub fn cand(cell: usize, digit: usize) -> usize {
+pub const fn cand(cell: usize, digit: usize) -> usize {
     cell * 9 + digit
 }
 #[inline]
-pub fn cand_cell(c: usize) -> usize {
+pub const fn cand_cell(c: usize) -> usize {
     c / 9
 }
 #[inline]
-pub fn cand_digit(c: usize) -> usize {
+pub const fn cand_digit(c: usize) -> usize {
     c % 9
 }
 #[inline]
-pub fn cell(row: usize, col: usize) -> usize {
+pub const fn cell(row: usize, col: usize) -> usize {
     row * 9 + col
 }
 #[inline]
@@ -94,12 +94,12 @@ pub const fn cell_block(cell: usize) -> usize {
 }
 /// Position of a cell inside its block, `0..9`.
 #[inline]
-pub fn cell_square(cell: usize) -> usize {
+pub const fn cell_square(cell: usize) -> usize {
     ((cell / 9) % 3) * 3 + cell % 3
 }
 /// The cell at square `s` of block `b`.
 #[inline]
-pub fn block_cell(b: usize, s: usize) -> usize {
+pub const fn block_cell(b: usize, s: usize) -> usize {
     cell((b / 3) * 3 + s / 3, (b % 3) * 3 + s % 3)
 }
 
@@ -131,7 +131,7 @@ pub const fn cell_houses(c: usize) -> [usize; 3] {
 }
 
 #[inline]
-pub fn var(space: Space, i: usize) -> usize {
+pub const fn var(space: Space, i: usize) -> usize {
     space as usize * 81 + i
 }
 #[inline]
@@ -141,7 +141,7 @@ pub fn var_space(v: usize) -> Space {
 
 /// The four CSP variables of a candidate, in space order rc, rn, cn, bn.
 #[inline]
-pub fn cand_vars(z: usize) -> [usize; 4] {
+pub const fn cand_vars(z: usize) -> [usize; 4] {
     let c = cand_cell(z);
     let d = cand_digit(z);
     [
@@ -150,6 +150,41 @@ pub fn cand_vars(z: usize) -> [usize; 4] {
         var(Space::Cn, cell_col(c) * 9 + d),
         var(Space::Bn, cell_block(c) * 9 + d),
     ]
+}
+
+/// The four variables of each candidate ([`cand_vars`]), as a table (hot
+/// loops read it).
+pub static CAND_VARS: [[u16; 4]; N_CANDS] = {
+    let mut t = [[0u16; 4]; N_CANDS];
+    let mut z = 0;
+    while z < N_CANDS {
+        let [a, b, c, d] = cand_vars(z);
+        t[z] = [a as u16, b as u16, c as u16, d as u16];
+        z += 1;
+    }
+    t
+};
+
+/// The variables of each space, as the words of a
+/// [`VarSet`](crate::grid::bits::VarSet).
+static SPACE_WORDS: [[u64; 6]; 4] = {
+    let mut t = [[0u64; 6]; 4];
+    let mut v = 0;
+    while v < N_VARS {
+        t[v / 81][v / 64] |= 1 << (v % 64);
+        v += 1;
+    }
+    t
+};
+
+/// The words of a [`VarSet`](crate::grid::bits::VarSet) that hold
+/// variables of `space` (two or three), each with the mask of those
+/// variables.
+#[inline(always)]
+pub fn space_words(space: Space) -> impl Iterator<Item = (usize, u64)> {
+    let s = space as usize;
+    // An exclusive range: an inclusive one costs a test more per step.
+    (81 * s / 64..(81 * s + 80) / 64 + 1).map(move |w| (w, SPACE_WORDS[s][w]))
 }
 
 /// The nine candidates of a CSP variable, in increasing order.
@@ -246,78 +281,6 @@ pub fn cand_in_var(space: Space, z: usize) -> String {
     }
 }
 
-// Cells as 81-bit masks (bit `c` of a `u128` for cell `c`): tables
-// computed at compile time from the definitions above, plain statics
-// because hot loops read them.
-
-/// The cells of each house, as an 81-bit mask.
-pub static HOUSE81: [u128; N_HOUSES] = {
-    let mut t = [0u128; N_HOUSES];
-    let mut c = 0;
-    while c < N_CELLS {
-        let hs = cell_houses(c);
-        let mut k = 0;
-        while k < 3 {
-            t[hs[k]] |= 1 << c;
-            k += 1;
-        }
-        c += 1;
-    }
-    t
-};
-
-/// The peers of each cell (the cells that share a house with it, the cell
-/// excluded), as an 81-bit mask.
-pub static PEERS81: [u128; N_CELLS] = {
-    let mut t = [0u128; N_CELLS];
-    let mut c = 0;
-    while c < N_CELLS {
-        let [r, k, b] = cell_houses(c);
-        t[c] = (HOUSE81[r] | HOUSE81[k] | HOUSE81[b]) & !(1 << c);
-        c += 1;
-    }
-    t
-};
-
-/// The houses of each cell in the order block, row, column (the order in
-/// which Sudoku Explainer's chains read a cell's houses), each as (its
-/// cells as an 81-bit mask, the house).
-pub static HOUSES81_BRC: [[(u128, u8); 3]; N_CELLS] = {
-    let mut t = [[(0u128, 0u8); 3]; N_CELLS];
-    let mut c = 0;
-    while c < N_CELLS {
-        let [r, k, b] = cell_houses(c);
-        t[c] = [
-            (HOUSE81[b], b as u8),
-            (HOUSE81[r], r as u8),
-            (HOUSE81[k], k as u8),
-        ];
-        c += 1;
-    }
-    t
-};
-
-/// The peers of each cell by house, in the order of [`HOUSES81_BRC`],
-/// each peer with the first house that holds it: (its block's other cells,
-/// its row's cells outside the block, its column's cells outside the
-/// block), each as (an 81-bit mask, the house).
-pub static PEERS81_BRC: [[(u128, u8); 3]; N_CELLS] = {
-    let mut t = [[(0u128, 0u8); 3]; N_CELLS];
-    let mut c = 0;
-    while c < N_CELLS {
-        let mut taken = 1u128 << c;
-        let mut k = 0;
-        while k < 3 {
-            let (cells, h) = HOUSES81_BRC[c][k];
-            t[c][k] = (cells & !taken, h);
-            taken |= cells;
-            k += 1;
-        }
-        c += 1;
-    }
-    t
-};
-
 /// The CSP variable of digit `d` in house `h` (its `rn`, `cn` or `bn`
 /// variable).
 pub fn house_var(h: usize, d: usize) -> usize {
@@ -353,10 +316,10 @@ pub static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
 pub static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
     LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::bits::VarSet;
 
     #[test]
     fn every_candidate_has_one_variable_per_space() {
@@ -371,6 +334,21 @@ mod tests {
                     var_name(v)
                 );
             }
+        }
+    }
+
+    #[test]
+    fn tables_are_the_functions() {
+        for (z, vars) in CAND_VARS.iter().enumerate() {
+            assert_eq!(vars.map(usize::from), cand_vars(z));
+        }
+        for sp in Space::ALL {
+            let mut set = VarSet::EMPTY;
+            for (w, mask) in space_words(sp) {
+                set.0[w] |= mask;
+            }
+            let want: Vec<usize> = (var(sp, 0)..var(sp, 0) + 81).collect();
+            assert_eq!(set.iter().collect::<Vec<_>>(), want);
         }
     }
 
@@ -392,40 +370,11 @@ mod tests {
         assert_eq!(cand_name(cand(cell(0, 1), 4)), "n5r1c2");
     }
 
-    #[test]
-    fn cell_masks_follow_the_houses() {
-        for (h, &mask) in HOUSE81.iter().enumerate() {
-            let cells = house_cells(h).iter().fold(0u128, |m, &c| m | 1 << c);
-            assert_eq!(mask, cells);
-            for d in 0..9 {
-                let v = house_var(h, d);
-                assert_eq!(
-                    TABLES.var[v],
-                    TABLES.house[h].and(&TABLES.digit[d]),
-                    "{}",
-                    var_name(v)
-                );
-            }
-        }
-        for c in 0..N_CELLS {
-            let seen = cell_houses(c).iter().fold(0u128, |m, &h| m | HOUSE81[h]);
-            assert_eq!(PEERS81[c], seen & !(1 << c));
-            let groups = PEERS81_BRC[c];
-            assert_eq!(groups.iter().fold(0, |m, g| m | g.0), PEERS81[c]);
-            assert_eq!(groups[0].0 & groups[1].0, 0);
-            assert_eq!((groups[0].0 | groups[1].0) & groups[2].0, 0);
-            for (k, (cells, h)) in HOUSES81_BRC[c].into_iter().enumerate() {
-                assert_eq!(usize::from(h), cell_houses(c)[[2, 0, 1][k]]);
-                assert_eq!(cells, HOUSE81[usize::from(h)]);
-                assert_eq!(groups[k].1, h);
-            }
-        }
-    }
-
     /// The constant and lazy tables of cells and houses agree with the
     /// definitions they are derived from.
     #[test]
     fn cell_and_house_tables() {
+        use crate::grid::plane::HOUSE81;
         for (h, cells) in HOUSE_CELLS.iter().enumerate() {
             assert_eq!(
                 HOUSE81[h],

@@ -341,10 +341,11 @@ impl Library {
     /// sets ([`TrialSearch::linked`](crate::search::trial::TrialSearch::linked)),
     /// before any set includes the file.
     fn link_trials(&mut self, loc: &Location, linked: &mut Linked) -> Result<(), SetError> {
-        use crate::search::trial::{AppliedRule, TrialSearch};
+        use crate::search::SearcherKind;
+        use crate::search::trial::AppliedRule;
         let set = Arc::get_mut(&mut linked.set).expect("a rule file is linked before it is shared");
         for rule in &mut set.rules {
-            let Some(t) = rule.searcher.as_any().downcast_ref::<TrialSearch>() else {
+            let SearcherKind::Trial(t) = rule.searcher.kind() else {
                 continue;
             };
             let mut sets = Vec::new();

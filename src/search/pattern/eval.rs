@@ -17,6 +17,7 @@ use super::typed::{ALL_DIGITS, COp, Dom, Prod, TOp, TQuant, WOp, WideQuant};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::links::common_links_in;
+use crate::grid::plane::HOUSE81;
 use crate::grid::state::State;
 
 /// What an expression is evaluated with: the state, the bound values, and

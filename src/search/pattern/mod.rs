@@ -18,11 +18,14 @@
 //!   records of their bindings), [`fold`] (conditions on one generator's
 //!   element tested on its domain once per search), [`typed`] (the
 //!   expressions recompiled by the checker's static types into [`TOp`]),
-//!   and [`plan`] (the compiled [`Plan`]);
+//!   [`strategy`] (how a plan's first match is found: a compiled shape
+//!   such as a [`CountPlan`], or its instructions) and [`plan`] (the
+//!   compiled [`Plan`]);
 //! - the matcher: [`sets`] (sets read off a state), [`eval`] (evaluation
 //!   of typed expressions), [`run`] (the depth-first search, and the
 //!   [`Scratch`] a search context carries for it), [`count`] (count
-//!   plans, read from the cells' digit masks), [`show`] (a match's text)
+//!   plans run off a board's counts, and count heads read from the
+//!   cells' digit masks), [`show`] (a match's text)
 //!   and [`searcher`] (a plan as a [`Searcher`](crate::search::Searcher)).
 //!
 //! [`compile`] applies the passes in order, the one place they are called
@@ -44,12 +47,12 @@ pub mod schedule;
 pub mod searcher;
 pub mod sets;
 pub mod show;
+pub mod strategy;
 pub mod typed;
 
 #[cfg(test)]
 mod typed_tests;
 
-pub use count::count_head;
 pub use eval::Env;
 pub use ir::{
     Checked, CmpOp, Elem, Instr, IntOp, Op, Quant, QuantOp, SetOp, Shape, ShowPart, Ty, Val,
@@ -59,6 +62,7 @@ pub use prefix::{MAX_RECORDED, Prefix};
 pub use run::Scratch;
 pub use sets::{live_domain, project};
 pub use show::show_elem;
+pub use strategy::{CountPlan, Strategy, count_head};
 pub use typed::TOp;
 
 use schedule::Scheduled;
@@ -74,7 +78,9 @@ use schedule::Scheduled;
 /// 4. [`fold`]: conditions on one generator's element moved into its
 ///    domain (not across the end of a shared prefix);
 /// 5. [`typed`]: the expressions the matcher runs, typed by the checker's
-///    types.
+///    types;
+/// 6. [`strategy`]: how the plan's first match is found (a count plan's
+///    counts, or its instructions).
 pub fn compile(file: Vec<Checked>) -> Vec<Plan> {
     let scheduled: Vec<Scheduled> = (file.into_iter())
         .map(hoist::hoist_all)
@@ -91,6 +97,7 @@ fn finish((s, prefixes): (Scheduled, Vec<Prefix>)) -> Plan {
     let lens: Vec<usize> = prefixes.iter().map(|p| p.len).collect();
     let folded = fold::fold(&s.instrs, &lens);
     let typed = typed::Typed::new(&s, &folded);
+    let strategy = Strategy::of(&s.instrs, &s.target, s.conclusion, &s.show, s.slots);
     Plan {
         slots: s.slots,
         instrs: s.instrs,
@@ -103,6 +110,7 @@ fn finish((s, prefixes): (Scheduled, Vec<Prefix>)) -> Plan {
         prefixes,
         folded,
         typed,
+        strategy,
     }
 }
 

@@ -6,6 +6,7 @@
 use super::fold::Folded;
 use super::ir::{Instr, Op, Shape, ShowPart, Ty};
 use super::prefix::Prefix;
+use super::strategy::Strategy;
 use super::typed::Typed;
 use crate::search::ConclusionKind;
 
@@ -37,4 +38,7 @@ pub struct Plan {
     pub folded: Folded,
     /// What the matcher evaluates (see [`super::typed`]).
     pub typed: Typed,
+    /// How the first match is found on a board: by the plan's
+    /// instructions, or off the board's counts (see [`super::strategy`]).
+    pub strategy: Strategy,
 }

@@ -2,15 +2,15 @@
 //! records, its count head or its instructions from the first; the
 //! `parents` of a match; its text.
 
-use super::count::count_head;
 use super::ir::ShowPart;
 use super::plan::Plan;
 use super::run::Frame;
 use super::show::{show_elem, show_value, show_within};
+use super::strategy::{Strategy, count_head};
 use crate::grid::bits::Bits;
+use crate::grid::board::Board;
 use crate::grid::state::State;
-use crate::search::{Evidence, Found, SearchCx, Searcher};
-use std::any::Any;
+use crate::search::{Evidence, Found, SearchCx, Searcher, SearcherKind};
 use std::ops::ControlFlow;
 
 impl Plan {
@@ -43,6 +43,20 @@ impl Searcher for Plan {
         self.framed(cx, state, f, |plan, fr| plan.search_in(fr))
     }
 
+    fn first(&self, cx: &mut SearchCx, board: &Board) -> Option<Found> {
+        match &self.strategy {
+            Strategy::Count(c) => c.first(cx, board),
+            Strategy::Full => {
+                let mut found = None;
+                let _ = self.search(cx, &board.state, &mut |m| {
+                    found = Some(m);
+                    ControlFlow::Break(())
+                });
+                found
+            }
+        }
+    }
+
     /// The `parents` expression, evaluated on `original` with the match's
     /// bound values: the candidates of `original` it names that are gone
     /// from `branch`.
@@ -58,9 +72,14 @@ impl Searcher for Plan {
     }
 
     fn render(&self, before: &State, evidence: &Evidence) -> String {
+        // A match found without its bound values (an outcome-only count
+        // plan's) shows nothing.
         let Evidence::Bindings(env) = evidence else {
             return String::new();
         };
+        if env.len() < self.slots {
+            return String::new();
+        }
         let mut env = env.clone();
         let env = env.as_mut_slice();
         let mut out = String::new();
@@ -92,7 +111,7 @@ impl Searcher for Plan {
         out
     }
 
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn kind(&self) -> SearcherKind<'_> {
+        SearcherKind::Pattern(self)
     }
 }

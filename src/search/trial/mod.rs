@@ -93,13 +93,13 @@ pub use scratch::Scratch;
 pub use spec::{Conclude, Increment, Mode, Pass, Reads, Steps, TrialSpec};
 
 use super::implication::{Cause, lit_cand, lit_on};
-use super::{Evidence, Found, SearchCx, Searcher};
+use super::{Evidence, Found, SearchCx, Searcher, SearcherKind};
 use crate::grid::bits::Bits;
+use crate::grid::board::Board;
 use crate::grid::geometry::*;
 use crate::grid::state::State;
 use collect::{Collector, Recipe};
 use link::PassLinks;
-use std::any::Any;
 use std::ops::ControlFlow;
 
 /// The search a trial rule compiles to.
@@ -325,8 +325,10 @@ impl Scratch {
     /// the `memo` module). Data of the run's own rules: what other sets linked
     /// elsewhere in the process do not count.
     pub fn for_rules<'a>(searchers: impl IntoIterator<Item = &'a dyn Searcher>) -> Scratch {
-        let trials =
-            (searchers.into_iter()).filter_map(|s| s.as_any().downcast_ref::<TrialSearch>());
+        let trials = (searchers.into_iter()).filter_map(|s| match s.kind() {
+            SearcherKind::Trial(t) => Some(t),
+            _ => None,
+        });
         Scratch::extended_by(trials.flat_map(|t| {
             (t.links.iter())
                 .filter(|l| l.applied().is_some())
@@ -345,9 +347,9 @@ impl Searcher for TrialSearch {
         self.find(cx, state, false, f)
     }
 
-    fn first(&self, cx: &mut SearchCx, state: &State) -> Option<Found> {
+    fn first(&self, cx: &mut SearchCx, board: &Board) -> Option<Found> {
         let mut found = None;
-        let _ = self.find(cx, state, true, &mut |m| {
+        let _ = self.find(cx, &board.state, true, &mut |m| {
             found = Some(m);
             ControlFlow::Break(())
         });
@@ -420,8 +422,8 @@ impl Searcher for TrialSearch {
         format!("{} {}", imp.conclusion, chains.join(sep))
     }
 
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn kind(&self) -> SearcherKind<'_> {
+        SearcherKind::Trial(self)
     }
 }
 
@@ -549,7 +551,7 @@ mod tests {
                 whole = Some(f);
                 ControlFlow::Break(())
             });
-            let first = r.first(&mut c2, &state);
+            let first = r.first(&mut c2, &Board::new(&state));
             assert_eq!(
                 whole.as_ref().map(|f| show(r, f, &state)),
                 first.as_ref().map(|f| show(r, f, &state))

@@ -10,6 +10,7 @@ use super::scratch::Buffers;
 use super::steps::{Live, Stepper, parents};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
+use crate::grid::plane::PEERS81;
 use crate::search::SearchCx;
 use crate::search::implication::{self, Cause, Graph, lit, lit_cand, lit_on};
 

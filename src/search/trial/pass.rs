@@ -13,6 +13,7 @@ use super::prop::Prop;
 use super::scratch::{Buffers, Graphs};
 use super::spec::{Conclude, Mode, Pass};
 use crate::grid::geometry::*;
+use crate::grid::plane::HOUSES81_BRC;
 use crate::grid::state::cell_masks;
 use crate::search::SearchCx;
 use crate::search::implication::{self, Cause, Graph, SavedGraph, lit, lit_on};

@@ -10,7 +10,7 @@
 //! implication graph; the reported match's chain is found again later by
 //! running its branch once more with a trace (`set_pass::replay_branch`),
 //! which gives the same literals in the same order. The branch's state is
-//! a [`Lanes`] (per-variable counts kept up to date), and a count plan
+//! a [`Board`] (per-variable counts kept up to date), and a count plan
 //! ([`CountPlan`]) runs on its counters; any other rule runs through
 //! [`Searcher::search`] on the branch's [`crate::grid::state::State`].
 //!
@@ -20,9 +20,11 @@
 //! to a `State`) concludes; a test holds the two equal.
 
 use crate::grid::bits::Bits;
+use crate::grid::board::Board;
 use crate::grid::geometry::Space;
-use crate::search::branch::{CountPlan, Lanes, space_words};
+use crate::grid::geometry::space_words;
 use crate::search::implication::lit;
+use crate::search::pattern::CountPlan;
 use crate::search::{ConclusionKind, Found, SearchCx, Searcher};
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -98,7 +100,7 @@ impl Prepared {
         &self,
         cx: &mut SearchCx,
         rounds: Option<usize>,
-        l: &mut Lanes,
+        l: &mut Board,
         found: &mut Vec<Concluded>,
         limit: Option<usize>,
         mut trace: Option<&mut Vec<u16>>,
@@ -132,7 +134,7 @@ impl Prepared {
                 // The round's matches: the variables with one candidate
                 // when it starts, space by space, each in index order;
                 // each asserts its candidate if one is still live.
-                let ones = l.ones;
+                let ones = l.ones();
                 let mut any = false;
                 for &space in spaces {
                     for (w, mask) in space_words(space) {
@@ -200,7 +202,7 @@ impl Prepared {
                 return None;
             }
             for m in found.iter() {
-                let mut done = |l: &mut Lanes, kind: ConclusionKind, z: usize| {
+                let mut done = |l: &mut Board, kind: ConclusionKind, z: usize| {
                     // A candidate no longer live is neither eliminated nor
                     // asserted.
                     if l.conclude(kind, z) {
@@ -242,6 +244,7 @@ impl Prepared {
 mod tests {
     use super::*;
     use crate::grid::geometry::*;
+    use crate::grid::plane::PEERS81;
     use crate::grid::state::State;
     use crate::ruleset;
 
@@ -339,7 +342,7 @@ mod tests {
                     .take(3)
                 {
                     let state = step.before;
-                    let base = Lanes::new(&state);
+                    let base = Board::new(&state);
                     for z in state.cands.iter().step_by(every) {
                         for on in [true, false] {
                             let (mut a, mut b) = (state, base);
@@ -383,11 +386,11 @@ mod tests {
     /// The candidates a round of count-1 asserts of `spaces` starts with
     /// on `l`, and whether two of them are linked (then the round's
     /// outcome depends on their order).
-    fn round_is_linked(l: &Lanes, spaces: &[Space]) -> bool {
+    fn round_is_linked(l: &Board, spaces: &[Space]) -> bool {
         let mut zs: Vec<usize> = Vec::new();
         for &sp in spaces {
             for v in var(sp, 0)..var(sp, 0) + 81 {
-                if l.ones.contains(v)
+                if l.ones().contains(v)
                     && let Some(z) = l.first_live(v)
                     && !zs.contains(&z)
                 {
@@ -438,7 +441,7 @@ mod tests {
                     crate::engine::Limits::default(),
                 );
                 for step in run.steps.iter().filter(|s| s.grade.complexity >= 1000) {
-                    let base = Lanes::new(&step.before);
+                    let base = Board::new(&step.before);
                     for z in step.before.cands.iter() {
                         let mut b = base;
                         b.assert(z);
@@ -446,7 +449,7 @@ mod tests {
                             && !b.has_empty_var()
                             && round_is_linked(&b, &spaces);
                         let mut cx = SearchCx::new(None);
-                        let mut traced = |l: Lanes, limit| {
+                        let mut traced = |l: Board, limit| {
                             let mut l = l;
                             let mut t = Vec::new();
                             let n = prepared.run(

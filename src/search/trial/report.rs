@@ -13,9 +13,9 @@ use super::scratch::Buffers;
 use super::set_pass;
 use super::spec::TrialSpec;
 use crate::grid::bits::Bits;
+use crate::grid::board::Board;
 use crate::grid::geometry::*;
 use crate::grid::state::State;
-use crate::search::branch::Lanes;
 use crate::search::implication::{Cause, Chain, Graph, Implications, lit};
 use crate::search::{ConclusionKind, Evidence, Found, Grade, SearchCx};
 use std::ops::ControlFlow;
@@ -105,14 +105,14 @@ fn replay_in(
             return match set(pass) {
                 Some(set) => {
                     let (chain, empty) =
-                        set_pass::replay_branch(cx, set, &Lanes::new(state), z, on);
+                        set_pass::replay_branch(cx, set, &Board::new(state), z, on);
                     (vec![chain], vec![empty])
                 }
                 None => (Vec::new(), Vec::new()),
             };
         }
         Recipe::Sweep { pass, refuted } => {
-            let mut current = Lanes::new(state);
+            let mut current = Board::new(state);
             let mut out = (Vec::new(), Vec::new());
             for z in refuted.iter() {
                 if let Some(set) = set(pass) {

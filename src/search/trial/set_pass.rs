@@ -12,10 +12,10 @@ use super::collect::{Collector, Recipe};
 use super::prepared::Prepared;
 use super::spec::{Mode, Pass};
 use crate::grid::bits::Bits;
+use crate::grid::board::Board;
 use crate::grid::geometry::*;
 use crate::grid::state::{State, cell_mask};
 use crate::search::SearchCx;
-use crate::search::branch::Lanes;
 use crate::search::implication::{Cause, Chain, Graph, lit};
 
 /// Runs set pass `pi` (`pass`, its set `set` run for `rounds`) on the
@@ -38,7 +38,7 @@ pub(super) fn run(
         return;
     };
     let assumptions = assumptions(col.state, pass, cc.min_cell);
-    let base = Lanes::new(col.state);
+    let base = Board::new(col.state);
     let mut found = Vec::new();
     let mut branch = |cx: &mut SearchCx, (z, on): (usize, bool), limit: Option<usize>| {
         let mut branch = base;
@@ -132,7 +132,7 @@ pub(super) fn sweep(
         .min_cell
         .max(1)
         .max(pass.wants(Mode::Contradiction)?.min_cell);
-    let mut current = Lanes::new(state);
+    let mut current = Board::new(state);
     let mut found = Vec::new();
     let (mut refuted, mut complexity) = (Bits::EMPTY, 0);
     for c in 0..N_CELLS {
@@ -166,7 +166,7 @@ pub(super) fn sweep(
 pub(super) fn replay_branch(
     cx: &mut SearchCx,
     (set, rounds): (&Prepared, Option<usize>),
-    base: &Lanes,
+    base: &Board,
     z: usize,
     on: bool,
 ) -> (Chain, Vec<usize>) {

@@ -17,6 +17,7 @@
 use super::spec::Steps;
 use crate::grid::bits::{Bits, LitSet};
 use crate::grid::geometry::*;
+use crate::grid::plane::{HOUSES81_BRC, PEERS81_BRC};
 use crate::grid::state::cell_mask;
 use crate::search::implication::{Cause, Graph, lit, lit_cand, lit_on};
 
