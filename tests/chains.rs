@@ -17,6 +17,7 @@ use ruledoku::grid::bits::Bits;
 use ruledoku::grid::geometry::*;
 use ruledoku::grid::links::linked;
 use ruledoku::grid::state::State;
+use ruledoku::grid::tables::*;
 use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset::{self, RuleSet};
 use ruledoku::search::chain::{ChainSearch, Ending, G_BASE, Linking, SEGMENTS};

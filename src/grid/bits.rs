@@ -39,8 +39,7 @@ pub type LitSet = BitSet<23>;
 // Each alias holds what it names (checked when compiling). g-candidates:
 // one digit in a block ∩ row or block ∩ column, 9 × 9 × 6 = 486.
 const _: () = {
-    use crate::grid::geometry::{N_CANDS, N_CELLS, N_VARS};
-    use crate::grid::segments::N_SEGMENTS;
+    use crate::grid::geometry::{N_CANDS, N_CELLS, N_SEGMENTS, N_VARS};
     assert!(CellSet::CAPACITY >= N_CELLS);
     assert!(VarSet::CAPACITY >= N_VARS);
     assert!(Bits::CAPACITY >= N_CANDS);

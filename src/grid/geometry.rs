@@ -9,15 +9,19 @@
 //!   [`Space::Rc`] (`i` = cell), [`Space::Rn`] (`i = r*9+d`),
 //!   [`Space::Cn`] (`i = c*9+d`) or [`Space::Bn`] (`i = b*9+d`).
 //!
-//! Every candidate belongs to exactly one variable of each space. The tables
-//! here are computed once ([`LazyLock`]) and shared by everything else.
+//! Every candidate belongs to exactly one variable of each space. This
+//! module holds indices, sizes, the functions between them and names; the
+//! tables derived from them are in [`super::tables`] (candidate sets) and
+//! [`super::plane`] (cell masks).
 
-use crate::grid::bits::Bits;
 use std::sync::LazyLock;
 
 pub const N_CANDS: usize = 729;
 pub const N_CELLS: usize = 81;
 pub const N_HOUSES: usize = 27;
+/// The number of g-candidates ([`super::segments`]): each digit in each
+/// block ∩ row and block ∩ column (9 digits × 54 segments).
+pub const N_SEGMENTS: usize = 486;
 pub const N_VARS: usize = 324;
 
 /// One of the four 2D spaces of CSP variables.
@@ -198,39 +202,6 @@ pub fn var_cands(v: usize) -> [usize; 9] {
     })
 }
 
-/// Precomputed candidate sets of the static geometry.
-pub struct Tables {
-    /// All candidates of each CSP variable.
-    pub var: Vec<Bits>,
-    /// All candidates of each cell.
-    pub cell: Vec<Bits>,
-    /// All candidates of each house (81 each).
-    pub house: Vec<Bits>,
-    /// All candidates of each digit (81 each).
-    pub digit: Vec<Bits>,
-}
-
-pub static TABLES: LazyLock<Tables> = LazyLock::new(|| Tables {
-    var: (0..N_VARS)
-        .map(|v| Bits::from_indices(var_cands(v)))
-        .collect(),
-    cell: (0..N_CELLS)
-        .map(|c| Bits::from_indices((0..9).map(|d| cand(c, d))))
-        .collect(),
-    house: (0..N_HOUSES)
-        .map(|h| {
-            Bits::from_indices(
-                house_cells(h)
-                    .into_iter()
-                    .flat_map(|c| (0..9).map(move |d| cand(c, d))),
-            )
-        })
-        .collect(),
-    digit: (0..9)
-        .map(|d| Bits::from_indices((0..N_CELLS).map(|c| cand(c, d))))
-        .collect(),
-});
-
 /// `n5r1c2` style name of a candidate.
 pub fn cand_name(z: usize) -> String {
     let c = cand_cell(z);
@@ -292,34 +263,11 @@ pub fn house_var(h: usize, d: usize) -> usize {
     var(space, (h % 9) * 9 + d)
 }
 
-// Tables of cells and houses that the pattern matcher reads in its inner
-// loops, derived from the definitions above ([`cell_houses`],
-// [`house_cells`]).
-
-/// Each cell's 20 peers (the other cells of its row, column and block).
-pub static CELL_PEERS: LazyLock<Vec<Bits>> = LazyLock::new(|| {
-    (0..N_CELLS)
-        .map(|c| {
-            let mut b = Bits::EMPTY;
-            for h in cell_houses(c) {
-                for x in house_cells(h) {
-                    b.insert(x);
-                }
-            }
-            b.remove(c);
-            b
-        })
-        .collect()
-});
-
-/// Each cell's three houses as bits of one word (bit `h` for house `h`).
-pub static CELL_HOUSE_BITS: LazyLock<[u64; N_CELLS]> =
-    LazyLock::new(|| std::array::from_fn(|c| cell_houses(c).iter().fold(0, |a, &h| a | 1 << h)));
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::grid::bits::VarSet;
+    use crate::grid::tables::TABLES;
 
     #[test]
     fn every_candidate_has_one_variable_per_space() {
@@ -368,24 +316,5 @@ mod tests {
         assert_eq!(var_name(var(Space::Bn, 2 * 9 + 4)), "b3n5");
         assert_eq!(TABLES.house[5].len(), 81);
         assert_eq!(cand_name(cand(cell(0, 1), 4)), "n5r1c2");
-    }
-
-    /// The constant and lazy tables of cells and houses agree with the
-    /// definitions they are derived from.
-    #[test]
-    fn cell_and_house_tables() {
-        use crate::grid::plane::HOUSE81;
-        for (h, cells) in HOUSE_CELLS.iter().enumerate() {
-            assert_eq!(
-                HOUSE81[h],
-                cells.iter().fold(0, |a, &c| a | 1u128 << c),
-                "house {h}"
-            );
-        }
-        for c in 0..N_CELLS {
-            assert_eq!(CELL_PEERS[c].len(), 20);
-            assert!(!CELL_PEERS[c].contains(c));
-            assert_eq!(CELL_HOUSE_BITS[c].count_ones(), 3);
-        }
     }
 }

@@ -1,5 +1,6 @@
 //! The grid model: indices of digits, cells, houses, candidates and CSP
 //! variables ([`geometry`]), the bitsets that hold changing sets ([`bits`]),
+//! the candidate sets of the geometry ([`tables`]),
 //! the link graph ([`links`]), the resolution state ([`state`]), the same
 //! geometry as 81-bit cell masks ([`plane`]), the g-candidates of chains
 //! ([`segments`]), and the board, the incremental state that runs change
@@ -18,3 +19,4 @@ pub mod links;
 pub mod plane;
 pub mod segments;
 pub mod state;
+pub mod tables;

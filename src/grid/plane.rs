@@ -207,6 +207,7 @@ pub static PEERS81_BRC: [[(Plane, u8); 3]; N_CELLS] = {
 mod tests {
     use super::*;
     use crate::grid::links::links;
+    use crate::grid::tables::TABLES;
 
     /// A cell's peers are the cells of its digit's nrc-links (the link
     /// graph's), in five disjoint parts.

@@ -12,9 +12,6 @@ use super::geometry::*;
 use super::links::links;
 use std::sync::LazyLock;
 
-/// The number of segments.
-pub const N_SEGMENTS: usize = 486;
-
 /// A g-candidate: one digit's candidates in the intersection of a block and
 /// a row (horizontal) or a column (vertical), taken together. Candidate `x`
 /// is g-linked to it when `x` is linked to all three of its cells' `d`

@@ -37,6 +37,7 @@ use crate::grid::links::links;
 pub use crate::grid::segments::{SEGMENTS, Segment};
 use crate::grid::segments::{segment_in_var, segment_of};
 use crate::grid::state::State;
+use crate::grid::tables::*;
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 

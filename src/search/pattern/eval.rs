@@ -19,6 +19,7 @@ use crate::grid::geometry::*;
 use crate::grid::links::common_links_in;
 use crate::grid::plane::HOUSE81;
 use crate::grid::state::State;
+use crate::grid::tables::*;
 
 /// What an expression is evaluated with: the state, the bound values, and
 /// whether an undefined value was met (`first` or `last` of an empty

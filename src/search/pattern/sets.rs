@@ -8,6 +8,7 @@ use super::ir::{Elem, Val};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::state::{State, cell_masks, row_bits};
+use crate::grid::tables::*;
 
 /// Live candidates of one element.
 #[inline]

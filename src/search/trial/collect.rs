@@ -10,6 +10,7 @@ use super::spec::{Conclude, Mode, TrialSpec};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::state::State;
+use crate::grid::tables::*;
 use crate::rating::Rating;
 use crate::search::implication::{Chain, lit_cand, lit_on};
 

@@ -98,6 +98,7 @@ use crate::grid::bits::Bits;
 use crate::grid::board::Board;
 use crate::grid::geometry::*;
 use crate::grid::state::State;
+use crate::grid::tables::*;
 use collect::{Collector, Recipe};
 use link::PassLinks;
 use std::ops::ControlFlow;

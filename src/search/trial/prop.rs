@@ -16,6 +16,7 @@ use super::steps::{Live, Stepper, parents};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::state::State;
+use crate::grid::tables::*;
 use crate::search::implication::{self, Cause, Graph, chains_key, lit, lit_cand, lit_on};
 use crate::search::{ConclusionKind, Evidence, Found, SearchCx};
 use std::cell::RefCell;

@@ -16,6 +16,7 @@ use crate::grid::bits::Bits;
 use crate::grid::board::Board;
 use crate::grid::geometry::*;
 use crate::grid::state::State;
+use crate::grid::tables::*;
 use crate::search::implication::{Cause, Chain, Graph, Implications, lit};
 use crate::search::{ConclusionKind, Evidence, Found, Grade, SearchCx};
 use std::ops::ControlFlow;

@@ -15,6 +15,7 @@ use crate::grid::bits::Bits;
 use crate::grid::board::Board;
 use crate::grid::geometry::*;
 use crate::grid::state::{State, cell_mask};
+use crate::grid::tables::*;
 use crate::search::SearchCx;
 use crate::search::implication::{Cause, Chain, Graph, lit};
 
