@@ -1,13 +1,18 @@
-//! The engine: applies a rule set to a state, simplest rule first,
+//! The engine: applies a rule set to a board, simplest rule first,
 //! re-starting from the simplest after every change (SudoRules' strategy).
 //!
 //! Like egg's `Runner`, a run has limits (steps, time) and ends with a
-//! [`StopReason`]; every applied match becomes a [`Step`] that keeps its
-//! evidence and the state it was found in, so that it is rendered only when
-//! a path is printed. With statistics on, the run also counts, per rule,
-//! the searches made, the time they took and the conclusions they gave.
-//! A tally ([`Runner::tally`]) runs the same steps for callers that only
-//! count them, building none.
+//! [`StopReason`]. There is one loop ([`Runner::observe`]): it asks the
+//! rules, in order, for their first match on the run's [`Board`] (the one
+//! incremental state, which a rule whose plan has the count shape answers
+//! from its counts), applies it, and reports to an [`Observer`], as egg
+//! reports each iteration. What a caller wants of a run is an observer:
+//! the path's steps ([`Runner::run`], [`Runner::run_observed`]: every
+//! applied match becomes a [`Step`] that keeps its evidence and the state
+//! it was found in, so that it is rendered only when a path is printed),
+//! per-rule statistics ([`Stats`]: searches made, nodes, time,
+//! conclusions), or only the steps' counts ([`Runner::tally`]: no step
+//! built). Statistics thus time the code that every run uses.
 //!
 //! Architecture Invariant: the engine knows no technique. It only orders
 //! compiled rules by complexity, asks each searcher for its first match,
@@ -15,11 +20,11 @@
 //! candidates).
 
 use crate::grid::bits::Bits;
+use crate::grid::board::Board;
 use crate::grid::state::State;
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
-use crate::search::branch::{CountPlan, Lanes};
-use crate::search::{ConclusionKind, Evidence, Grade, SearchCx};
+use crate::search::{ConclusionKind, Evidence, Found, Grade, SearchCx, trial};
 use serde::Serialize;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -180,8 +185,9 @@ impl Run {
             .map_or(crate::rating::Rating::level(0), |s| s.grade.level)
     }
 
-    /// The rating label: the most complex step's label, `Singles` when
-    /// nothing but singles (or nothing) was needed.
+    /// The rating label: the most complex step's label (a run of singles
+    /// only is rated by its hardest single: `HS` or `NS`), `Singles` when
+    /// no step was applied.
     pub fn rating(&self) -> String {
         self.hardest_step()
             .map_or_else(|| "Singles".into(), |s| s.grade.label.clone())
@@ -202,7 +208,161 @@ pub struct Tally {
     pub conclusions: Vec<usize>,
 }
 
+/// What a run reports to as it goes, as egg's runner reports each
+/// iteration: each search made (which rule, the nodes it visited, the time
+/// it took), each step applied (which rule, how many conclusions), and,
+/// when the observer reads them, the steps themselves.
+///
+/// Per-rule statistics ([`Stats`]), a tally's counts ([`Runner::tally`])
+/// and a path's steps ([`Runner::run_observed`]) are observers of the one
+/// loop ([`Runner::observe`]); a pair of observers, or an optional one, is
+/// an observer too.
+pub trait Observer {
+    /// Does it read steps ([`Observer::step`])? When no observer does, no
+    /// [`Step`] is built, and searchers may leave out evidence
+    /// ([`SearchCx::outcome_only`]).
+    fn wants_steps(&self) -> bool {
+        false
+    }
+
+    /// Does it read searches ([`Observer::searched`])? Searches are then
+    /// timed.
+    fn wants_searches(&self) -> bool {
+        false
+    }
+
+    /// Rule `rule` (its index in the set) was searched: `nodes` visited
+    /// in `time`.
+    fn searched(&mut self, _rule: usize, _nodes: u64, _time: Duration) {}
+
+    /// Rule `rule` made a step with `conclusions` conclusions, applied.
+    fn applied(&mut self, _rule: usize, _conclusions: usize) {}
+
+    /// The step just applied and the state after it (when steps are
+    /// wanted). `Break` stops the run there.
+    fn step(&mut self, _step: &Step, _after: &State) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// No observer.
+impl Observer for () {}
+
+/// Both observers, each told everything.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    fn wants_steps(&self) -> bool {
+        self.0.wants_steps() || self.1.wants_steps()
+    }
+
+    fn wants_searches(&self) -> bool {
+        self.0.wants_searches() || self.1.wants_searches()
+    }
+
+    fn searched(&mut self, rule: usize, nodes: u64, time: Duration) {
+        self.0.searched(rule, nodes, time);
+        self.1.searched(rule, nodes, time);
+    }
+
+    fn applied(&mut self, rule: usize, conclusions: usize) {
+        self.0.applied(rule, conclusions);
+        self.1.applied(rule, conclusions);
+    }
+
+    fn step(&mut self, step: &Step, after: &State) -> ControlFlow<()> {
+        let a = self.0.step(step, after);
+        let b = self.1.step(step, after);
+        if a.is_break() || b.is_break() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+}
+
+/// An observer when there is one.
+impl<O: Observer> Observer for Option<O> {
+    fn wants_steps(&self) -> bool {
+        self.as_ref().is_some_and(O::wants_steps)
+    }
+
+    fn wants_searches(&self) -> bool {
+        self.as_ref().is_some_and(O::wants_searches)
+    }
+
+    fn searched(&mut self, rule: usize, nodes: u64, time: Duration) {
+        if let Some(o) = self {
+            o.searched(rule, nodes, time);
+        }
+    }
+
+    fn applied(&mut self, rule: usize, conclusions: usize) {
+        if let Some(o) = self {
+            o.applied(rule, conclusions);
+        }
+    }
+
+    fn step(&mut self, step: &Step, after: &State) -> ControlFlow<()> {
+        match self {
+            Some(o) => o.step(step, after),
+            None => ControlFlow::Continue(()),
+        }
+    }
+}
+
+/// Per-rule figures of a run, as an observer: the steps each rule made and
+/// their conclusions, and, with `searches`, the searches made, the nodes
+/// they visited and the time they took.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    /// In the set's rule order.
+    pub rules: Vec<RuleStats>,
+    searches: bool,
+}
+
+impl Stats {
+    /// Figures for a set of `rules` rules; searches counted or not.
+    pub fn new(rules: usize, searches: bool) -> Stats {
+        Stats {
+            rules: vec![RuleStats::default(); rules],
+            searches,
+        }
+    }
+}
+
+impl Observer for Stats {
+    fn wants_searches(&self) -> bool {
+        self.searches
+    }
+
+    fn searched(&mut self, rule: usize, nodes: u64, time: Duration) {
+        let s = &mut self.rules[rule];
+        s.calls += 1;
+        s.nodes += nodes;
+        s.time += time;
+    }
+
+    fn applied(&mut self, rule: usize, conclusions: usize) {
+        let s = &mut self.rules[rule];
+        s.steps += 1;
+        s.conclusions += conclusions as u64;
+    }
+}
+
+/// A path's observer: shows each step to a closure.
+struct Watch<F>(F);
+
+impl<F: FnMut(&Step, &State) -> ControlFlow<()>> Observer for Watch<F> {
+    fn wants_steps(&self) -> bool {
+        true
+    }
+
+    fn step(&mut self, step: &Step, after: &State) -> ControlFlow<()> {
+        (self.0)(step, after)
+    }
+}
+
 /// Runs a rule set with limits, optionally counting per-rule statistics.
+#[derive(Clone, Copy)]
 pub struct Runner<'a> {
     set: &'a RuleSet,
     limits: Limits,
@@ -222,7 +382,8 @@ impl<'a> Runner<'a> {
 
     /// Only the steps' conclusions and grades will be read (their counts,
     /// the outcome): searchers may skip evidence that costs a search of its
-    /// own ([`SearchCx::outcome_only`]), so steps may show less.
+    /// own ([`SearchCx::outcome_only`]), so steps may show less. (Off while
+    /// statistics are counted: they read every search.)
     pub fn outcome_only(mut self, on: bool) -> Self {
         self.outcome_only = on;
         self
@@ -233,7 +394,7 @@ impl<'a> Runner<'a> {
         self
     }
 
-    /// Count calls, nodes, time and conclusions per rule.
+    /// Count calls, nodes, time and conclusions per rule ([`Stats`]).
     pub fn with_stats(mut self, on: bool) -> Self {
         self.stats = on;
         self
@@ -241,54 +402,21 @@ impl<'a> Runner<'a> {
 
     /// Runs as [`Runner::run`] does (the same steps to the same end, with
     /// [`Runner::outcome_only`] on), keeping only how many steps each rule
-    /// made and how many conclusions they had: no [`Step`] is built, and a
-    /// count plan's match is applied straight from the lanes' counts (its
-    /// conclusions are its variable's live candidates), with no search.
-    /// For batches that only count (the contradiction filter).
+    /// made and how many conclusions they had: no [`Step`] is built. For
+    /// batches that only count (the contradiction filter).
     pub fn tally(&self, state: State) -> Tally {
-        let set = self.set;
-        let start = Instant::now();
-        let deadline = self.limits.max_time.and_then(|t| start.checked_add(t));
-        let mut cx = SearchCx::new(deadline);
-        cx.outcome_only = true;
-        let n = set.rules.len();
-        let (mut steps, mut conclusions) = (vec![0; n], vec![0; n]);
-        let counted: Vec<Option<CountPlan>> = set
-            .rules
-            .iter()
-            .map(|r| CountPlan::of(&*r.searcher))
-            .collect();
-        let mut lanes = Lanes::new(&state);
-        let mut made = 0;
-        let stop = loop {
-            if lanes.is_solved() {
-                break StopReason::Solved;
-            }
-            if lanes.has_empty_var() {
-                break StopReason::Contradiction;
-            }
-            if self.limits.max_steps.is_some_and(|m| made >= m) {
-                break StopReason::StepLimit;
-            }
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                break StopReason::TimeLimit;
-            }
-            let Some((ri, k)) = tally_step(set, &mut lanes, &counted, &mut cx) else {
-                if cx.interrupted() {
-                    break StopReason::TimeLimit;
-                }
-                break StopReason::Stuck;
-            };
-            steps[ri] += 1;
-            conclusions[ri] += k;
-            made += 1;
-        };
+        let mut counts = Stats::new(self.set.rules.len(), false);
+        let run = self.observe(state, &mut counts);
         Tally {
-            state: lanes.state,
-            stop,
-            elapsed: start.elapsed(),
-            steps,
-            conclusions,
+            state: run.state,
+            stop: run.stop,
+            elapsed: run.elapsed,
+            steps: counts.rules.iter().map(|s| s.steps as usize).collect(),
+            conclusions: counts
+                .rules
+                .iter()
+                .map(|s| s.conclusions as usize)
+                .collect(),
         }
     }
 
@@ -303,99 +431,95 @@ impl<'a> Runner<'a> {
     /// limit of the caller's: Sudoku Explainer's early exits use it).
     pub fn run_observed(
         &self,
-        mut state: State,
-        mut observe: impl FnMut(&Step, &State) -> ControlFlow<()>,
+        state: State,
+        observe: impl FnMut(&Step, &State) -> ControlFlow<()>,
     ) -> Run {
+        let stats = self.stats.then(|| Stats::new(self.set.rules.len(), true));
+        let mut obs = (Watch(observe), stats);
+        let mut run = self.observe(state, &mut obs);
+        run.stats = obs.1.map(|s| s.rules);
+        run
+    }
+
+    /// The loop of every run: on a [`Board`] of `state`, until solved,
+    /// stuck, contradictory or out of limits, the first match of the
+    /// simplest rule that has one is applied (all its conclusions, or the
+    /// first only for an unblocked set), and `obs` is told of each search
+    /// and step. When `obs` breaks on a step and the puzzle is not solved
+    /// yet, the run stops there with [`StopReason::StepLimit`]. The run's
+    /// steps are kept when `obs` reads them ([`Observer::wants_steps`]);
+    /// its `stats` are left to the caller.
+    pub fn observe<O: Observer>(&self, state: State, obs: &mut O) -> Run {
         let set = self.set;
         let start = Instant::now();
         let deadline = self.limits.max_time.and_then(|t| start.checked_add(t));
         let mut cx = SearchCx::new(deadline);
-        cx.outcome_only = self.outcome_only;
-        let initial = state;
+        cx.trial = trial::Scratch::for_rules(set.rules.iter().map(|r| &*r.searcher));
+        let keep = obs.wants_steps();
+        // Statistics read every search's nodes, which an outcome-only
+        // search may skip.
+        cx.outcome_only = (self.outcome_only || !keep) && !obs.wants_searches();
+        let mut board = Board::new(&state);
         // Room for a typical path's steps from the start (a Step is large:
         // growing the vector step by step copies them again and again).
-        let mut steps: Vec<Step> = Vec::with_capacity(64);
+        let mut steps: Vec<Step> = Vec::with_capacity(if keep { 64 } else { 0 });
         let mut hardest: Option<usize> = None;
-        let mut stats = self
-            .stats
-            .then(|| vec![RuleStats::default(); set.rules.len()]);
-        // Count plans (one variable generator filtered by `|V| == K`) are
-        // answered from per-variable counts kept up to date as the state
-        // changes (`search::branch::Lanes`): a rule without a match is not
-        // searched, one with a match is run from its first variable on.
-        // With statistics, every search is made in full (its nodes count).
-        let counted: Vec<Option<CountPlan>> = if self.stats {
-            Vec::new()
-        } else {
-            set.rules
-                .iter()
-                .map(|r| CountPlan::of(&*r.searcher))
-                .collect()
-        };
-        let mut lanes = counted
-            .iter()
-            .any(Option::is_some)
-            .then(|| Lanes::new(&state));
+        let mut made = 0;
         let stop = loop {
-            let (solved, empty) = match &lanes {
-                Some(l) => (l.is_solved(), l.has_empty_var()),
-                None => (state.is_solved(), state.has_empty_var()),
-            };
-            if solved {
+            if board.is_solved() {
                 break StopReason::Solved;
             }
-            if empty {
+            if board.has_empty_var() {
                 break StopReason::Contradiction;
             }
-            if self.limits.max_steps.is_some_and(|m| steps.len() >= m) {
+            if self.limits.max_steps.is_some_and(|m| made >= m) {
                 break StopReason::StepLimit;
             }
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break StopReason::TimeLimit;
             }
-            let first = match &lanes {
-                Some(l) => first_counted_step(set, l, &counted, &mut cx),
-                None => first_step(set, &state, &mut cx, stats.as_deref_mut()),
-            };
-            let Some((ri, mut step)) = first else {
+            // Found in place (a match is large: moving it costs a copy).
+            let mut found = None;
+            let ri = find(set, &board, &mut cx, obs, &mut found);
+            let Some(f) = &found else {
                 if cx.interrupted() {
                     break StopReason::TimeLimit;
                 }
                 break StopReason::Stuck;
             };
+            made += 1;
+            if !keep {
+                let n = board.apply(f.kind, &f.conclusions, set.blocked);
+                obs.applied(ri, n);
+                continue;
+            }
+            let (kind, zs) = (f.kind, f.conclusions);
+            let found = found.expect("a match was found");
+            let mut step = Step::found(&set.rules[ri], found, &board.state);
             if !set.blocked {
                 step.conclusions.truncate(1);
             }
-            match lanes.as_mut() {
-                Some(l) => {
-                    apply_lanes(l, step.kind, &step.conclusions);
-                    state = l.state;
-                }
-                None => apply(&mut state, &step),
-            }
-            step.cands_after = state.cand_count();
-            step.values_after = state.value_count();
-            if let Some(st) = stats.as_deref_mut() {
-                st[ri].steps += 1;
-                st[ri].conclusions += step.conclusions.len() as u64;
-            }
+            board.apply(kind, &zs, set.blocked);
+            step.cands_after = board.state.cand_count();
+            step.values_after = board.state.value_count();
+            obs.applied(ri, step.conclusions.len());
             if hardest.is_none_or(|h| steps[h].grade.complexity < step.grade.complexity) {
                 hardest = Some(steps.len());
             }
-            let seen = observe(&step, &state);
+            let seen = obs.step(&step, &board.state);
             steps.push(step);
-            if seen.is_break() && !state.is_solved() {
+            if seen.is_break() && !board.is_solved() {
                 break StopReason::StepLimit;
             }
         };
         Run {
-            initial,
-            state,
+            initial: state,
+            state: board.state,
             steps,
             stop,
             hardest,
             elapsed: start.elapsed(),
-            stats,
+            stats: None,
         }
     }
 }
@@ -405,144 +529,131 @@ pub fn run(set: &RuleSet, state: State, limits: Limits) -> Run {
     Runner::new(set).limits(limits).run(state)
 }
 
-/// The first match of the simplest applicable rule, as a step (not yet
-/// applied), with the rule's index in the set. `None` when no rule applies
-/// or the deadline passed. Counts calls, nodes and time in `stats`.
-pub fn first_step(
+/// The first match of the simplest rule that has one on `board`, in
+/// `found`, and its rule's index in the set: each rule's
+/// [`Searcher::first`] in the set's order, each search shown to `obs`.
+/// `found` is left `None` when no rule applies or the deadline passed.
+///
+/// [`Searcher::first`]: crate::search::Searcher::first
+fn find<O: Observer>(
     set: &RuleSet,
-    state: &State,
+    board: &Board,
     cx: &mut SearchCx,
-    mut stats: Option<&mut [RuleStats]>,
-) -> Option<(usize, Step)> {
-    for (ri, rule) in set.rules.iter().enumerate() {
-        let (t0, n0) = (stats.is_some().then(Instant::now), cx.nodes);
-        let found = rule.searcher.first(cx, state);
-        if let Some(st) = stats.as_deref_mut() {
-            let s = &mut st[ri];
-            s.calls += 1;
-            s.nodes += cx.nodes - n0;
-            s.time += t0.map_or(Duration::ZERO, |t| t.elapsed());
+    obs: &mut O,
+    found: &mut Option<Found>,
+) -> usize {
+    let timed = obs.wants_searches();
+    for (ri, r) in set.rules.iter().enumerate() {
+        let (t0, n0) = (timed.then(Instant::now), cx.nodes);
+        let first = r.searcher.first(cx, board);
+        if let Some(t0) = t0 {
+            obs.searched(ri, cx.nodes - n0, t0.elapsed());
         }
-        if let Some(f) = found {
-            return Some((ri, Step::found(rule, f, state)));
+        if first.is_some() {
+            *found = first;
+            return ri;
         }
         if cx.interrupted() {
-            return None;
+            return ri;
         }
     }
-    None
+    set.rules.len()
 }
 
-/// As [`first_step`], with the counts of `lanes` (its state): a rule that
-/// is a count plan (`counted`, by rule) is searched only when the counts
-/// give it a match, from the first match's variable.
-fn first_counted_step(
-    set: &RuleSet,
-    lanes: &Lanes,
-    counted: &[Option<CountPlan>],
-    cx: &mut SearchCx,
-) -> Option<(usize, Step)> {
-    let state = &lanes.state;
-    for (ri, rule) in set.rules.iter().enumerate() {
-        let found = match (counted[ri], rule.plan()) {
-            (Some(cp), Some(plan)) => {
-                let Some(v) = cp.first(lanes) else {
-                    continue;
-                };
-                let mut found = None;
-                let _ = plan.search_counted_at(cx, state, v, &mut |m| {
-                    found = Some(m);
-                    ControlFlow::Break(())
-                });
-                found
-            }
-            _ => rule.searcher.first(cx, state),
-        };
-        if let Some(f) = found {
-            return Some((ri, Step::found(rule, f, state)));
-        }
-        if cx.interrupted() {
-            return None;
-        }
-    }
-    None
+/// The first match of the simplest applicable rule in `state`, as a step
+/// (not yet applied), with the rule's index in the set: what a run applies
+/// next. `None` when no rule applies or the deadline passed.
+pub fn first_step(set: &RuleSet, state: &State, cx: &mut SearchCx) -> Option<(usize, Step)> {
+    let mut found = None;
+    let ri = find(set, &Board::new(state), cx, &mut (), &mut found);
+    Some((ri, Step::found(&set.rules[ri], found?, state)))
 }
 
-/// The first match of the simplest applicable rule, applied to `lanes`
-/// as [`first_counted_step`]'s step would be: the rule's index and the
-/// number of the step's conclusions. `None` when no rule applies or the
-/// deadline passed.
-fn tally_step(
-    set: &RuleSet,
-    lanes: &mut Lanes,
-    counted: &[Option<CountPlan>],
-    cx: &mut SearchCx,
-) -> Option<(usize, usize)> {
-    for (ri, rule) in set.rules.iter().enumerate() {
-        if let Some(cp) = counted[ri] {
-            let Some(v) = cp.first(lanes) else {
-                continue;
-            };
-            return Some((ri, lanes.conclude_var(cp.kind, v, set.blocked)));
-        }
-        if let Some(f) = rule.searcher.first(cx, &lanes.state) {
-            let mut zs = Step::ordered(&f.conclusions);
-            if !set.blocked {
-                zs.truncate(1);
-            }
-            apply_lanes(lanes, f.kind, &zs);
-            return Some((ri, zs.len()));
-        }
-        if cx.interrupted() {
-            return None;
-        }
-    }
-    None
-}
-
-/// Applies a step's conclusions (`kind`, `conclusions`) to `lanes` (as
-/// [`apply`]).
-fn apply_lanes(lanes: &mut Lanes, kind: ConclusionKind, conclusions: &[usize]) {
-    for &z in conclusions {
-        match kind {
-            ConclusionKind::Eliminate => {
-                lanes.eliminate(z);
-            }
-            ConclusionKind::Assert => {
-                if lanes.state.cands.contains(z) {
-                    lanes.assert(z);
-                }
-            }
-        }
-    }
-}
-
-/// Applies a step's conclusions.
+/// Applies a step's conclusions to `state`, as a run applies them to its
+/// board.
 pub fn apply(state: &mut State, step: &Step) {
+    let mut board = Board::new(state);
     for &z in &step.conclusions {
-        match step.kind {
-            ConclusionKind::Eliminate => {
-                state.eliminate(z);
-            }
-            ConclusionKind::Assert => {
-                if state.cands.contains(z) {
-                    state.assert(z);
-                }
-            }
-        }
+        board.conclude(step.kind, z);
     }
+    *state = board.state;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The counted engine (count plans answered from the lanes' counts:
-    /// statistics off) and the full searches (statistics on) take the
-    /// same steps, in the same order, to the same end, with the singles,
-    /// the basic rules, the fast filter and the W rules.
+    /// A run with full searches on a [`State`], the definition the one
+    /// loop must equal: each rule's whole search stopped at its first
+    /// match, the match applied through [`State::assert`] and
+    /// [`State::eliminate`]. Returns the steps (rule, kind, conclusions,
+    /// state before, pattern), the end and, per rule, the searches made
+    /// and their nodes.
+    #[allow(clippy::type_complexity)]
+    fn full_searches(
+        set: &RuleSet,
+        mut state: State,
+    ) -> (
+        Vec<(usize, ConclusionKind, Vec<usize>, State, String)>,
+        State,
+        StopReason,
+        Vec<(u64, u64)>,
+    ) {
+        let mut cx = SearchCx::new(None);
+        let mut searched = vec![(0, 0); set.rules.len()];
+        let mut steps = Vec::new();
+        let stop = loop {
+            if state.is_solved() {
+                break StopReason::Solved;
+            }
+            if state.has_empty_var() {
+                break StopReason::Contradiction;
+            }
+            let mut hit = None;
+            for (ri, rule) in set.rules.iter().enumerate() {
+                let n0 = cx.nodes;
+                let _ = rule.searcher.search(&mut cx, &state, &mut |f| {
+                    hit = Some((ri, f));
+                    ControlFlow::Break(())
+                });
+                searched[ri].0 += 1;
+                searched[ri].1 += cx.nodes - n0;
+                if hit.is_some() {
+                    break;
+                }
+            }
+            let Some((ri, f)) = hit else {
+                break StopReason::Stuck;
+            };
+            let mut zs = Step::ordered(&f.conclusions);
+            if !set.blocked {
+                zs.truncate(1);
+            }
+            let shown = set.rules[ri].searcher.render(&state, &f.evidence);
+            steps.push((ri, f.kind, zs.clone(), state, shown));
+            for z in zs {
+                match f.kind {
+                    ConclusionKind::Eliminate => {
+                        state.eliminate(z);
+                    }
+                    ConclusionKind::Assert => {
+                        if state.cands.contains(z) {
+                            state.assert(z);
+                        }
+                    }
+                }
+            }
+        };
+        (steps, state, stop, searched)
+    }
+
+    /// The one loop on its board (count plans read off the board's
+    /// counts) takes the steps that full searches on a state take, in the
+    /// same order, to the same end, with the singles, the basic rules, the
+    /// fast filter, the W rules and SudoRules' sfin; with statistics on,
+    /// it counts the searches and nodes the full searches count.
     #[test]
-    fn counted_steps_equal_full_searches() {
+    fn the_loop_takes_the_steps_of_full_searches() {
         let text = crate::test_data::CBG_FIRST1000;
         let mut steps = 0;
         for (name, puzzles) in [
@@ -550,23 +661,36 @@ mod tests {
             ("basic", 20),
             ("filter-fast", 20),
             ("w", 4),
+            ("sfin", 4),
         ] {
             let set = crate::ruleset::load(name).unwrap();
             for line in text.lines().take(puzzles) {
                 let p = crate::input::parse_puzzle(&line[..81]).unwrap();
                 let state = State::from_masks(&p.masks, &p.givens);
-                let fast = Runner::new(&set).run(state);
-                let full = Runner::new(&set).with_stats(true).run(state);
-                assert_eq!(fast.stop, full.stop, "{name} {line}");
-                assert_eq!(fast.state, full.state, "{name} {line}");
-                assert_eq!(fast.steps.len(), full.steps.len(), "{name} {line}");
-                for (a, b) in fast.steps.iter().zip(&full.steps) {
-                    assert_eq!(a.rule_name(), b.rule_name());
-                    assert_eq!((a.kind, &a.conclusions), (b.kind, &b.conclusions));
-                    assert_eq!(a.before, b.before);
-                    assert_eq!(a.pattern(), b.pattern());
+                // Each run on a thread of its own: the searchers' caches
+                // (shared prefixes' bindings, trials' memo) start empty.
+                let alone = |f: &(dyn Fn() -> Run + Sync)| {
+                    std::thread::scope(|s| s.spawn(f).join().unwrap())
+                };
+                let (want, end, stop, searched) =
+                    std::thread::scope(|s| s.spawn(|| full_searches(&set, state)).join().unwrap());
+                for stats in [false, true] {
+                    let run = alone(&|| Runner::new(&set).with_stats(stats).run(state));
+                    assert_eq!(run.stop, stop, "{name} {line}");
+                    assert_eq!(run.state, end, "{name} {line}");
+                    assert_eq!(run.steps.len(), want.len(), "{name} {line}");
+                    for (a, (ri, kind, zs, before, shown)) in run.steps.iter().zip(&want) {
+                        assert!(Arc::ptr_eq(&a.rule, &set.rules[*ri]));
+                        assert_eq!((a.kind, &a.conclusions), (*kind, zs));
+                        assert_eq!(a.before, *before);
+                        assert_eq!(&a.pattern(), shown);
+                    }
+                    if let Some(st) = &run.stats {
+                        let got: Vec<(u64, u64)> = st.iter().map(|s| (s.calls, s.nodes)).collect();
+                        assert_eq!(got, searched, "{name} {line}");
+                    }
                 }
-                steps += fast.steps.len();
+                steps += want.len();
             }
         }
         assert!(steps > 2000, "{steps}");

@@ -13,7 +13,7 @@ use ruledoku::engine::{Limits, Runner, StopReason, Tally};
 use ruledoku::grid::state::State;
 use ruledoku::path::counted;
 use ruledoku::ruleset;
-use ruledoku::search::trial::TrialSearch;
+use ruledoku::search::SearcherKind;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -162,7 +162,7 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
     if !set
         .rules
         .iter()
-        .any(|r| r.searcher.as_any().is::<TrialSearch>())
+        .any(|r| matches!(r.searcher.kind(), SearcherKind::Trial(_)))
     {
         return Err(Fail::Error(format!(
             "`{name}` has no trial rule: a filter set assumes candidates (see rules/filter.rules)"
@@ -171,7 +171,7 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
     let trial: Vec<bool> = set
         .rules
         .iter()
-        .map(|r| r.searcher.as_any().is::<TrialSearch>())
+        .map(|r| matches!(r.searcher.kind(), SearcherKind::Trial(_)))
         .collect();
     let limits = Limits {
         max_steps: None,

@@ -6,7 +6,7 @@
 //! needs nothing else: applying a conclusion is the same for every rule.
 
 use crate::rating::Rating;
-use crate::search::{Found, Grade, Searcher, pattern::Plan};
+use crate::search::{Found, Grade, Searcher, SearcherKind, pattern::Plan};
 use std::sync::Arc;
 
 /// How a rule is named, ordered and rated, and where it was written.
@@ -52,6 +52,9 @@ impl Rule {
 
     /// The pattern plan, when the rule is a pattern rule.
     pub fn plan(&self) -> Option<&Plan> {
-        self.searcher.as_any().downcast_ref::<Plan>()
+        match self.searcher.kind() {
+            SearcherKind::Pattern(plan) => Some(plan),
+            _ => None,
+        }
     }
 }

@@ -4,8 +4,8 @@
 //! A set whose strategy is first-producer (`strategy: first-producer`, the
 //! `se` set) lists its rules in SE's producer order; the engine's step
 //! choice is then SE's: the first match of the first rule that has one.
-//! This module walks such a run step by step (with the engine's own
-//! [`first_step`] and [`apply`]) and keeps SE's three figures as
+//! This module watches such a run step by step (the engine's own loop,
+//! [`Runner::run_observed`]) and keeps SE's three figures as
 //! `Solver.getDifficulty` does:
 //!
 //! - **ER**, the rating: the highest level of the steps applied;

@@ -17,10 +17,11 @@ use ruledoku::grid::bits::Bits;
 use ruledoku::grid::geometry::*;
 use ruledoku::grid::links::linked;
 use ruledoku::grid::state::State;
+use ruledoku::grid::tables::*;
 use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset::{self, RuleSet};
 use ruledoku::search::chain::{ChainSearch, Ending, G_BASE, Linking, SEGMENTS};
-use ruledoku::search::{Evidence, SearchCx, Searcher};
+use ruledoku::search::{Evidence, SearchCx, Searcher, SearcherKind};
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -218,7 +219,7 @@ fn ratings_differ(set: &RuleSet, cases: &[(String, i64)]) -> Vec<(usize, i64, i6
             panic!("line {}: {e}", i + 1);
         }
         for s in &run.steps {
-            if let Some(search) = s.rule.searcher.as_any().downcast_ref::<ChainSearch>()
+            if let SearcherKind::Chain(search) = s.rule.searcher.kind()
                 && let Err(e) = check_chain(search, &s.before, &s.evidence)
             {
                 panic!("line {}: {}: {e}", i + 1, s.text());
@@ -418,7 +419,7 @@ fn every_match_of_chains_ending_on_the_target_is_true_to_its_definition() {
         let states = run.steps.iter().map(|s| s.before).chain([run.state]);
         for state in states {
             for rule in &chains.rules {
-                let Some(search) = rule.searcher.as_any().downcast_ref::<ChainSearch>() else {
+                let SearcherKind::Chain(search) = rule.searcher.kind() else {
                     continue;
                 };
                 if search.spec.ending != Ending::LinkedToTarget || search.spec.length > 4 {

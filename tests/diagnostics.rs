@@ -516,11 +516,7 @@ fn a_selection_is_estimated_by_its_domain() {
     let src = "rule s {\n  complexity 1\n  let A: cell\n  let B: cell\n  let P = select(x in cells(rows(A)): |x| == 2)\n  let Q: 4 cell in P\n  where B in Q\n  eliminate cands(Q)\n}\n";
     let c = compile_source_with_warnings("s.rules", src).unwrap();
     assert_eq!(c.warnings, []);
-    let plan = c.rules[0]
-        .searcher
-        .as_any()
-        .downcast_ref::<ruledoku::search::pattern::Plan>()
-        .unwrap();
+    let plan = c.rules[0].plan().unwrap();
     let space = ruledoku::lang::lower::search_space(plan);
     let domains: Vec<usize> = space.gens.iter().map(|g| g.domain).collect();
     assert_eq!(domains, [81, 81, 9]);
@@ -528,23 +524,14 @@ fn a_selection_is_estimated_by_its_domain() {
     // A difference keeps its right side exact: cells of a row but `A`.
     let minus = src.replace("cells(rows(A)):", "cells(rows(A)) - A:");
     let c = compile_source_with_warnings("s.rules", &minus).unwrap();
-    let plan = c.rules[0]
-        .searcher
-        .as_any()
-        .downcast_ref::<ruledoku::search::pattern::Plan>()
-        .unwrap();
+    let plan = c.rules[0].plan().unwrap();
     assert_eq!(ruledoku::lang::lower::search_space(plan).gens[2].domain, 8);
 }
 
 /// The plan of the only rule of `src`, and the warnings of its file.
 fn plan_of(src: &str) -> (ruledoku::search::pattern::Plan, Vec<Diagnostic>) {
     let c = compile_source_with_warnings("b.rules", src).unwrap();
-    let plan = c.rules[0]
-        .searcher
-        .as_any()
-        .downcast_ref::<ruledoku::search::pattern::Plan>()
-        .unwrap()
-        .clone();
+    let plan = c.rules[0].plan().unwrap().clone();
     (plan, c.warnings)
 }
 

@@ -135,7 +135,7 @@ fn nested_first_hints_are_ses() {
         let outcome = |only: bool| {
             let mut cx = SearchCx::new(None);
             cx.outcome_only = only;
-            ruledoku::engine::first_step(&set, &state, &mut cx, None)
+            ruledoku::engine::first_step(&set, &state, &mut cx)
                 .map(|(_, s)| (s.grade.level, s.grade.complexity, s.conclusions))
         };
         assert_eq!(outcome(true), outcome(false), "line {}", i + 1);

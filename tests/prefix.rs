@@ -21,7 +21,7 @@ fn uniqueness_rules() -> Vec<Rule> {
 
 fn plan<'a>(rules: &'a [Rule], name: &str) -> &'a Plan {
     let r = rules.iter().find(|r| r.head.name == name).unwrap();
-    r.searcher.as_any().downcast_ref::<Plan>().unwrap()
+    r.plan().unwrap()
 }
 
 #[test]
@@ -58,14 +58,7 @@ fn unique_loop_rules_share_their_loop_search() {
         plan(&rules, row).prefixes[1].key
     );
     // Every rule of the file shares something.
-    assert!(rules.iter().all(|r| {
-        !r.searcher
-            .as_any()
-            .downcast_ref::<Plan>()
-            .unwrap()
-            .prefixes
-            .is_empty()
-    }));
+    assert!(rules.iter().all(|r| !r.plan().unwrap().prefixes.is_empty()));
 }
 
 /// On the states of the se set's paths of puzzles rated 4.5 and 4.6 (a
@@ -90,7 +83,7 @@ fn shared_prefixes_change_no_match() {
         for step in &run.steps {
             states += 1;
             for rule in &set.rules {
-                let Some(plan) = rule.searcher.as_any().downcast_ref::<Plan>() else {
+                let Some(plan) = rule.plan() else {
                     continue;
                 };
                 if plan.prefixes.is_empty() {

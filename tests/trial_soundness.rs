@@ -10,8 +10,7 @@ use ruledoku::grid::state::State;
 use ruledoku::input;
 use ruledoku::oracle::referee::Referee;
 use ruledoku::ruleset;
-use ruledoku::search::trial::TrialSearch;
-use ruledoku::search::{ConclusionKind, SearchCx};
+use ruledoku::search::{ConclusionKind, SearchCx, SearcherKind};
 use std::ops::ControlFlow;
 use std::path::Path;
 
@@ -34,13 +33,7 @@ fn check(n: usize) -> (usize, usize, usize) {
         referee.check_run(&run).unwrap();
         puzzles += 1;
         for step in &run.steps {
-            if step
-                .rule
-                .searcher
-                .as_any()
-                .downcast_ref::<TrialSearch>()
-                .is_none()
-            {
+            if !matches!(step.rule.searcher.kind(), SearcherKind::Trial(_)) {
                 continue;
             }
             states += 1;

@@ -359,11 +359,9 @@ fn propagate_with_a_set_excludes_implication_steps() {
 fn a_conclusion_level_may_be_an_integer() {
     let src = trial("    assume on\n    on-off house\n    conclude forcing level 7");
     let rules = compile_source("t.rules", &src).unwrap();
-    let t = rules[0]
-        .searcher
-        .as_any()
-        .downcast_ref::<ruledoku::search::trial::TrialSearch>()
-        .unwrap();
+    let ruledoku::search::SearcherKind::Trial(t) = rules[0].searcher.kind() else {
+        panic!("not a trial rule");
+    };
     assert_eq!(t.spec.passes[0].concludes[0].level.to_string(), "7");
 }
 
@@ -380,10 +378,10 @@ fn trial_steps(set: &str, puzzle: &str, max: usize) -> String {
     run.steps
         .iter()
         .filter(|s| {
-            s.rule
-                .searcher
-                .as_any()
-                .is::<ruledoku::search::trial::TrialSearch>()
+            matches!(
+                s.rule.searcher.kind(),
+                ruledoku::search::SearcherKind::Trial(_)
+            )
         })
         .take(max)
         .map(|s| format!("{} [{} {}]", s.text(), s.grade.label, s.grade.level))

@@ -7,9 +7,11 @@
 //!
 //! How each kind of evidence is read:
 //! - [`Evidence::Bindings`] (pattern rules): the bound values are typed by
-//!   the plan's [`Plan::slot_shapes`]. Bound houses are shaded; bound
-//!   cells are the pattern's cells; bound candidates and the live
-//!   candidates of bound CSP variables are the pattern's candidates (a
+//!   the plan's
+//!   [`Plan::slot_shapes`](crate::search::pattern::Plan::slot_shapes).
+//!   Bound houses are shaded; bound cells are the pattern's cells; bound
+//!   candidates and the live candidates of bound CSP variables are the
+//!   pattern's candidates (a
 //!   row, column or block variable also shades its house, a cell variable
 //!   marks its cell). Bound digits select, among the live candidates of the
 //!   pattern's cells and houses, those of the pattern: in the cells, every
@@ -45,9 +47,10 @@ use crate::engine::Step;
 use crate::grid::bits::{Bits, CellSet};
 use crate::grid::geometry::*;
 use crate::grid::links::linked;
+use crate::grid::segments::SEGMENTS;
 use crate::grid::state::State;
-use crate::search::chain::{ChainEvidence, G_BASE, SEGMENTS};
-use crate::search::pattern::{Elem, Plan, Shape, Val};
+use crate::search::chain::{ChainEvidence, G_BASE};
+use crate::search::pattern::{Elem, Shape, Val};
 use crate::search::{ConclusionKind, Evidence};
 
 /// The role of a candidate in a picture. When a candidate gets several,
@@ -145,8 +148,7 @@ impl Figure {
         let mut f = Figure::grid(step.before, givens);
         match &step.evidence {
             Evidence::Bindings(vals) => {
-                let plan = step.rule.searcher.as_any().downcast_ref::<Plan>();
-                if let Some(plan) = plan {
+                if let Some(plan) = step.rule.plan() {
                     f.bindings(vals, &plan.slot_shapes);
                 }
             }

@@ -39,11 +39,11 @@ pub type LitSet = BitSet<23>;
 // Each alias holds what it names (checked when compiling). g-candidates:
 // one digit in a block ∩ row or block ∩ column, 9 × 9 × 6 = 486.
 const _: () = {
-    use crate::grid::geometry::{N_CANDS, N_CELLS, N_VARS};
+    use crate::grid::geometry::{N_CANDS, N_CELLS, N_SEGMENTS, N_VARS};
     assert!(CellSet::CAPACITY >= N_CELLS);
     assert!(VarSet::CAPACITY >= N_VARS);
     assert!(Bits::CAPACITY >= N_CANDS);
-    assert!(GCandSet::CAPACITY >= N_CANDS + 486);
+    assert!(GCandSet::CAPACITY >= N_CANDS + N_SEGMENTS);
     assert!(LitSet::CAPACITY >= 2 * N_CANDS);
 };
 

@@ -9,15 +9,19 @@
 //!   [`Space::Rc`] (`i` = cell), [`Space::Rn`] (`i = r*9+d`),
 //!   [`Space::Cn`] (`i = c*9+d`) or [`Space::Bn`] (`i = b*9+d`).
 //!
-//! Every candidate belongs to exactly one variable of each space. The tables
-//! here are computed once ([`LazyLock`]) and shared by everything else.
+//! Every candidate belongs to exactly one variable of each space. This
+//! module holds indices, sizes, the functions between them and names; the
+//! tables derived from them are in [`super::tables`] (candidate sets) and
+//! [`super::plane`] (cell masks).
 
-use crate::grid::bits::Bits;
 use std::sync::LazyLock;
 
 pub const N_CANDS: usize = 729;
 pub const N_CELLS: usize = 81;
 pub const N_HOUSES: usize = 27;
+/// The number of g-candidates ([`super::segments`]): each digit in each
+/// block ∩ row and block ∩ column (9 digits × 54 segments).
+pub const N_SEGMENTS: usize = 486;
 pub const N_VARS: usize = 324;
 
 /// One of the four 2D spaces of CSP variables.
@@ -65,41 +69,41 @@ impl HouseKind {
 }
 
 #[inline]
-pub fn cand(cell: usize, digit: usize) -> usize {
+pub const fn cand(cell: usize, digit: usize) -> usize {
     cell * 9 + digit
 }
 #[inline]
-pub fn cand_cell(c: usize) -> usize {
+pub const fn cand_cell(c: usize) -> usize {
     c / 9
 }
 #[inline]
-pub fn cand_digit(c: usize) -> usize {
+pub const fn cand_digit(c: usize) -> usize {
     c % 9
 }
 #[inline]
-pub fn cell(row: usize, col: usize) -> usize {
+pub const fn cell(row: usize, col: usize) -> usize {
     row * 9 + col
 }
 #[inline]
-pub fn cell_row(cell: usize) -> usize {
+pub const fn cell_row(cell: usize) -> usize {
     cell / 9
 }
 #[inline]
-pub fn cell_col(cell: usize) -> usize {
+pub const fn cell_col(cell: usize) -> usize {
     cell % 9
 }
 #[inline]
-pub fn cell_block(cell: usize) -> usize {
+pub const fn cell_block(cell: usize) -> usize {
     (cell / 27) * 3 + (cell % 9) / 3
 }
 /// Position of a cell inside its block, `0..9`.
 #[inline]
-pub fn cell_square(cell: usize) -> usize {
+pub const fn cell_square(cell: usize) -> usize {
     ((cell / 9) % 3) * 3 + cell % 3
 }
 /// The cell at square `s` of block `b`.
 #[inline]
-pub fn block_cell(b: usize, s: usize) -> usize {
+pub const fn block_cell(b: usize, s: usize) -> usize {
     cell((b / 3) * 3 + s / 3, (b % 3) * 3 + s % 3)
 }
 
@@ -126,12 +130,12 @@ pub static HOUSE_CELLS: LazyLock<[[usize; 9]; N_HOUSES]> =
     LazyLock::new(|| std::array::from_fn(house_cells));
 
 /// The three houses of a cell: row, column, block (as house indices).
-pub fn cell_houses(c: usize) -> [usize; 3] {
+pub const fn cell_houses(c: usize) -> [usize; 3] {
     [cell_row(c), 9 + cell_col(c), 18 + cell_block(c)]
 }
 
 #[inline]
-pub fn var(space: Space, i: usize) -> usize {
+pub const fn var(space: Space, i: usize) -> usize {
     space as usize * 81 + i
 }
 #[inline]
@@ -141,7 +145,7 @@ pub fn var_space(v: usize) -> Space {
 
 /// The four CSP variables of a candidate, in space order rc, rn, cn, bn.
 #[inline]
-pub fn cand_vars(z: usize) -> [usize; 4] {
+pub const fn cand_vars(z: usize) -> [usize; 4] {
     let c = cand_cell(z);
     let d = cand_digit(z);
     [
@@ -150,6 +154,41 @@ pub fn cand_vars(z: usize) -> [usize; 4] {
         var(Space::Cn, cell_col(c) * 9 + d),
         var(Space::Bn, cell_block(c) * 9 + d),
     ]
+}
+
+/// The four variables of each candidate ([`cand_vars`]), as a table (hot
+/// loops read it).
+pub static CAND_VARS: [[u16; 4]; N_CANDS] = {
+    let mut t = [[0u16; 4]; N_CANDS];
+    let mut z = 0;
+    while z < N_CANDS {
+        let [a, b, c, d] = cand_vars(z);
+        t[z] = [a as u16, b as u16, c as u16, d as u16];
+        z += 1;
+    }
+    t
+};
+
+/// The variables of each space, as the words of a
+/// [`VarSet`](crate::grid::bits::VarSet).
+static SPACE_WORDS: [[u64; 6]; 4] = {
+    let mut t = [[0u64; 6]; 4];
+    let mut v = 0;
+    while v < N_VARS {
+        t[v / 81][v / 64] |= 1 << (v % 64);
+        v += 1;
+    }
+    t
+};
+
+/// The words of a [`VarSet`](crate::grid::bits::VarSet) that hold
+/// variables of `space` (two or three), each with the mask of those
+/// variables.
+#[inline(always)]
+pub fn space_words(space: Space) -> impl Iterator<Item = (usize, u64)> {
+    let s = space as usize;
+    // An exclusive range: an inclusive one costs a test more per step.
+    (81 * s / 64..(81 * s + 80) / 64 + 1).map(move |w| (w, SPACE_WORDS[s][w]))
 }
 
 /// The nine candidates of a CSP variable, in increasing order.
@@ -162,39 +201,6 @@ pub fn var_cands(v: usize) -> [usize; 9] {
         Space::Bn => cand(block_cell(i / 9, k), i % 9),
     })
 }
-
-/// Precomputed candidate sets of the static geometry.
-pub struct Tables {
-    /// All candidates of each CSP variable.
-    pub var: Vec<Bits>,
-    /// All candidates of each cell.
-    pub cell: Vec<Bits>,
-    /// All candidates of each house (81 each).
-    pub house: Vec<Bits>,
-    /// All candidates of each digit (81 each).
-    pub digit: Vec<Bits>,
-}
-
-pub static TABLES: LazyLock<Tables> = LazyLock::new(|| Tables {
-    var: (0..N_VARS)
-        .map(|v| Bits::from_indices(var_cands(v)))
-        .collect(),
-    cell: (0..N_CELLS)
-        .map(|c| Bits::from_indices((0..9).map(|d| cand(c, d))))
-        .collect(),
-    house: (0..N_HOUSES)
-        .map(|h| {
-            Bits::from_indices(
-                house_cells(h)
-                    .into_iter()
-                    .flat_map(|c| (0..9).map(move |d| cand(c, d))),
-            )
-        })
-        .collect(),
-    digit: (0..9)
-        .map(|d| Bits::from_indices((0..N_CELLS).map(|c| cand(c, d))))
-        .collect(),
-});
 
 /// `n5r1c2` style name of a candidate.
 pub fn cand_name(z: usize) -> String {
@@ -246,9 +252,22 @@ pub fn cand_in_var(space: Space, z: usize) -> String {
     }
 }
 
+/// The CSP variable of digit `d` in house `h` (its `rn`, `cn` or `bn`
+/// variable).
+pub fn house_var(h: usize, d: usize) -> usize {
+    let space = match house_kind(h) {
+        HouseKind::Row => Space::Rn,
+        HouseKind::Column => Space::Cn,
+        HouseKind::Block => Space::Bn,
+    };
+    var(space, (h % 9) * 9 + d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::bits::VarSet;
+    use crate::grid::tables::TABLES;
 
     #[test]
     fn every_candidate_has_one_variable_per_space() {
@@ -263,6 +282,21 @@ mod tests {
                     var_name(v)
                 );
             }
+        }
+    }
+
+    #[test]
+    fn tables_are_the_functions() {
+        for (z, vars) in CAND_VARS.iter().enumerate() {
+            assert_eq!(vars.map(usize::from), cand_vars(z));
+        }
+        for sp in Space::ALL {
+            let mut set = VarSet::EMPTY;
+            for (w, mask) in space_words(sp) {
+                set.0[w] |= mask;
+            }
+            let want: Vec<usize> = (var(sp, 0)..var(sp, 0) + 81).collect();
+            assert_eq!(set.iter().collect::<Vec<_>>(), want);
         }
     }
 

@@ -11,6 +11,7 @@
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::links::links;
+use crate::grid::tables::*;
 use std::fmt;
 
 /// The digits of each cell in a candidate set, as 9-bit masks (cell `c`'s

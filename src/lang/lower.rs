@@ -1,11 +1,11 @@
 //! Lowering: a checked rule → its searcher, and an estimate of its search
 //! space.
 //!
-//! For pattern rules, lowering schedules the plan: generators run in the
-//! order written (each generator's domain may only use earlier names), and
-//! every definition and `where` filter is hoisted to run right after the
-//! last generator it depends on, so a condition prunes the search as early
-//! as it can. Chain and trial rules will lower here to their searches.
+//! Pattern rules are lowered a file at a time by the pattern compiler's
+//! passes ([`lower_patterns`], [`pattern::compile`]): scheduling (each
+//! definition and filter right after the last generator it depends on),
+//! the prefixes the file's plans share, folding, typing. A chain or trial
+//! rule's spec is its search's configuration.
 //!
 //! [`search_space`] estimates how many bindings a plan's generators can
 //! make, before any filter prunes them: the product over generators of
@@ -28,41 +28,18 @@
 //! ([`huge_search_warning`]) in `rules check`.
 
 use super::ast::{ClauseKind, RuleAst, RuleBody, Span};
-use super::check::CheckedPattern;
 use crate::grid::bits::Bits;
 use crate::grid::state::State;
 use crate::search::chain::{ChainSearch, ChainSpec};
-use crate::search::pattern::{Env, Instr, Op, Plan, Quant, SetOp, Val, live_domain};
+use crate::search::pattern::{
+    self, Checked, Env, Instr, Op, Plan, Quant, SetOp, TOp, Val, live_domain,
+};
 
-/// The plan of a checked pattern rule.
-pub fn lower_pattern(c: CheckedPattern) -> Plan {
-    let mut instrs = Vec::with_capacity(c.gens.len() + c.placed.len());
-    let n_gens = c.gens.len();
-    let mut gens = c.gens.into_iter();
-    for depth in 0..=n_gens {
-        if depth > 0
-            && let Some(g) = gens.next()
-        {
-            instrs.push(g);
-        }
-        instrs.extend(
-            c.placed
-                .iter()
-                .filter(|(d, _)| *d == depth)
-                .map(|(_, i)| i.clone()),
-        );
-    }
-    Plan {
-        slots: c.slots,
-        folded: crate::search::fold::fold(&instrs, &[]),
-        instrs,
-        conclusion: c.conclusion,
-        target: c.target,
-        parents: c.parents,
-        show: c.show,
-        slot_shapes: c.slot_shapes,
-        prefixes: Vec::new(),
-    }
+/// The plans of the checked pattern rules of one file, made by the
+/// pattern compiler's passes ([`pattern::compile`]: scheduling, shared
+/// prefixes, folding, typing), the file's at once.
+pub fn lower_patterns(checked: Vec<Checked>) -> Vec<Plan> {
+    pattern::compile(checked)
 }
 
 /// Estimated bindings beyond which `rules check` warns. Matching visits
@@ -120,7 +97,7 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
                 let bound = domain.as_ref().map(upper);
                 let dom = match &bound {
                     Some(d) if evaluable(d, &known) => {
-                        let v = Env::on(&state, &mut env, |cx| d.eval(cx));
+                        let v = Env::on(&state, &mut env, |cx| TOp::wide(d).eval(cx));
                         let dom = all.and(&as_set(v));
                         // Too few values for a first binding: estimate by
                         // the type instead.
@@ -147,7 +124,7 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
             Instr::Def { slot, op } => {
                 let op = upper(op);
                 if evaluable(&op, &known) {
-                    env[*slot] = Env::on(&state, &mut env, |cx| op.eval(cx));
+                    env[*slot] = Env::on(&state, &mut env, |cx| TOp::wide(&op).eval(cx));
                     known[*slot] = true;
                 }
             }
@@ -178,8 +155,8 @@ fn upper(op: &Op) -> Op {
     let up = |x: &Op| Box::new(upper(x));
     match op {
         Op::Quant(q) if q.q == Quant::Select => upper(&q.domain),
-        Op::SetBin(SetOp::Minus, a, b) => Op::SetBin(SetOp::Minus, up(a), b.clone()),
-        Op::SetBin(o, a, b) => Op::SetBin(*o, up(a), up(b)),
+        Op::SetBin(SetOp::Minus, e, a, b) => Op::SetBin(SetOp::Minus, *e, up(a), b.clone()),
+        Op::SetBin(o, e, a, b) => Op::SetBin(*o, *e, up(a), up(b)),
         Op::Cands(e, x) => Op::Cands(*e, up(x)),
         Op::Project(e, x) => Op::Project(*e, up(x)),
         _ => op.clone(),

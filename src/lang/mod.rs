@@ -4,9 +4,13 @@
 //!    with spans ([`ast`]), within the parser's limits (nesting, operators,
 //!    lengths), so that no later pass can run out of stack;
 //! 2. [`expand`]: a rule's family → one parameter tuple per instance;
-//! 3. [`check`]: names and types of one instance → typed operations;
-//! 4. [`lower`]: typed operations → a searcher (a scheduled pattern plan),
-//!    and an estimate of its search space (warnings for huge ones);
+//! 3. [`check`]: names and types of one instance → checked operations
+//!    (a pattern rule's [`crate::search::pattern::Checked`]), or a chain's
+//!    or trial's spec;
+//! 4. [`lower`]: checked rules → searchers: a file's pattern rules through
+//!    the pattern compiler's passes at once ([`crate::search::pattern::compile`],
+//!    which also finds the prefixes they share), and an estimate of each
+//!    plan's search space (warnings for huge ones);
 //! 5. [`diag`]: every error and warning with file, line, column and an
 //!    excerpt, in a fixed order.
 //!
@@ -74,6 +78,14 @@ pub fn compile_source_with_warnings(file: &str, source: &str) -> Result<Compiled
     compile_file(file, source, &asts)
 }
 
+/// A rule instance checked: its rule, or, for a pattern rule, its head and
+/// the index of its plan among the file's (plans are made a file at a
+/// time: [`lower::lower_patterns`]).
+enum Checked {
+    Rule(Rule),
+    Pattern(RuleHead, usize),
+}
+
 /// Checks and lowers every rule of a parsed file.
 pub fn compile_file(
     file: &str,
@@ -81,9 +93,11 @@ pub fn compile_file(
     asts: &[RuleAst],
 ) -> Result<Compiled, Vec<Diagnostic>> {
     let map = SourceMap::new(file, source);
-    let mut out = Vec::new();
+    let mut checked: Vec<Checked> = Vec::new();
+    let mut patterns: Vec<crate::search::pattern::Checked> = Vec::new();
+    // Each pattern family and its instances (a range of `checked`).
+    let mut families: Vec<(&RuleAst, std::ops::Range<usize>)> = Vec::new();
     let mut errs: Vec<(Span, String)> = Vec::new();
-    let mut warnings = Vec::new();
     for ast in asts {
         let instances = match expand::expand(ast) {
             Ok(i) => i,
@@ -94,10 +108,6 @@ pub fn compile_file(
         };
         let line = map.line_of(ast.name_span.start);
         let mut seen_errs = Vec::new();
-        // The family's instance with the largest search space beyond the
-        // warning threshold, and how many are beyond it.
-        let mut huge: Option<(f64, Span, String)> = None;
-        let mut n_huge = 0;
         // The head of one instance: the family's docs and place, the
         // instance's name and grade.
         let head = |name, complexity, level, label| RuleHead {
@@ -109,45 +119,31 @@ pub fn compile_file(
             level,
             label,
         };
+        let first = checked.len();
         for params in instances {
             let result = match &ast.body {
                 RuleBody::Pattern(clauses) => {
                     check::check_pattern(ast, clauses, &params).map(|c| {
-                        let head = head(c.name.clone(), c.complexity, c.level, c.label.clone());
-                        let plan = lower::lower_pattern(c);
-                        let space = lower::search_space(&plan);
-                        // Beyond the estimate's threshold, a rule that its
-                        // filters bound on the reference states is not huge.
-                        if let Some((sp, m)) = lower::huge_search_warning(ast, &head.name, &space)
-                            && !(MEASURE.load(Ordering::Relaxed)
-                                && lower::measured_search(&plan).is_some())
-                        {
-                            n_huge += 1;
-                            if huge.as_ref().is_none_or(|(t, _, _)| space.total > *t) {
-                                huge = Some((space.total, sp, m));
-                            }
-                        }
-                        Rule {
-                            head,
-                            searcher: Arc::new(plan),
-                        }
+                        patterns.push(c.body);
+                        let head = head(c.name, c.complexity, c.level, c.label);
+                        Checked::Pattern(head, patterns.len() - 1)
                     })
                 }
-                RuleBody::Chain(clauses) => {
-                    check::check_chain(ast, clauses, &params).map(|c| Rule {
+                RuleBody::Chain(clauses) => check::check_chain(ast, clauses, &params).map(|c| {
+                    Checked::Rule(Rule {
                         head: head(c.name, c.complexity, c.level, c.label),
                         searcher: Arc::new(lower::lower_chain(c.spec)),
                     })
-                }
-                RuleBody::Trial(clauses) => {
-                    check::check_trial(ast, clauses, &params).map(|c| Rule {
+                }),
+                RuleBody::Trial(clauses) => check::check_trial(ast, clauses, &params).map(|c| {
+                    Checked::Rule(Rule {
                         head: head(c.name, c.complexity, c.level, c.label),
                         searcher: Arc::new(lower::lower_trial(c.spec)),
                     })
-                }
+                }),
             };
             match result {
-                Ok(rule) => out.push(rule),
+                Ok(c) => checked.push(c),
                 Err(es) => {
                     for (sp, m) in es {
                         // One instance's errors usually repeat in every instance.
@@ -159,23 +155,36 @@ pub fn compile_file(
             }
         }
         errs.extend(seen_errs);
-        if let Some((_, sp, mut m)) = huge {
-            if n_huge > 1 {
-                m.push_str(&format!(
-                    "; {n_huge} rules of this family are above {}",
-                    lower::approx(lower::HUGE_SEARCH)
-                ));
-            }
-            warnings.push(map.warning(sp, m));
+        if matches!(ast.body, RuleBody::Pattern(_)) {
+            families.push((ast, first..checked.len()));
         }
     }
     if errs.is_empty() {
-        share_prefixes(&mut out);
+        let plans = lower::lower_patterns(patterns);
+        let mut warnings: Vec<Diagnostic> = families
+            .into_iter()
+            .filter_map(|(ast, range)| {
+                let family = checked[range].iter().filter_map(|c| match c {
+                    Checked::Pattern(head, i) => Some((head, &plans[*i])),
+                    Checked::Rule(_) => None,
+                });
+                huge_search_warning(ast, family).map(|(sp, m)| map.warning(sp, m))
+            })
+            .collect();
+        let mut plans: Vec<Option<crate::search::pattern::Plan>> =
+            plans.into_iter().map(Some).collect();
+        let rules = checked
+            .into_iter()
+            .map(|c| match c {
+                Checked::Rule(rule) => rule,
+                Checked::Pattern(head, i) => Rule {
+                    head,
+                    searcher: Arc::new(plans[i].take().expect("each plan is taken once")),
+                },
+            })
+            .collect();
         diag::sort(&mut warnings);
-        return Ok(Compiled {
-            rules: out,
-            warnings,
-        });
+        return Ok(Compiled { rules, warnings });
     }
     // Byte order within one file is line and column order.
     errs.sort_by(|(a, m), (b, n)| (a.start, m).cmp(&(b.start, n)));
@@ -194,14 +203,35 @@ pub fn compile_file(
     Err(shown)
 }
 
-/// Marks the prefixes that the pattern rules of one file share (see
-/// [`crate::search::prefix`]). The rules were just made: each searcher is
-/// held once.
-fn share_prefixes(rules: &mut [Rule]) {
-    let mut plans: Vec<&mut crate::search::pattern::Plan> = rules
-        .iter_mut()
-        .filter_map(|r| Arc::get_mut(&mut r.searcher))
-        .filter_map(|s| (s as &mut dyn std::any::Any).downcast_mut())
-        .collect();
-    crate::search::prefix::share_prefixes(&mut plans);
+/// The warning of a pattern family whose search space is huge: the
+/// instance with the largest space beyond the estimate's threshold (see
+/// [`lower::search_space`]), and how many are beyond it. An instance that
+/// its filters bound on the reference states is not huge, when rules are
+/// measured ([`measure_huge_searches`]; the plan measured alone, sharing
+/// no prefix).
+fn huge_search_warning<'a>(
+    ast: &RuleAst,
+    family: impl Iterator<Item = (&'a RuleHead, &'a crate::search::pattern::Plan)>,
+) -> Option<(Span, String)> {
+    let mut huge: Option<(f64, Span, String)> = None;
+    let mut n_huge = 0;
+    for (head, plan) in family {
+        let space = lower::search_space(plan);
+        if let Some((sp, m)) = lower::huge_search_warning(ast, &head.name, &space)
+            && !(MEASURE.load(Ordering::Relaxed) && lower::measured_search(&plan.alone()).is_some())
+        {
+            n_huge += 1;
+            if huge.as_ref().is_none_or(|(t, _, _)| space.total > *t) {
+                huge = Some((space.total, sp, m));
+            }
+        }
+    }
+    let (_, sp, mut m) = huge?;
+    if n_huge > 1 {
+        m.push_str(&format!(
+            "; {n_huge} rules of this family are above {}",
+            lower::approx(lower::HUGE_SEARCH)
+        ));
+    }
+    Some((sp, m))
 }

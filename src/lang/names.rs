@@ -1,11 +1,15 @@
 //! The one table of the language's words: keywords, type names, built-in
-//! functions, quantifiers and named values. The parser's messages, the
-//! checker's look-ups and its "expected one of …" lists all read from
-//! here; the grammar's `keyword` and `quant_kw` rules repeat
-//! [`KEYWORDS`] and [`QUANTIFIERS`] (tests keep them equal).
+//! functions, quantifiers, named values, and the words that chain and
+//! trial clauses take (`others z-first`, `links target-or-any`, `increment
+//! se-length`, `reads original`, …). The parser's messages, the checker's
+//! look-ups and its "expected one of …" lists all read from here; the
+//! grammar's `keyword` and `quant_kw` rules repeat [`KEYWORDS`] and
+//! [`QUANTIFIERS`] (tests keep them equal).
 
 use crate::grid::geometry::Space;
+use crate::search::chain::{Ending, Linking};
 use crate::search::pattern::{Elem, Quant};
+use crate::search::trial::{Increment, Mode, Reads};
 
 /// Words that cannot name a variable.
 pub const KEYWORDS: &[&str] = &[
@@ -44,10 +48,31 @@ pub const TYPES: &[(&str, Elem)] = &[
     ("bn", Elem::Var(Some(Space::Bn))),
 ];
 
-/// A built-in function: its name and its number of arguments.
+/// The built-in functions, as the checker tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fun {
+    Cands,
+    Digits,
+    Cells,
+    Rows,
+    Columns,
+    Blocks,
+    Houses,
+    Vars,
+    Linked,
+    Peers,
+    First,
+    Last,
+    Count,
+    Within,
+}
+
+/// A built-in function: its name, its number of arguments, and which it
+/// is.
 pub struct Builtin {
     pub name: &'static str,
     pub arity: usize,
+    pub fun: Fun,
 }
 
 /// The built-in functions, in the order error messages list them.
@@ -55,58 +80,72 @@ pub const FUNCTIONS: &[Builtin] = &[
     Builtin {
         name: "cands",
         arity: 1,
+        fun: Fun::Cands,
     },
     Builtin {
         name: "digits",
         arity: 1,
+        fun: Fun::Digits,
     },
     Builtin {
         name: "cells",
         arity: 1,
+        fun: Fun::Cells,
     },
     Builtin {
         name: "rows",
         arity: 1,
+        fun: Fun::Rows,
     },
     Builtin {
         name: "columns",
         arity: 1,
+        fun: Fun::Columns,
     },
     Builtin {
         name: "blocks",
         arity: 1,
+        fun: Fun::Blocks,
     },
     Builtin {
         name: "houses",
         arity: 2,
+        fun: Fun::Houses,
     },
     Builtin {
         name: "vars",
         arity: 2,
+        fun: Fun::Vars,
     },
     Builtin {
         name: "linked",
         arity: 1,
+        fun: Fun::Linked,
     },
     Builtin {
         name: "peers",
         arity: 1,
+        fun: Fun::Peers,
     },
     Builtin {
         name: "first",
         arity: 1,
+        fun: Fun::First,
     },
     Builtin {
         name: "last",
         arity: 1,
+        fun: Fun::Last,
     },
     Builtin {
         name: "count",
         arity: 1,
+        fun: Fun::Count,
     },
     Builtin {
         name: "within",
         arity: 2,
+        fun: Fun::Within,
     },
 ];
 
@@ -125,9 +164,118 @@ pub const QUANTIFIERS: &[(&str, Quant)] = &[
 /// variables with a candidate left.
 pub const GRID: &str = "grid";
 
+/// The words one clause takes, each with what it stands for, in the
+/// order error messages list them.
+pub struct Words<T: 'static>(pub &'static [(&'static str, T)]);
+
+impl<T: Copy> Words<T> {
+    /// What `word` stands for.
+    pub fn get(&self, word: &str) -> Option<T> {
+        self.0.iter().find(|(w, _)| *w == word).map(|&(_, v)| v)
+    }
+
+    /// The words for a message: `a, b or c`.
+    pub fn list(&self) -> String {
+        let words: Vec<&str> = self.0.iter().map(|(w, _)| *w).collect();
+        match words.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+}
+
+/// What `others` lets a chain's variables hold besides its candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Other {
+    /// Nothing else.
+    None,
+    /// z-candidates (linked to the target).
+    Z,
+    /// z-candidates in the first variable only.
+    ZFirst,
+    /// t-candidates (linked to an earlier right-linking candidate).
+    T,
+}
+
+/// A chain's `others` clause.
+pub const CHAIN_OTHERS: Words<Other> = Words(&[
+    ("none", Other::None),
+    ("z", Other::Z),
+    ("z-first", Other::ZFirst),
+    ("t", Other::T),
+]);
+
+/// A chain's `links` clause.
+pub const CHAIN_LINKS: Words<Linking> = Words(&[
+    ("previous", Linking::Previous),
+    ("target-or-any", Linking::TargetOrAny),
+]);
+
+/// A chain's `targets` clause: does a hit conclude every target the same
+/// chain fits (`all`)?
+pub const CHAIN_TARGETS: Words<bool> = Words(&[("one", false), ("all", true)]);
+
+/// A chain's `digits` clause: are its candidates of one digit (`same`)?
+pub const CHAIN_DIGITS: Words<bool> = Words(&[("any", false), ("same", true)]);
+
+/// A chain's `nodes` clause: may a right-linking candidate be a
+/// g-candidate (`g-candidates`)?
+pub const CHAIN_NODES: Words<bool> = Words(&[("candidates", false), ("g-candidates", true)]);
+
+/// A chain's `ends` clause.
+pub const CHAIN_ENDS: Words<Ending> = Words(&[
+    ("contradiction", Ending::Contradiction),
+    ("linked-to-target", Ending::LinkedToTarget),
+    ("lasso", Ending::Lasso),
+]);
+
+/// A trial rule's `increment` clause.
+pub const TRIAL_INCREMENT: Words<Increment> = Words(&[
+    ("se-length", Increment::SeLength),
+    ("none", Increment::None),
+]);
+
+/// A pass's `assume` clause: candidates assumed on (`true`) or off.
+pub const TRIAL_ASSUME: Words<bool> = Words(&[("on", true), ("off", false)]);
+
+/// What an implication step of `on-off` or `off-on` goes by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepBy {
+    Cell,
+    House,
+    None,
+}
+
+/// A pass's `on-off` and `off-on` clauses.
+pub const TRIAL_STEPS: Words<StepBy> = Words(&[
+    ("cell", StepBy::Cell),
+    ("house", StepBy::House),
+    ("none", StepBy::None),
+]);
+
+/// A pass's `reads` clause.
+pub const TRIAL_READS: Words<Reads> =
+    Words(&[("original", Reads::Original), ("branch", Reads::Branch)]);
+
+/// A pass's `conclude` clause (each mode's [`Mode::word`]).
+pub const TRIAL_CONCLUDE: Words<Mode> = Words(&[
+    ("cycle", Mode::Cycle),
+    ("forcing", Mode::Forcing),
+    ("contradiction", Mode::Contradiction),
+    ("double", Mode::Double),
+    ("cell", Mode::Cell),
+    ("region", Mode::Region),
+]);
+
 /// The element type named by a word.
 pub fn elem_of(word: &str) -> Option<Elem> {
     TYPES.iter().find(|(n, _)| *n == word).map(|&(_, e)| e)
+}
+
+/// Which built-in function `name` names.
+pub fn fun(name: &str) -> Option<Fun> {
+    builtin(name).map(|b| b.fun)
 }
 
 /// The built-in function named `name`.
@@ -214,7 +362,20 @@ mod tests {
             assert!(is_reserved(n));
         }
         assert!(is_reserved(GRID));
+        assert_eq!(CHAIN_OTHERS.get("z-first"), Some(Other::ZFirst));
+        assert_eq!(CHAIN_OTHERS.list(), "none, z, z-first or t");
+        assert_eq!(TRIAL_READS.list(), "original or branch");
+        assert_eq!(CHAIN_LINKS.get("next"), None);
         assert!(is_reserved("where"));
         assert!(!is_reserved("H"));
+    }
+
+    /// The words of `conclude` are the modes' own, every mode once.
+    #[test]
+    fn conclusion_words_are_the_modes() {
+        assert_eq!(TRIAL_CONCLUDE.0.len(), Mode::ALL.len());
+        for (w, m) in TRIAL_CONCLUDE.0 {
+            assert_eq!(m.word(), *w);
+        }
     }
 }

@@ -326,8 +326,8 @@ impl Library {
     fn build(&mut self, loc: &Location, id: &Id, opened: Opened) -> Result<Linked, SetError> {
         match opened {
             Opened::Rules(text) => {
-                let linked = rule_file(loc, id, &text)?;
-                self.link_trials(loc, &linked)?;
+                let mut linked = rule_file(loc, id, &text)?;
+                self.link_trials(loc, &mut linked)?;
                 Ok(linked)
             }
             Opened::Folder(files) => self.folder(loc, &files),
@@ -336,13 +336,19 @@ impl Library {
     }
 
     /// Links the rule sets that the trial rules of a file propagate with
-    /// (`propagate with NAME`), named from the file's folder.
-    fn link_trials(&mut self, loc: &Location, linked: &Linked) -> Result<(), SetError> {
-        use crate::search::trial::{AppliedRule, TrialSearch};
-        for (rule, _) in linked.members() {
-            let Some(t) = rule.searcher.as_any().downcast_ref::<TrialSearch>() else {
+    /// (`propagate with NAME`) or apply (`apply NAME`), named from the
+    /// file's folder: each such rule's searcher becomes the search with its
+    /// sets ([`TrialSearch::linked`](crate::search::trial::TrialSearch::linked)),
+    /// before any set includes the file.
+    fn link_trials(&mut self, loc: &Location, linked: &mut Linked) -> Result<(), SetError> {
+        use crate::search::SearcherKind;
+        use crate::search::trial::AppliedRule;
+        let set = Arc::get_mut(&mut linked.set).expect("a rule file is linked before it is shared");
+        for rule in &mut set.rules {
+            let SearcherKind::Trial(t) = rule.searcher.kind() else {
                 continue;
             };
+            let mut sets = Vec::new();
             for (pass, name) in t.links() {
                 let set = self.link(&name, loc).map_err(|e| SetError::Link {
                     file: loc.display(),
@@ -350,8 +356,9 @@ impl Library {
                     name: name.clone(),
                     error: Box::new(e),
                 })?;
-                t.set_link(pass, set.rules.iter().map(|r| r.searcher.clone()).collect());
+                sets.push((pass, set.rules.iter().map(|r| r.searcher.clone()).collect()));
             }
+            let mut applied = Vec::new();
             for (pass, name) in t.apply_links() {
                 let set = self.link(&name, loc).map_err(|e| SetError::ApplyLink {
                     file: loc.display(),
@@ -360,7 +367,7 @@ impl Library {
                     error: Box::new(e),
                 })?;
                 let rules = set.rules.iter();
-                t.set_apply_link(
+                applied.push((
                     pass,
                     rules
                         .map(|r| AppliedRule {
@@ -369,8 +376,16 @@ impl Library {
                             searcher: r.searcher.clone(),
                         })
                         .collect(),
-                );
+                ));
             }
+            if sets.is_empty() && applied.is_empty() {
+                continue;
+            }
+            let searcher = Arc::new(t.linked(sets, applied));
+            *rule = Arc::new(Rule {
+                head: rule.head.clone(),
+                searcher,
+            });
         }
         Ok(())
     }

@@ -124,7 +124,7 @@ impl Graph {
     }
 
     /// Empties the graph, keeping its memory.
-    #[inline]
+    #[inline(always)]
     pub fn clear(&mut self) {
         // Every present literal has a node: a few nodes are cleared one by
         // one (most searches that clear a graph leave it nearly empty).
@@ -185,7 +185,7 @@ impl Graph {
     /// the branch).
     pub fn mark_rule(&mut self, n: u32, name: &Arc<str>) {
         // The same name from another rule set (a graph copied from a
-        // propagation of another trial, see `trial::Memo`) is the same rule.
+        // propagation of another trial, see `trial::memo`) is the same rule.
         let k = match self
             .rules
             .iter()

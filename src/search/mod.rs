@@ -7,45 +7,42 @@
 //! match to SudoRules text is a separate, later call
 //! ([`Searcher::render`]), made only when a path is printed.
 //!
-//! Kinds of searcher:
+//! Kinds of searcher ([`SearcherKind`]):
 //! - [`pattern::Plan`]: a fixed pattern of generators, definitions and
-//!   filters over bitsets (the `rule` kind of the language);
-//! - chain searches (the `chain` kind): a breadth-first search over the
-//!   link graph configured by the rule's clauses, with evidence
-//!   [`Evidence::Chain`]-style links (to come, beside `pattern`);
+//!   filters over bitsets (the `rule` kind of the language); a plan of
+//!   the count shape is answered from the board's counts ([`pattern::count`]);
+//! - [`chain::ChainSearch`] (the `chain` kind): a breadth-first search
+//!   over the link graph configured by the rule's clauses, with a chain's
+//!   variables and links as evidence ([`Evidence::Chain`]);
 //! - [`trial::TrialSearch`] (the `trial` kind): assumptions propagated by
 //!   implication steps, concluding on cycles, contradictions or what all
 //!   branches agree on, with an implication graph
 //!   ([`implication`]) as evidence.
 //!
-//! Architecture Invariant: a searcher only reads the state it is given;
-//! only the engine changes states. A searcher knows no technique by name:
-//! what it looks for comes from the rule text it was compiled from.
+//! The engine asks for a rule's first match on its [`Board`]
+//! ([`Searcher::first`]); every other search reads a [`State`].
+//!
+//! Architecture Invariant: a searcher only reads the state or board it is
+//! given; only the engine (and a trial's branch runner, on copies) changes
+//! them. A searcher knows no technique by name: what it looks for comes
+//! from the rule text it was compiled from.
 
-pub mod branch;
 pub mod chain;
-pub mod fold;
-pub mod hoist;
 pub mod implication;
 pub mod pattern;
-pub mod prefix;
 pub mod trial;
-pub mod typed;
 
 use crate::grid::bits::Bits;
+use crate::grid::board::Board;
 use crate::grid::state::State;
 use crate::rating::Rating;
-use std::any::Any;
 use std::fmt;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-/// What a match concludes about its candidates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum ConclusionKind {
-    Eliminate,
-    Assert,
-}
+/// What a match concludes about its candidates (defined with the board
+/// that applies it).
+pub use crate::grid::board::ConclusionKind;
 
 /// How hard one match is: the rule head's grade, or the match's own (a
 /// chain of length 7 and one of length 3 of one family grade apart).
@@ -102,6 +99,15 @@ pub struct SearchCx {
     /// Nodes after which searches stop as at the deadline (looked at with
     /// the clock, so a search may pass it by a few thousand nodes).
     node_limit: Option<u64>,
+    /// The run's scratch for trial searches: buffers and graphs reused
+    /// from one search to the next, the propagations the run's trials
+    /// share in one state, and how deeply trial searches are nested.
+    pub(crate) trial: trial::Scratch,
+    /// What pattern searches keep from one search to the next (frames,
+    /// the last state's digit cells, shared prefixes' records): explicit
+    /// per-run scratch, so that a search depends on the searches made
+    /// before it in this context only.
+    pub(crate) pattern: pattern::Scratch,
 }
 
 /// How many search nodes pass between two looks at the clock.
@@ -179,8 +185,21 @@ impl SearchCx {
     }
 }
 
+/// The three kinds of searcher, for code that must know which one it holds
+/// (drawing a pattern's bound values, linking trial rules to their sets,
+/// the filter's counts of trial steps).
+#[derive(Clone, Copy, Debug)]
+pub enum SearcherKind<'a> {
+    /// A pattern rule (`rule`).
+    Pattern(&'a pattern::Plan),
+    /// A chain rule (`chain`).
+    Chain(&'a chain::ChainSearch),
+    /// A trial rule (`trial`).
+    Trial(&'a trial::TrialSearch),
+}
+
 /// The interface every kind of rule body implements.
-pub trait Searcher: Send + Sync + fmt::Debug + Any {
+pub trait Searcher: Send + Sync + fmt::Debug {
     /// Calls `f` with every match that has a non-empty conclusion, in the
     /// searcher's fixed order, until `f` returns `Break` or the context's
     /// deadline passes (then it returns `Break` too; see
@@ -192,13 +211,16 @@ pub trait Searcher: Send + Sync + fmt::Debug + Any {
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()>;
 
-    /// The first match [`Searcher::search`] gives, the one the engine
-    /// applies (`None`: no match, or the deadline passed). A searcher that
-    /// can skip what cannot come first overrides it, with the same match
-    /// and the same node count.
-    fn first(&self, cx: &mut SearchCx, state: &State) -> Option<Found> {
+    /// The first match [`Searcher::search`] gives on the board's state, the
+    /// one the engine applies (`None`: no match, or the deadline passed).
+    /// A searcher that can skip what cannot come first, or read its match
+    /// off the board's counts (a count plan), overrides it, with the same
+    /// match and the same node count. With [`SearchCx::outcome_only`], the
+    /// match's evidence may be left out, and nodes a count plan skips are
+    /// not counted (an outcome-only caller reads no statistics).
+    fn first(&self, cx: &mut SearchCx, board: &Board) -> Option<Found> {
         let mut found = None;
-        let _ = self.search(cx, state, &mut |m| {
+        let _ = self.search(cx, &board.state, &mut |m| {
             found = Some(m);
             ControlFlow::Break(())
         });
@@ -218,7 +240,6 @@ pub trait Searcher: Send + Sync + fmt::Debug + Any {
     /// nothing to show, as singles), from the state the match was found in.
     fn render(&self, before: &State, evidence: &Evidence) -> String;
 
-    /// The searcher as `Any`, for tools that inspect one kind (tests of
-    /// plan placement, the future subsumption study).
-    fn as_any(&self) -> &dyn Any;
+    /// Which kind of searcher this is.
+    fn kind(&self) -> SearcherKind<'_>;
 }

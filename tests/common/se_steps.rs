@@ -77,7 +77,7 @@ pub fn cname(z: usize) -> String {
 /// removed), and the step's text.
 pub fn ours(set: &ruleset::RuleSet, state: &State) -> Option<(String, String, String, String)> {
     let mut cx = SearchCx::new(None);
-    let (_, step) = engine::first_step(set, state, &mut cx, None)?;
+    let (_, step) = engine::first_step(set, state, &mut cx)?;
     let (placed, mut removed): (String, Vec<String>) = match step.kind {
         ConclusionKind::Assert => {
             let z = step.conclusions[0];

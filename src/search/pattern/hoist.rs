@@ -15,12 +15,214 @@
 //! the typed evaluator reads from the cells' digit masks in place, while
 //! moved they would be candidate sets; their operands may move.
 //! An inner quantifier's moved part that moves on whole to an outer one
-//! leaves no copy behind: the inner condition reads the outer slot. The
-//! checker calls [`hoist`] as it builds each quantifier, inner ones first,
-//! so the slots it takes follow the rule's text as the other slots do, and
-//! plans that begin alike still share their prefixes ([`super::prefix`]).
+//! leaves no copy behind: the inner condition reads the outer slot.
+//!
+//! The pass ([`hoist_all`]) moves the parts of every quantifier of a
+//! checked rule, inner ones first, then numbers the slots they take as if
+//! each quantifier's had been taken when the checker finished it: right
+//! after the last slot its condition binds (its variable, or an inner
+//! quantifier's), inner quantifiers' first. So the slots follow the
+//! rule's text as the other slots do, and plans that begin alike still
+//! share their prefixes ([`super::prefix`]).
 
-use super::pattern::{Elem, Op, QuantOp, SetOp};
+use super::ir::{Checked, Elem, Instr, Op, QuantOp, SetOp, ShowPart, Ty, free_slots};
+use std::cmp::Reverse;
+use std::collections::HashMap;
+
+/// Moves the parts of each quantifier's condition in `c` that are the
+/// same for every member into slots of their own (see the module
+/// documentation), numbered in the order of the rule's text.
+pub fn hoist_all(mut c: Checked) -> Checked {
+    let mut pass = Pass {
+        quants: HashMap::new(),
+        next: c.slots,
+        moved: Vec::new(),
+        types: std::mem::take(&mut c.slot_types),
+    };
+    // Where each quantifier's moved parts go: after the last slot its
+    // condition binds, deeper quantifiers' first.
+    for op in exprs(&mut c) {
+        pass.survey(op, 0);
+    }
+    for op in exprs(&mut c) {
+        *op = pass.visit(std::mem::replace(op, Op::Int(0)));
+    }
+    // The checker's slots, each moved part's after its quantifier's last.
+    let mut order: Vec<(usize, usize, Reverse<usize>, usize)> = (0..c.slots)
+        .map(|s| (s, 0, Reverse(0), s))
+        .chain(
+            pass.moved
+                .iter()
+                .map(|&(t, m, depth)| (m, 1, Reverse(depth), t)),
+        )
+        .collect();
+    order.sort_unstable();
+    let mut map = vec![0; order.len()];
+    for (new, &(.., old)) in order.iter().enumerate() {
+        map[old] = new;
+    }
+    for op in exprs(&mut c) {
+        renumber(op, &map);
+    }
+    for g in c.gens.iter_mut().chain(c.placed.iter_mut().map(|(_, i)| i)) {
+        if let Instr::Gen { slot, .. } | Instr::Def { slot, .. } = g {
+            *slot = map[*slot];
+        }
+    }
+    // A `then` generator's domain is the union of its parts, as moved.
+    for g in &mut c.gens {
+        if let Instr::Gen {
+            elem,
+            domain,
+            order,
+            ..
+        } = g
+            && !order.is_empty()
+        {
+            *domain = order
+                .iter()
+                .cloned()
+                .reduce(|a, b| Op::SetBin(SetOp::Union, *elem, Box::new(a), Box::new(b)));
+        }
+    }
+    let n = order.len();
+    let mut types = vec![Ty::Error; n];
+    let mut shapes = vec![None; n];
+    for (old, &new) in map.iter().enumerate() {
+        types[new] = pass.types[old];
+        if old < c.slots {
+            shapes[new] = c.slot_shapes[old];
+        }
+    }
+    c.slots = n;
+    c.slot_types = types;
+    c.slot_shapes = shapes;
+    c
+}
+
+/// Every expression of a checked rule (a `then` generator's parts, not
+/// its domain, which is their union).
+fn exprs(c: &mut Checked) -> Vec<&mut Op> {
+    let mut out = Vec::new();
+    for g in &mut c.gens {
+        if let Instr::Gen { domain, order, .. } = g {
+            if order.is_empty() {
+                out.extend(domain.as_mut());
+            } else {
+                out.extend(order.iter_mut());
+            }
+        }
+    }
+    for (_, i) in &mut c.placed {
+        match i {
+            Instr::Def { op, .. } | Instr::Filter(op) => out.push(op),
+            Instr::Gen { .. } => {}
+        }
+    }
+    out.push(&mut c.target);
+    out.extend(c.parents.as_mut());
+    for p in &mut c.show {
+        match p {
+            ShowPart::Lit(_) => {}
+            ShowPart::Value(_, op) => out.push(op),
+            ShowPart::Within { ctx, x, .. } => {
+                out.push(ctx);
+                out.push(x);
+            }
+        }
+    }
+    out
+}
+
+/// The state of the pass over one rule.
+struct Pass {
+    /// For each quantifier (by its variable's slot): the last slot its
+    /// condition binds, and how deep it is nested.
+    quants: HashMap<usize, (usize, usize)>,
+    /// The next slot to take (numbered from the checker's last).
+    next: usize,
+    /// Each slot taken: the slot, its quantifier's last slot and depth.
+    moved: Vec<(usize, usize, usize)>,
+    /// The type of each slot, the checker's and the moved parts'.
+    types: Vec<Ty>,
+}
+
+impl Pass {
+    /// Records the last slot each quantifier's condition binds and its
+    /// depth; returns the last slot a quantifier in `op` binds (0 if
+    /// none).
+    fn survey(&mut self, op: &Op, depth: usize) -> usize {
+        match op {
+            Op::Quant(q) => {
+                let outer = self.survey(&q.domain, depth + 1);
+                let last = q.slot.max(self.survey(&q.body, depth + 1));
+                self.quants.insert(q.slot, (last, depth));
+                outer.max(last)
+            }
+            _ => (op.operands().into_iter().flatten())
+                .map(|x| self.survey(x, depth))
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    /// `op` with the parts of its quantifiers moved, inner ones first.
+    fn visit(&mut self, mut op: Op) -> Op {
+        let Op::Quant(q) = op else {
+            for x in op.operands_mut().into_iter().flatten() {
+                *x = self.visit(std::mem::replace(x, Op::Int(0)));
+            }
+            return op;
+        };
+        let QuantOp {
+            q: kind,
+            slot,
+            domain,
+            body,
+            pre: _,
+        } = *q;
+        let domain = self.visit(domain);
+        let body = self.visit(body);
+        let first = self.next;
+        let (pre, body) = hoist(body, slot, &mut self.next);
+        let (last, depth) = self.quants[&slot];
+        self.moved
+            .extend((first..self.next).map(|t| (t, last, depth)));
+        // A moved part's slot holds the part's value.
+        self.types.resize(self.next, Ty::Error);
+        for (t, p) in &pre {
+            self.types[*t] = p.ty(&self.types);
+        }
+        Op::Quant(Box::new(QuantOp {
+            q: kind,
+            slot,
+            domain,
+            body,
+            pre,
+        }))
+    }
+}
+
+/// Makes every slot `s` that `op` reads or binds slot `map[s]`.
+fn renumber(op: &mut Op, map: &[usize]) {
+    match op {
+        Op::Slot(s) => *s = map[*s],
+        Op::Quant(q) => {
+            q.slot = map[q.slot];
+            renumber(&mut q.domain, map);
+            for (t, v) in &mut q.pre {
+                *t = map[*t];
+                renumber(v, map);
+            }
+            renumber(&mut q.body, map);
+        }
+        _ => {
+            for x in op.operands_mut().into_iter().flatten() {
+                renumber(x, map);
+            }
+        }
+    }
+}
 
 /// Moves the parts of `body` (the condition of a quantifier over `slot`)
 /// that are the same for every member into slots numbered from `*next`
@@ -41,8 +243,9 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
             // Kept in place; its operands may still move.
             return match op {
                 Op::Cands(e, x) => Op::Cands(e, Box::new(visit(*x, bound, pre, next))),
-                Op::SetBin(o, a, b) => Op::SetBin(
+                Op::SetBin(o, e, a, b) => Op::SetBin(
                     o,
+                    e,
                     Box::new(visit(*a, bound, pre, next)),
                     Box::new(visit(*b, bound, pre, next)),
                 ),
@@ -64,7 +267,7 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
         Op::Last(x) => Op::Last(go(x)),
         Op::Len(x) => Op::Len(go(x)),
         Op::Not(x) => Op::Not(go(x)),
-        Op::SetBin(o, a, b) => Op::SetBin(o, go(a), go(b)),
+        Op::SetBin(o, e, a, b) => Op::SetBin(o, e, go(a), go(b)),
         Op::IntBin(o, a, b) => Op::IntBin(o, go(a), go(b)),
         Op::Cmp(o, a, b) => Op::Cmp(o, go(a), go(b)),
         Op::SetEq(eq, a, b) => Op::SetEq(eq, go(a), go(b)),
@@ -115,8 +318,6 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
             }))
         }
         leaf @ (Op::Slot(_) | Op::Int(_) | Op::Grid) => leaf,
-        // Typed operations are made after hoisting ([`super::typed`]).
-        typed => typed,
     }
 }
 
@@ -135,7 +336,7 @@ fn is_product(op: &Op) -> bool {
         Op::Cands(Elem::Cand, x) => is_product(x),
         Op::Cands(Elem::Var(_), _) => false,
         Op::Cands(..) => true,
-        Op::SetBin(SetOp::Inter, a, b) => is_product(a) && is_product(b),
+        Op::SetBin(SetOp::Inter, _, a, b) => is_product(a) && is_product(b),
         _ => false,
     }
 }
@@ -167,38 +368,10 @@ fn reads_any(op: &Op, slots: &[usize]) -> bool {
     free.iter().any(|s| slots.contains(s))
 }
 
-/// The slots `op` reads that no quantifier inside it binds (its variable
-/// and its moved parts), pushed on `out`.
-pub fn free_slots(op: &Op, bound: &mut Vec<usize>, out: &mut Vec<usize>) {
-    match op {
-        Op::Slot(s) => {
-            if !bound.contains(s) {
-                out.push(*s);
-            }
-        }
-        Op::Quant(q) => {
-            free_slots(&q.domain, bound, out);
-            let depth = bound.len();
-            bound.push(q.slot);
-            for (t, v) in &q.pre {
-                free_slots(v, bound, out);
-                bound.push(*t);
-            }
-            free_slots(&q.body, bound, out);
-            bound.truncate(depth);
-        }
-        _ => {
-            for x in op.operands().into_iter().flatten() {
-                free_slots(x, bound, out);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::pattern::{CmpOp, Elem, Quant, SetOp};
+    use crate::search::pattern::ir::{CmpOp, Elem, Quant, SetOp};
 
     fn b(op: Op) -> Box<Op> {
         Box::new(op)
@@ -211,6 +384,7 @@ mod tests {
     fn the_part_without_the_variable_moves() {
         let minus = Op::SetBin(
             SetOp::Minus,
+            Elem::Cand,
             b(Op::Cands(Elem::Digit, b(Op::Slot(0)))),
             b(Op::Cands(Elem::Cell, b(Op::Slot(2)))),
         );
@@ -218,6 +392,7 @@ mod tests {
             CmpOp::Eq,
             b(Op::Len(b(Op::SetBin(
                 SetOp::Inter,
+                Elem::Cand,
                 b(Op::Cands(Elem::Cell, b(Op::Slot(1)))),
                 b(minus),
             )))),
@@ -246,6 +421,7 @@ mod tests {
         let digits_p = Op::Project(Elem::Digit, b(Op::Cands(Elem::Cell, b(Op::Slot(2)))));
         let product = Op::SetBin(
             SetOp::Inter,
+            Elem::Cand,
             b(Op::Cands(Elem::House, b(Op::Slot(0)))),
             b(Op::Cands(Elem::Digit, b(digits_p))),
         );
@@ -253,6 +429,7 @@ mod tests {
             CmpOp::Eq,
             b(Op::Len(b(Op::SetBin(
                 SetOp::Inter,
+                Elem::Cand,
                 b(Op::Cands(Elem::Cell, b(Op::Slot(1)))),
                 b(product),
             )))),
@@ -274,6 +451,7 @@ mod tests {
         assert!(!is_product(&Op::Cands(Elem::Var(None), b(Op::Slot(0)))));
         assert!(!is_product(&Op::SetBin(
             SetOp::Minus,
+            Elem::Cand,
             b(Op::Cands(Elem::Cell, b(Op::Slot(0)))),
             b(Op::Cands(Elem::House, b(Op::Slot(2)))),
         )));
@@ -335,5 +513,75 @@ mod tests {
         assert_eq!(pre.len(), 1, "{pre:?}");
         assert!(matches!(pre[0].1, Op::Quant(_)));
         assert!(matches!(body, Op::And(..)));
+    }
+
+    /// The pass numbers moved parts as the checker would have taken them
+    /// when it finished each quantifier: `let A: cell; where any(x in
+    /// cells(grid): all(u in peers(x): u in peers(A))); let B: cell`. The
+    /// inner quantifier moves `peers(A)` (slot 3, after u), the outer one
+    /// moves it on (slot 4; the inner condition reads it there), and B,
+    /// written after them, comes after both (slot 5).
+    #[test]
+    fn moved_parts_are_numbered_in_the_order_of_the_text() {
+        use crate::search::ConclusionKind;
+        use crate::search::pattern::ir::{Instr, Shape, Ty};
+        let cell = |slot| Instr::Gen {
+            slot,
+            elem: Elem::Cell,
+            size: None,
+            domain: None,
+            order: Vec::new(),
+        };
+        let quant = |q, slot, domain, body| {
+            Op::Quant(Box::new(QuantOp {
+                q,
+                slot,
+                domain,
+                body,
+                pre: Vec::new(),
+            }))
+        };
+        let inner = quant(
+            Quant::All,
+            2,
+            Op::Peers(b(Op::Slot(1))),
+            Op::In(b(Op::Slot(2)), b(Op::Peers(b(Op::Slot(0))))),
+        );
+        let outer = quant(Quant::Any, 1, Op::Project(Elem::Cell, b(Op::Grid)), inner);
+        let one = Ty::One(Elem::Cell);
+        let c = hoist_all(Checked {
+            slots: 4,
+            slot_types: vec![one; 4],
+            slot_shapes: vec![
+                Some(Shape::One(Elem::Cell)),
+                None,
+                None,
+                Some(Shape::One(Elem::Cell)),
+            ],
+            gens: vec![cell(0), cell(3)],
+            placed: vec![(1, Instr::Filter(outer))],
+            conclusion: ConclusionKind::Eliminate,
+            target: Op::Cands(Elem::Cell, b(Op::Slot(3))),
+            parents: None,
+            show: Vec::new(),
+        });
+        assert_eq!(c.slots, 6);
+        assert!(matches!(c.gens[1], Instr::Gen { slot: 5, .. }));
+        assert_eq!(c.target, Op::Cands(Elem::Cell, b(Op::Slot(5))));
+        let Instr::Filter(Op::Quant(q)) = &c.placed[0].1 else {
+            panic!("{:?}", c.placed)
+        };
+        assert_eq!(q.pre, [(4, Op::Peers(b(Op::Slot(0))))]);
+        let Op::Quant(inner) = &q.body else {
+            panic!("{:?}", q.body)
+        };
+        assert!(inner.pre.is_empty());
+        assert_eq!(inner.body, Op::In(b(Op::Slot(2)), b(Op::Slot(4))));
+        let set = Ty::Set(Elem::Cell);
+        assert_eq!(c.slot_types, [one, one, one, set, set, one]);
+        assert_eq!(
+            c.slot_shapes[3..],
+            [None, None, Some(Shape::One(Elem::Cell))]
+        );
     }
 }

@@ -1,7 +1,12 @@
-//! Checking trial rules: each clause's words, each pass complete and
-//! coherent, errors at their clause (file:line:column like every kind).
+//! Checking trial rules: each clause's words (read from
+//! [`crate::lang::names`]), each pass complete and coherent, errors at
+//! their clause (file:line:column like every kind).
 
-use super::*;
+use super::Checker;
+use crate::lang::ast::*;
+use crate::lang::expand::{Errors, Params, substitute};
+use crate::lang::names::{self, StepBy};
+use crate::rating::Rating;
 use crate::search::trial::{Conclude, Increment, Mode, Pass, Reads, Steps, TrialSpec};
 
 /// A checked trial rule instance: its head and its search configuration.
@@ -39,17 +44,7 @@ pub fn check_trial(
         }
         match &cl.kind {
             TrialKind::Increment(w) => {
-                let v = match c.param_word(w).as_str() {
-                    "se-length" => Some(Increment::SeLength),
-                    "none" => Some(Increment::None),
-                    other => {
-                        c.err(
-                            w.span,
-                            format!("unknown increment `{other}`, expected se-length or none"),
-                        );
-                        None
-                    }
-                };
+                let v = c.word_of(w, &names::TRIAL_INCREMENT, "increment");
                 if let Some(v) = v {
                     if increment.is_some() {
                         c.err(cl.span, "`increment` given twice");
@@ -164,13 +159,10 @@ impl Checker<'_> {
                 TrialKind::Assume(ws) => {
                     let (mut on, mut off) = (false, false);
                     for w in ws {
-                        match self.param_word(w).as_str() {
-                            "on" => on = true,
-                            "off" => off = true,
-                            other => self.err(
-                                w.span,
-                                format!("unknown assumption `{other}`, expected on or off"),
-                            ),
+                        match self.word_of(w, &names::TRIAL_ASSUME, "assumption") {
+                            Some(true) => on = true,
+                            Some(false) => off = true,
+                            None => {}
                         }
                     }
                     assume_on = Some(on);
@@ -185,30 +177,14 @@ impl Checker<'_> {
                         } else {
                             (&mut steps.off_on_cell, &mut steps.off_on_house)
                         };
-                        match self.param_word(w).as_str() {
-                            "cell" => *cell = true,
-                            "house" => *house = true,
-                            "none" => {}
-                            other => self.err(
-                                w.span,
-                                format!("unknown implication step `{other}`, expected cell, house or none"),
-                            ),
+                        match self.word_of(w, &names::TRIAL_STEPS, "implication step") {
+                            Some(StepBy::Cell) => *cell = true,
+                            Some(StepBy::House) => *house = true,
+                            Some(StepBy::None) | None => {}
                         }
                     }
                 }
-                TrialKind::Reads(w) => {
-                    reads = match self.param_word(w).as_str() {
-                        "original" => Some(Reads::Original),
-                        "branch" => Some(Reads::Branch),
-                        other => {
-                            self.err(
-                                w.span,
-                                format!("unknown state `{other}`, expected original or branch"),
-                            );
-                            None
-                        }
-                    }
-                }
+                TrialKind::Reads(w) => reads = self.word_of(w, &names::TRIAL_READS, "state"),
                 TrialKind::Propagate { set, rounds } => {
                     propagate_span = cl.span;
                     let rounds = match rounds {
@@ -237,16 +213,11 @@ impl Checker<'_> {
                     cells,
                 } => {
                     conclude_seen = true;
-                    let word = self.param_word(what);
-                    let Some(mode) = Mode::ALL.into_iter().find(|m| m.word() == word) else {
-                        self.err(
-                            what.span,
-                            format!(
-                                "unknown conclusion `{word}`, expected cycle, forcing, contradiction, double, cell or region"
-                            ),
-                        );
+                    let Some(mode) = self.word_of(what, &names::TRIAL_CONCLUDE, "conclusion")
+                    else {
                         continue;
                     };
+                    let word = mode.word();
                     if concludes.iter().any(|(k, _)| k.mode == mode) {
                         self.err(
                             cl.span,

@@ -20,11 +20,10 @@
 //! testing a term earlier, or apart from the other terms of its `and`,
 //! changes no match and no order of matches. The plan's instructions are
 //! left as they are: shared prefixes and the branch runner's count plans
-//! read them.
+//! read them. The typed stage ([`super::typed`]) then types each generator's
+//! folded conditions and what is left of each filter.
 
-use super::hoist::free_slots;
-use super::pattern::{CmpOp, Instr, Op};
-use super::typed::Typed;
+use super::ir::{CmpOp, Instr, Op, free_slots};
 
 /// What [`fold`] found in a plan, indexed by instruction.
 #[derive(Clone, Debug, Default)]
@@ -40,10 +39,6 @@ pub struct Folded {
     /// keeps only the members on the right side of S's index in the
     /// generator's domain (see [`bound_of`]). The filter still tests it.
     pub bounds: Vec<Option<(CmpOp, usize)>>,
-    /// The expressions the matcher runs, typed ([`super::typed`]): each
-    /// definition, what is left of each filter, each generator's domain
-    /// and folded conditions.
-    pub typed: Typed,
 }
 
 /// What is left of a filter once its terms on one generator's element are
@@ -69,7 +64,6 @@ pub fn fold(instrs: &[Instr], prefixes: &[usize]) -> Folded {
         conds: vec![Vec::new(); instrs.len()],
         rest: vec![Rest::Whole; instrs.len()],
         bounds: vec![None; instrs.len()],
-        typed: Typed::default(),
     };
     for k in 0..instrs.len() {
         out.bounds[k] = bound_of(instrs, k, prefixes);
@@ -97,7 +91,6 @@ pub fn fold(instrs: &[Instr], prefixes: &[usize]) -> Folded {
                 .map_or(Rest::Nothing, Rest::Part);
         }
     }
-    out.typed = Typed::new(instrs, &out);
     out
 }
 
@@ -193,7 +186,7 @@ fn reads_only(op: &Op, slot: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::pattern::Elem;
+    use crate::search::pattern::ir::Elem;
 
     fn len_of(slot: usize) -> Op {
         Op::Len(Box::new(Op::Cands(Elem::Cell, Box::new(Op::Slot(slot)))))
@@ -236,7 +229,8 @@ mod tests {
     fn only_conditions_on_one_element_are_folded() {
         let both = ge(
             Op::Len(Box::new(Op::SetBin(
-                crate::search::pattern::SetOp::Union,
+                crate::search::pattern::ir::SetOp::Union,
+                Elem::Cell,
                 Box::new(Op::Slot(0)),
                 Box::new(Op::Slot(1)),
             ))),

@@ -1,0 +1,515 @@
+//! Checking a pattern rule: its generators, definitions, filters,
+//! conclusion, `parents` and show template.
+
+use super::expr::{cands_text, text};
+use super::types::Named;
+use super::{Checker, Typed};
+use crate::lang::ast::*;
+use crate::lang::expand::{Errors, Params, substitute};
+use crate::lang::names::{self, Fun, elem_of};
+use crate::rating::Rating;
+use crate::search::ConclusionKind;
+use crate::search::pattern::*;
+
+/// A checked pattern rule instance: its head and its typed, unscheduled
+/// clauses.
+#[derive(Clone, Debug)]
+pub struct CheckedPattern {
+    pub name: String,
+    pub complexity: i64,
+    pub level: Rating,
+    pub label: Option<String>,
+    /// The clauses, typed and not yet scheduled: what the pattern
+    /// compiler's passes take ([`crate::search::pattern::compile`]).
+    pub body: Checked,
+}
+
+/// Checks one instance of a pattern rule.
+pub fn check_pattern(
+    ast: &RuleAst,
+    clauses: &[Clause],
+    params: &Params,
+) -> Result<CheckedPattern, Errors> {
+    Checker::new(params).pattern(ast, clauses)
+}
+
+impl Checker<'_> {
+    fn pattern(mut self, ast: &RuleAst, clauses: &[Clause]) -> Result<CheckedPattern, Errors> {
+        let name = substitute(&ast.name, self.params);
+        let (complexity, level, label) = self.head(ast);
+        let mut conclusion: Option<(ConclusionKind, Op)> = None;
+        let mut assert_target: Option<(&Expr, Ty, Op)> = None;
+        let mut show = Vec::new();
+        let mut parents: Option<Op> = None;
+        let mut gens: Vec<Instr> = Vec::new();
+        let mut placed: Vec<(usize, Instr)> = Vec::new();
+        for cl in clauses {
+            self.cur_depth = 0;
+            match &cl.kind {
+                ClauseKind::Gen {
+                    name: n,
+                    size,
+                    ty,
+                    domain,
+                    then,
+                } => {
+                    let word = match self.params.get(&ty.name) {
+                        Some(Atom::Word(w)) => w.clone(),
+                        Some(a) => {
+                            let what = match a {
+                                Atom::Int(_) => "an integer",
+                                Atom::Decimal(_) => "a decimal",
+                                _ => "a string",
+                            };
+                            self.err(
+                                ty.span,
+                                format!("family parameter `{}` is {what}, not a type", ty.name),
+                            );
+                            // Bound with an unknown type: no follow-on errors.
+                            self.bind(n, Ty::Error, self.gens);
+                            continue;
+                        }
+                        None => ty.name.clone(),
+                    };
+                    let Some(elem) = elem_of(&word) else {
+                        self.err(
+                            ty.span,
+                            format!(
+                                "unknown type `{word}`, expected one of {}",
+                                names::type_list()
+                            ),
+                        );
+                        self.bind(n, Ty::Error, self.gens);
+                        continue;
+                    };
+                    let written_size = size.is_some();
+                    let size = match size {
+                        None => None,
+                        Some(Size::Lit(n, sp)) => self.size(*n, *sp),
+                        Some(Size::Param(p)) => match self.params.get(&p.name) {
+                            Some(Atom::Int(n)) => self.size(*n, p.span),
+                            Some(_) => {
+                                self.err(
+                                    p.span,
+                                    format!("family parameter `{}` is not an integer", p.name),
+                                );
+                                None
+                            }
+                            None => {
+                                self.err(
+                                    p.span,
+                                    format!(
+                                        "unbounded family: size `{}` is not a family parameter",
+                                        p.name
+                                    ),
+                                );
+                                None
+                            }
+                        },
+                    };
+                    self.cur_depth = 0;
+                    let mut dom = domain.as_ref().map(|d| {
+                        let t = self.expr(d);
+                        self.coerce_domain(t, elem, size, d.span)
+                    });
+                    // `in A then B then C`: the domain is their union,
+                    // taken in that order.
+                    let mut order = Vec::new();
+                    if let (Some(first), Some(t0)) = (&dom, then.first()) {
+                        if written_size {
+                            self.err(
+                                t0.span,
+                                "`then` orders the elements of a one-element generator; a set generator takes its subsets in increasing order".to_string(),
+                            );
+                        }
+                        order.push(first.clone());
+                        for d in then {
+                            let t = self.expr(d);
+                            order.push(self.coerce_domain(t, elem, size, d.span));
+                        }
+                        dom = order.iter().cloned().reduce(|a, b| {
+                            Op::SetBin(SetOp::Union, elem, Box::new(a), Box::new(b))
+                        });
+                    }
+                    let ty = match (size, written_size) {
+                        (Some(_), _) => Ty::Set(elem),
+                        // A size with an error: the type is unknown.
+                        (None, true) => Ty::Error,
+                        (None, false) => Ty::One(elem),
+                    };
+                    let slot = self.bind(n, ty, self.gens + 1);
+                    self.gens += 1;
+                    gens.push(Instr::Gen {
+                        slot,
+                        elem,
+                        size,
+                        domain: dom,
+                        order,
+                    });
+                }
+                ClauseKind::Def { name: n, expr } => {
+                    self.cur_depth = 0;
+                    let (op, ty) = self.expr(expr);
+                    let depth = self.cur_depth;
+                    let slot = self.bind(n, ty, depth);
+                    placed.push((depth, Instr::Def { slot, op }));
+                }
+                ClauseKind::Where(e) => {
+                    self.cur_depth = 0;
+                    let (op, ty) = self.expr(e);
+                    if ty != Ty::Bool {
+                        self.err(e.span, format!("expected a condition, found {}", ty.name()));
+                    }
+                    placed.push((self.cur_depth, Instr::Filter(op)));
+                }
+                ClauseKind::Eliminate(e) | ClauseKind::Assert(e) => {
+                    let kind = if matches!(cl.kind, ClauseKind::Eliminate(_)) {
+                        ConclusionKind::Eliminate
+                    } else {
+                        ConclusionKind::Assert
+                    };
+                    if conclusion.is_some() {
+                        self.err(
+                            cl.span,
+                            "a rule has one conclusion (`eliminate` or `assert`)",
+                        );
+                    }
+                    let t = self.expr(e);
+                    // A second conclusion is reported as such, no more.
+                    if kind == ConclusionKind::Assert && conclusion.is_none() {
+                        assert_target = Some((e, t.1, t.0.clone()));
+                    }
+                    let op = self.coerce_cands(t, e.span);
+                    conclusion = Some((kind, op));
+                }
+                ClauseKind::Parents(e) => {
+                    if parents.is_some() {
+                        self.err(cl.span, "`parents` given twice");
+                    }
+                    let t = self.expr(e);
+                    parents = Some(self.coerce_cands(t, e.span));
+                }
+                ClauseKind::Show(text, sp) => show = self.template(text, *sp),
+            }
+        }
+        if let Some((e, ty, op)) = assert_target {
+            self.check_assert(e, ty, &op, &placed);
+        }
+        let mut unused: Vec<(Span, String)> = self
+            .scope
+            .iter()
+            .filter(|(_, b)| !b.used)
+            .map(|(n, b)| (b.span, format!("unused variable `{n}`")))
+            .collect();
+        unused.sort_by_key(|(sp, _)| sp.start);
+        self.errs.extend(unused);
+        let Some((kind, target)) = conclusion else {
+            self.err(
+                ast.name_span,
+                "missing conclusion: expected `eliminate` or `assert`",
+            );
+            return Err(self.errs);
+        };
+        if !self.errs.is_empty() {
+            return Err(self.errs);
+        }
+        Ok(CheckedPattern {
+            name,
+            complexity: complexity.unwrap_or(0),
+            level,
+            label,
+            body: Checked {
+                slots: self.slots,
+                slot_types: self.slot_types,
+                slot_shapes: self.slot_shapes,
+                gens,
+                placed,
+                conclusion: kind,
+                target,
+                parents,
+                show,
+            },
+        })
+    }
+
+    fn size(&mut self, n: i64, sp: Span) -> Option<usize> {
+        if !(1..=9).contains(&n) {
+            self.err(sp, format!("a set size must be between 1 and 9, found {n}"));
+            None
+        } else {
+            Some(n as usize)
+        }
+    }
+
+    /// `assert X` places one candidate: X must be a `cand`, or a name
+    /// whose count is bounded by 1 in a `where` clause (`where |V| == 1`),
+    /// so that a match never asserts two candidates of one variable.
+    fn check_assert(&mut self, e: &Expr, ty: Ty, op: &Op, placed: &[(usize, Instr)]) {
+        if !matches!(ty, Ty::One(_) | Ty::Set(_)) || ty == Ty::One(Elem::Cand) {
+            // A `cand` is one candidate; other types were reported as not
+            // candidates at all.
+            return;
+        }
+        let named = match (&e.kind, op) {
+            (ExprKind::Name(n), Op::Slot(s)) if matches!(ty, Ty::One(_) | Ty::Set(Elem::Cand)) => {
+                Some((n, *s))
+            }
+            _ => None,
+        };
+        if let Some((n, slot)) = named {
+            let guarded = placed.iter().any(|(_, i)| match i {
+                Instr::Filter(f) => at_most_one(f, slot),
+                _ => false,
+            });
+            if !guarded {
+                let what = match ty {
+                    Ty::One(e) => {
+                        format!("`{n}` is a {}, which may hold several candidates", e.name())
+                    }
+                    _ => format!("`{n}` is a set of candidates"),
+                };
+                self.err(
+                    e.span,
+                    format!(
+                        "`assert` places one candidate, but {what}: add `where |{n}| == 1`, or assert a `cand`"
+                    ),
+                );
+            }
+            return;
+        }
+        let (found, value) = match ty {
+            Ty::Set(Elem::Cand) => ("a set of candidates".to_string(), text(e)),
+            Ty::One(el) => (
+                format!("a {}, which may hold several candidates", el.name()),
+                text(e),
+            ),
+            _ => (ty.name(), cands_text(e, ty)),
+        };
+        self.err(
+            e.span,
+            format!(
+                "`assert` places one candidate, found {found}: write `let Z = {value}`, `where |Z| == 1` and `assert Z`, or assert a `cand`"
+            ),
+        );
+    }
+
+    /// Converts a value of element type to its live candidates.
+    pub(super) fn coerce_cands(&mut self, (op, ty): Typed, sp: Span) -> Op {
+        match ty {
+            Ty::One(e) | Ty::Set(e) => Op::Cands(e, Box::new(op)),
+            t => {
+                self.err(sp, format!("expected candidates, found {}", t.name()));
+                Op::Int(0)
+            }
+        }
+    }
+
+    fn coerce_domain(&mut self, (op, ty): Typed, elem: Elem, size: Option<usize>, sp: Span) -> Op {
+        match ty {
+            Ty::One(e) if size.is_some_and(|n| n > 1) && (e.fits(elem) || elem.fits(e)) => {
+                self.err(
+                    sp,
+                    format!(
+                        "a set of size {} cannot be taken from a single {}: the rule never matches",
+                        size.unwrap_or(0),
+                        e.name()
+                    ),
+                );
+                op
+            }
+            Ty::Set(e) | Ty::One(e) if e.fits(elem) || elem.fits(e) => op,
+            Ty::Set(_) | Ty::One(_) => {
+                let c = self.coerce_cands((op, ty), sp);
+                Op::Project(elem, Box::new(c))
+            }
+            Ty::Kind(k) => {
+                self.err(
+                    sp,
+                    format!(
+                        "expected a set of {}, found type name `{}` (every live {} is the default domain: write `let X: {}`)",
+                        elem.name(),
+                        k.name(),
+                        k.name(),
+                        k.name()
+                    ),
+                );
+                Op::Int(0)
+            }
+            t => {
+                self.err(
+                    sp,
+                    format!("expected a set of {}, found {}", elem.name(), t.name()),
+                );
+                Op::Int(0)
+            }
+        }
+    }
+
+    fn template(&mut self, text: &str, sp: Span) -> Vec<ShowPart> {
+        let mut parts = Vec::new();
+        let mut rest = text;
+        let mut off = sp.start;
+        while let Some(i) = rest.find("${") {
+            if i > 0 {
+                parts.push(ShowPart::Lit(substitute(&rest[..i], self.params)));
+            }
+            let Some(j) = rest[i..].find('}') else {
+                self.err(
+                    Span {
+                        start: off + i,
+                        end: off + i + 2,
+                    },
+                    "unclosed `${` in show template",
+                );
+                return parts;
+            };
+            let inner = &rest[i + 2..i + j];
+            let inner_span = Span {
+                start: off + i + 2,
+                end: off + i + j,
+            };
+            match crate::lang::parse::parse_expr(inner) {
+                Ok(mut e) => {
+                    shift(&mut e, inner_span.start);
+                    if let Some(part) = self.hole(&e) {
+                        parts.push(part);
+                    }
+                }
+                Err(p) => self.err(
+                    Span {
+                        start: inner_span.start + p,
+                        end: inner_span.start + p + 1,
+                    },
+                    "syntax error in `${…}`: expected an expression",
+                ),
+            }
+            off += i + j + 1;
+            rest = &rest[i + j + 1..];
+        }
+        if !rest.is_empty() {
+            parts.push(ShowPart::Lit(substitute(rest, self.params)));
+        }
+        parts
+    }
+
+    /// One `${…}` hole of a show template: a text parameter, a value
+    /// printed by its type, or `within(ctx, x)`.
+    fn hole(&mut self, e: &Expr) -> Option<ShowPart> {
+        match &e.kind {
+            ExprKind::Str(s) => return Some(ShowPart::Lit(s.clone())),
+            ExprKind::Name(n) => match self.params.get(n) {
+                Some(Atom::Str(s)) => return Some(ShowPart::Lit(s.clone())),
+                Some(Atom::Word(w)) if elem_of(w).is_none() => {
+                    return Some(ShowPart::Lit(w.clone()));
+                }
+                _ => {}
+            },
+            ExprKind::Call(f, args) if names::fun(&f.name) == Some(Fun::Within) => {
+                if args.len() != 2 {
+                    self.err(
+                        e.span,
+                        format!("`within` takes 2 argument(s), found {}", args.len()),
+                    );
+                    return None;
+                }
+                let (ctx, cty) = self.expr(&args[0]);
+                let ctx_elem = match cty {
+                    Ty::One(
+                        e @ (Elem::Var(_) | Elem::Row | Elem::Column | Elem::Block | Elem::House),
+                    ) => e,
+                    t => {
+                        self.err(
+                            args[0].span,
+                            format!("`within` expects a variable or a house, found {}", t.name()),
+                        );
+                        Elem::House
+                    }
+                };
+                let (x, xty) = self.expr(&args[1]);
+                if !matches!(xty, Ty::One(_) | Ty::Set(_)) {
+                    self.err(args[1].span, format!("cannot show {}", xty.a()));
+                }
+                return Some(ShowPart::Within {
+                    ctx_elem,
+                    ctx,
+                    shape: xty.shape(),
+                    x,
+                });
+            }
+            _ => {}
+        }
+        let (op, ty) = self.expr(e);
+        match ty {
+            Ty::Bool | Ty::Kind(_) | Ty::Text => {
+                self.err(e.span, format!("cannot show {}", ty.a()));
+                None
+            }
+            t => Some(ShowPart::Value(t.shape(), op)),
+        }
+    }
+}
+
+/// Moves an expression parsed from a template hole to its place in the file.
+fn shift(e: &mut Expr, by: usize) {
+    e.span.start += by;
+    e.span.end += by;
+    match &mut e.kind {
+        ExprKind::Count(x) | ExprKind::Not(x) => shift(x, by),
+        ExprKind::Binary(_, a, b) => {
+            shift(a, by);
+            shift(b, by);
+        }
+        ExprKind::Call(f, args) => {
+            f.span.start += by;
+            f.span.end += by;
+            for a in args {
+                shift(a, by);
+            }
+        }
+        ExprKind::Quant {
+            q,
+            var,
+            domain,
+            body,
+        } => {
+            for sp in [&mut q.span, &mut var.span] {
+                sp.start += by;
+                sp.end += by;
+            }
+            shift(domain, by);
+            shift(body, by);
+        }
+        _ => {}
+    }
+}
+
+/// Does the filter `f` bound the count of slot `slot` by 1? True when
+/// one of its top-level `and` terms is `|X| == 1`, `|X| <= 1`, `|X| < 2`
+/// (or the same written the other way round, or with 0).
+fn at_most_one(f: &Op, slot: usize) -> bool {
+    let counted = |x: &Op| match x {
+        Op::Len(inner) => match &**inner {
+            Op::Slot(s) => *s == slot,
+            Op::Cands(_, y) => matches!(**y, Op::Slot(s) if s == slot),
+            _ => false,
+        },
+        _ => false,
+    };
+    match f {
+        Op::And(a, b) => at_most_one(a, slot) || at_most_one(b, slot),
+        Op::Cmp(op, a, b) => match (&**a, &**b) {
+            (x, Op::Int(k)) if counted(x) => match op {
+                CmpOp::Eq | CmpOp::Le => *k <= 1,
+                CmpOp::Lt => *k <= 2,
+                _ => false,
+            },
+            (Op::Int(k), x) if counted(x) => match op {
+                CmpOp::Eq | CmpOp::Ge => *k <= 1,
+                CmpOp::Gt => *k <= 2,
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    }
+}

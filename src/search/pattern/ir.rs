@@ -1,0 +1,444 @@
+//! The checked pattern IR: element types, values, expressions ([`Op`]),
+//! instructions ([`Instr`]) and show templates, as the checker makes them
+//! ([`crate::lang::check`]) and the passes read and rewrite them. Nothing
+//! here evaluates: the typed stage ([`super::typed`]) makes what the
+//! matcher runs.
+
+use crate::grid::bits::Bits;
+use crate::grid::geometry::Space;
+use crate::search::ConclusionKind;
+
+/// The element types of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Elem {
+    Digit,
+    Row,
+    Column,
+    Block,
+    /// Any house; rows, columns and blocks are houses too.
+    House,
+    Cell,
+    Cand,
+    /// A CSP variable, of one space or of any.
+    Var(Option<Space>),
+}
+
+impl Elem {
+    pub fn name(self) -> String {
+        match self {
+            Elem::Digit => "digit".into(),
+            Elem::Row => "row".into(),
+            Elem::Column => "column".into(),
+            Elem::Block => "block".into(),
+            Elem::House => "house".into(),
+            Elem::Cell => "cell".into(),
+            Elem::Cand => "cand".into(),
+            Elem::Var(None) => "var".into(),
+            Elem::Var(Some(s)) => s.name().into(),
+        }
+    }
+
+    /// Can a value of type `self` be used where `other` is expected?
+    pub fn fits(self, other: Elem) -> bool {
+        self == other
+            || (other == Elem::House && matches!(self, Elem::Row | Elem::Column | Elem::Block))
+            || (other == Elem::Var(None) && matches!(self, Elem::Var(_)))
+    }
+
+    /// The common supertype of two element types, if any.
+    pub fn join(self, other: Elem) -> Option<Elem> {
+        if self.fits(other) {
+            Some(other)
+        } else if other.fits(self) {
+            Some(self)
+        } else if self.is_house() && other.is_house() {
+            Some(Elem::House)
+        } else if matches!((self, other), (Elem::Var(_), Elem::Var(_))) {
+            Some(Elem::Var(None))
+        } else {
+            None
+        }
+    }
+
+    pub fn is_house(self) -> bool {
+        matches!(self, Elem::Row | Elem::Column | Elem::Block | Elem::House)
+    }
+}
+
+/// Runtime values. `Copy`, so the matcher's inner loop has no drop glue;
+/// text exists only when a match is rendered.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Val {
+    Int(i64),
+    Bool(bool),
+    Idx(usize),
+    Set(Bits),
+}
+
+impl Val {
+    #[inline]
+    pub(super) fn set(&self) -> Bits {
+        match self {
+            Val::Set(b) => *b,
+            Val::Idx(i) => Bits::single(*i),
+            _ => Bits::EMPTY,
+        }
+    }
+    #[inline]
+    pub(super) fn idx(&self) -> usize {
+        match self {
+            Val::Idx(i) => *i,
+            _ => usize::MAX,
+        }
+    }
+    #[inline]
+    pub(super) fn int(&self) -> i64 {
+        match self {
+            Val::Int(i) => *i,
+            _ => 0,
+        }
+    }
+    #[inline]
+    pub(super) fn bool(&self) -> bool {
+        matches!(self, Val::Bool(true))
+    }
+}
+
+/// The static type of an expression, as the checker decides it
+/// ([`crate::lang::check`]). The checker records each slot's
+/// ([`Checked::slot_types`]) and each set operation's element type; every
+/// other expression's type follows from its operation ([`Op::ty`]), so the
+/// typed stage reads the checker's types rather than inferring its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// The type of an expression that already has an error: it fits
+    /// everywhere, so one mistake is reported once.
+    Error,
+    Int,
+    Bool,
+    Text,
+    /// A type name used as a value (`houses(column, S)`).
+    Kind(Elem),
+    One(Elem),
+    Set(Elem),
+}
+
+impl Ty {
+    /// The element type of an element or a set of elements.
+    pub fn elem(self) -> Option<Elem> {
+        match self {
+            Ty::One(e) | Ty::Set(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// How a value of this type prints in a show template.
+    pub fn shape(self) -> Shape {
+        match self {
+            Ty::One(e) => Shape::One(e),
+            Ty::Set(e) => Shape::Set(e),
+            _ => Shape::Int,
+        }
+    }
+}
+
+/// The shape of a value shown in a template: how to print it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Int,
+    One(Elem),
+    Set(Elem),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SetOp {
+    Union,
+    Inter,
+    Minus,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntOp {
+    Add,
+    Sub,
+    Mul,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A checked expression: what the checker makes of the rule's text, over
+/// slots (the values of names) and element types. The passes analyse and
+/// rewrite it; the typed stage ([`super::typed`]) turns it into what the
+/// matcher evaluates.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Int(i64),
+    Slot(usize),
+    /// Live candidates of an element or a set of elements.
+    Cands(Elem, Box<Op>),
+    /// Projection of a candidate set onto element type.
+    Project(Elem, Box<Op>),
+    /// Live candidates nrc-linked to every candidate of a set.
+    Linked(Box<Op>),
+    /// Cells sharing a house with every cell of a set.
+    Peers(Box<Op>),
+    First(Box<Op>),
+    Last(Box<Op>),
+    Len(Box<Op>),
+    /// A union, intersection or difference of sets, whose members are of
+    /// the element type the checker gave it.
+    SetBin(SetOp, Elem, Box<Op>, Box<Op>),
+    IntBin(IntOp, Box<Op>, Box<Op>),
+    /// Comparison of integers or indices (`Int`/`Idx` values).
+    Cmp(CmpOp, Box<Op>, Box<Op>),
+    /// Equality of sets (after promoting scalars).
+    SetEq(bool, Box<Op>, Box<Op>),
+    /// Subset comparison `a <= b` on sets.
+    SubsetOf(Box<Op>, Box<Op>),
+    In(Box<Op>, Box<Op>),
+    And(Box<Op>, Box<Op>),
+    Or(Box<Op>, Box<Op>),
+    Not(Box<Op>),
+    /// Every live candidate of the grid (the language's `grid`).
+    Grid,
+    /// A quantifier (boxed: rare, and `Op` stays three words).
+    Quant(Box<QuantOp>),
+}
+
+/// A quantifier: binds `slot` to each member of `domain` in turn and
+/// evaluates `body` (a condition), stopping as soon as the answer is known.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct QuantOp {
+    pub q: Quant,
+    pub slot: usize,
+    pub domain: Op,
+    pub body: Op,
+    /// Parts of `body` that are the same for every member, each evaluated
+    /// into its slot before the first member (see [`super::hoist`]).
+    pub pre: Vec<(usize, Op)>,
+}
+
+/// The quantifiers of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quant {
+    /// `all(X in S: C)`: C holds for every member (true on an empty set).
+    All,
+    /// `any(X in S: C)`: C holds for some member.
+    Any,
+    /// `none(X in S: C)`: C holds for no member.
+    None,
+    /// `count(X in S: C)`: the number of members for which C holds.
+    Count,
+    /// `select(X in S: C)`: the members for which C holds (a set of S's
+    /// element type).
+    Select,
+}
+
+impl Op {
+    /// The operands of an operation (every operation has at most two):
+    /// one walker for the analyses of a tree.
+    pub fn operands(&self) -> [Option<&Op>; 2] {
+        match self {
+            Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::Quant(qo) => [Some(&qo.domain), Some(&qo.body)],
+            Op::Cands(_, x)
+            | Op::Project(_, x)
+            | Op::Linked(x)
+            | Op::Peers(x)
+            | Op::First(x)
+            | Op::Last(x)
+            | Op::Len(x)
+            | Op::Not(x) => [Some(x), None],
+            Op::SetBin(_, _, a, b)
+            | Op::IntBin(_, a, b)
+            | Op::Cmp(_, a, b)
+            | Op::SetEq(_, a, b)
+            | Op::SubsetOf(a, b)
+            | Op::In(a, b)
+            | Op::And(a, b)
+            | Op::Or(a, b) => [Some(a), Some(b)],
+        }
+    }
+
+    /// The operands of an operation, to change them in place (a
+    /// quantifier's are its domain and condition, as in [`Op::operands`]).
+    pub fn operands_mut(&mut self) -> [Option<&mut Op>; 2] {
+        match self {
+            Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::Quant(qo) => [Some(&mut qo.domain), Some(&mut qo.body)],
+            Op::Cands(_, x)
+            | Op::Project(_, x)
+            | Op::Linked(x)
+            | Op::Peers(x)
+            | Op::First(x)
+            | Op::Last(x)
+            | Op::Len(x)
+            | Op::Not(x) => [Some(x), None],
+            Op::SetBin(_, _, a, b)
+            | Op::IntBin(_, a, b)
+            | Op::Cmp(_, a, b)
+            | Op::SetEq(_, a, b)
+            | Op::SubsetOf(a, b)
+            | Op::In(a, b)
+            | Op::And(a, b)
+            | Op::Or(a, b) => [Some(a), Some(b)],
+        }
+    }
+
+    /// The type of the expression's value, read off its operation and
+    /// the checker's types of the slots it reads (`slots`) and of its set
+    /// operations.
+    pub fn ty(&self, slots: &[Ty]) -> Ty {
+        match self {
+            Op::Int(_) | Op::Len(_) | Op::IntBin(..) => Ty::Int,
+            Op::Slot(s) => slots.get(*s).copied().unwrap_or(Ty::Error),
+            Op::Cands(..) | Op::Linked(_) | Op::Grid => Ty::Set(Elem::Cand),
+            Op::Project(e, _) | Op::SetBin(_, e, ..) => Ty::Set(*e),
+            Op::Peers(_) => Ty::Set(Elem::Cell),
+            Op::First(x) | Op::Last(x) => x.ty(slots).elem().map_or(Ty::Error, Ty::One),
+            Op::Cmp(..)
+            | Op::SetEq(..)
+            | Op::SubsetOf(..)
+            | Op::In(..)
+            | Op::And(..)
+            | Op::Or(..)
+            | Op::Not(_) => Ty::Bool,
+            Op::Quant(qo) => match qo.q {
+                Quant::Count => Ty::Int,
+                Quant::Select => (slots.get(qo.slot).copied())
+                    .and_then(Ty::elem)
+                    .map_or(Ty::Error, Ty::Set),
+                _ => Ty::Bool,
+            },
+        }
+    }
+
+    /// Can evaluation be undefined (does it use `first` or `last`)?
+    pub fn may_fail(&self) -> bool {
+        matches!(self, Op::First(_) | Op::Last(_))
+            || self.operands().into_iter().flatten().any(Op::may_fail)
+    }
+}
+
+/// The slots `op` reads that no quantifier inside it binds (its variable
+/// and its moved parts), pushed on `out`.
+pub fn free_slots(op: &Op, bound: &mut Vec<usize>, out: &mut Vec<usize>) {
+    match op {
+        Op::Slot(s) => {
+            if !bound.contains(s) {
+                out.push(*s);
+            }
+        }
+        Op::Quant(q) => {
+            free_slots(&q.domain, bound, out);
+            let depth = bound.len();
+            bound.push(q.slot);
+            for (t, v) in &q.pre {
+                free_slots(v, bound, out);
+                bound.push(*t);
+            }
+            free_slots(&q.body, bound, out);
+            bound.truncate(depth);
+        }
+        _ => {
+            for x in op.operands().into_iter().flatten() {
+                free_slots(x, bound, out);
+            }
+        }
+    }
+}
+
+/// One instruction of a plan, run in order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Instr {
+    /// Binds `slot` to each element of the domain (`size: None`) or to each
+    /// `size`-subset of it, in increasing order; or, when `order` is not
+    /// empty (`in A then B …`, whose union is `domain`), to the elements
+    /// of the domain in A in increasing order, then those in B not taken
+    /// yet, and so on.
+    Gen {
+        slot: usize,
+        elem: Elem,
+        size: Option<usize>,
+        domain: Option<Op>,
+        order: Vec<Op>,
+    },
+    Def {
+        slot: usize,
+        op: Op,
+    },
+    Filter(Op),
+}
+
+/// A piece of a show template, over checked expressions ([`Op`]) or, in
+/// the typed stage, over what the matcher evaluates.
+#[derive(Clone, Debug)]
+pub enum ShowPart<O = Op> {
+    /// Literal text (family parameters already substituted).
+    Lit(String),
+    /// A value, printed by its shape.
+    Value(Shape, O),
+    /// Elements printed relative to a context element (`within(ctx, x)`).
+    Within {
+        ctx_elem: Elem,
+        ctx: O,
+        shape: Shape,
+        x: O,
+    },
+}
+
+impl<O> ShowPart<O> {
+    /// The same part over `f` of each expression.
+    pub fn map<P>(&self, mut f: impl FnMut(&O) -> P) -> ShowPart<P> {
+        match self {
+            ShowPart::Lit(s) => ShowPart::Lit(s.clone()),
+            ShowPart::Value(shape, op) => ShowPart::Value(*shape, f(op)),
+            ShowPart::Within {
+                ctx_elem,
+                ctx,
+                shape,
+                x,
+            } => ShowPart::Within {
+                ctx_elem: *ctx_elem,
+                ctx: f(ctx),
+                shape: *shape,
+                x: f(x),
+            },
+        }
+    }
+}
+
+/// A pattern rule as the checker makes it ([`crate::lang::check`]): its
+/// expressions typed and checked, not yet scheduled. The input of the
+/// compiler's passes ([`super::compile`]).
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// Number of value slots.
+    pub slots: usize,
+    /// The type of each slot's value: a generator's element or set, a
+    /// definition's expression, a quantifier's element, a moved part's
+    /// expression.
+    pub slot_types: Vec<Ty>,
+    /// What each slot holds when a match is reported (an element or a set
+    /// of elements); `None` for integers, conditions, quantified names and
+    /// working names (`_X`).
+    pub slot_shapes: Vec<Option<Shape>>,
+    /// The generators, in written order (each an [`Instr::Gen`]).
+    pub gens: Vec<Instr>,
+    /// Definitions and filters, in written order, each with the number of
+    /// generators it depends on (0 = none, k = the k-th and earlier).
+    pub placed: Vec<(usize, Instr)>,
+    pub conclusion: ConclusionKind,
+    pub target: Op,
+    /// `parents EXPR`: the candidates whose absence a match relies on.
+    pub parents: Option<Op>,
+    pub show: Vec<ShowPart>,
+}

@@ -1,0 +1,197 @@
+//! Shared prefixes of pattern plans: the bindings that the first
+//! instructions of several plans make, computed once per state.
+//!
+//! The rules of one file often start alike: Sudoku Explainer's unique
+//! loops are a dozen rules that all find the same loops before each
+//! checks its own type. When two plans of a file begin with the same
+//! instructions (the same generators, definitions and filters, on the same
+//! slots), [`share`] marks such prefixes of each plan with a [`Prefix`]
+//! (several, nested, when a plan shares a short prefix with many plans and
+//! a longer one with a few). The first plan searched on a state runs its
+//! prefix alone and records every binding that passes it (in the order
+//! the prefix makes them); any plan with the same prefix searched on the
+//! same live candidates replays those bindings and runs only the rest of
+//! its instructions. A plan reads nothing of a state but its live
+//! candidates, so the recorded bindings are exactly those the plan would
+//! make: the matches and their order do not change.
+//!
+//! A prefix is known by its instructions: its key is a hash of them,
+//! computed the same way in every file and thread (equal instructions,
+//! equal keys), and a record is replayed only for the same instructions
+//! (compared when the two plans do not share one copy of them). The
+//! records are kept by the search context ([`Records`], in
+//! [`super::Scratch`]): the last state seen for each key, dropped when it
+//! grows beyond [`MAX_RECORDED`] bindings (the plan then runs whole, as
+//! without sharing).
+
+use super::ir::{Instr, Val};
+use crate::grid::bits::Bits;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Bindings of one prefix beyond which they are not recorded (the plan
+/// then runs whole).
+pub const MAX_RECORDED: usize = 1 << 14;
+
+/// The shared prefix of a plan: its first `len` instructions, the same in
+/// every plan with the same `key`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prefix {
+    /// A hash of the instructions, the same in every file and thread.
+    pub key: u64,
+    pub len: usize,
+    /// The slots that a binding of the prefix is recorded and replayed
+    /// by: the first ones, up to the last that a generator or a definition
+    /// of the prefix binds. The plan's other slots (its later names, and
+    /// quantifiers' variables and moved parts, which are bound before
+    /// they are read) do not carry over from the prefix to the rest.
+    pub width: usize,
+    /// The instructions (one copy for the plans of a file that share
+    /// them).
+    pub instrs: Arc<[Instr]>,
+}
+
+/// The slots that the bindings of `instrs` (a prefix) are kept by: see
+/// [`Prefix::width`].
+fn width_of(instrs: &[Instr]) -> usize {
+    (instrs.iter())
+        .filter_map(|i| match i {
+            Instr::Gen { slot, .. } | Instr::Def { slot, .. } => Some(slot + 1),
+            Instr::Filter(_) => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The key of a prefix: a hash of its instructions, with fixed keys (the
+/// same in every run, file and thread).
+fn key_of(instrs: &[Instr]) -> u64 {
+    let mut h = DefaultHasher::new();
+    instrs.hash(&mut h);
+    h.finish()
+}
+
+/// The prefixes each plan shares with other plans of `plans` (the
+/// instructions of the plans of one file): for every other plan, the
+/// instructions both begin with, when they hold a generator. A plan sharing
+/// a short prefix with many plans and a longer one with a few gets both,
+/// shortest first: the longer prefix's bindings are made from the shorter
+/// one's.
+pub fn share(plans: &[&[Instr]]) -> Vec<Vec<Prefix>> {
+    // One copy of each distinct prefix, so that plans sharing it compare
+    // records by address.
+    let mut copies: HashMap<&[Instr], Arc<[Instr]>> = HashMap::new();
+    let mut out = Vec::with_capacity(plans.len());
+    for (i, instrs) in plans.iter().enumerate() {
+        let mut lens: Vec<usize> = (0..plans.len())
+            .filter(|&j| j != i)
+            .map(|j| {
+                instrs
+                    .iter()
+                    .zip(plans[j].iter())
+                    .take_while(|(a, b)| a == b)
+                    .count()
+            })
+            .filter(|&len| instrs[..len].iter().any(|x| matches!(x, Instr::Gen { .. })))
+            .collect();
+        lens.sort_unstable();
+        lens.dedup();
+        out.push(
+            lens.into_iter()
+                .map(|len| {
+                    let p = &instrs[..len];
+                    Prefix {
+                        key: key_of(p),
+                        len,
+                        width: width_of(p),
+                        instrs: copies.entry(p).or_insert_with(|| p.into()).clone(),
+                    }
+                })
+                .collect(),
+        );
+    }
+    out
+}
+
+/// The bindings recorded for one prefix: `stride` values each (the
+/// prefix's [`Prefix::width`] first slots), for the
+/// live candidates `cands`; not `complete` when there were more than
+/// [`MAX_RECORDED`] (then the plans run whole on that state).
+pub struct Recorded {
+    pub cands: Bits,
+    pub stride: usize,
+    pub complete: bool,
+    pub vals: Vec<Val>,
+    /// The prefix's instructions.
+    instrs: Arc<[Instr]>,
+}
+
+/// Spare vectors above this capacity (in values) are freed, not kept.
+const MAX_SPARE: usize = 1 << 16;
+
+/// The recorded bindings of the prefixes searched, by key: the last
+/// state's for each. Part of a search context's scratch.
+#[derive(Default)]
+pub struct Records {
+    records: HashMap<u64, Rc<Recorded>>,
+    /// The emptied vectors of records that were replaced, by key: the
+    /// next recording of the key fills one instead of growing a new vector
+    /// (and copying it at each doubling) as its bindings come.
+    spare: HashMap<u64, Vec<Val>>,
+}
+
+impl Records {
+    /// An empty vector to record the bindings of `p` in: the one of the
+    /// key's last replaced record when there is one, else a new one.
+    pub fn spare(&mut self, p: &Prefix) -> Vec<Val> {
+        self.spare.remove(&p.key).unwrap_or_default()
+    }
+
+    /// The bindings recorded for `p` on the live candidates `cands`, if
+    /// any.
+    pub fn recorded(&self, p: &Prefix, cands: &Bits) -> Option<Rc<Recorded>> {
+        self.records
+            .get(&p.key)
+            .filter(|rec| {
+                rec.cands == *cands
+                    && (Arc::ptr_eq(&rec.instrs, &p.instrs) || rec.instrs == p.instrs)
+            })
+            .cloned()
+    }
+
+    /// Keeps the bindings of `p` for the live candidates `cands` they were
+    /// made on.
+    pub fn record(
+        &mut self,
+        p: &Prefix,
+        cands: Bits,
+        complete: bool,
+        vals: Vec<Val>,
+    ) -> Rc<Recorded> {
+        let rec = Rc::new(Recorded {
+            cands,
+            stride: p.width,
+            complete,
+            vals,
+            instrs: p.instrs.clone(),
+        });
+        let old = self.records.insert(p.key, rec.clone());
+        // A replaced record nobody replays any more gives its vector back.
+        if let Some(Ok(old)) = old.map(Rc::try_unwrap)
+            && old.vals.capacity() <= MAX_SPARE
+        {
+            let mut vals = old.vals;
+            vals.clear();
+            self.spare.insert(p.key, vals);
+        }
+        rec
+    }
+}
+
+impl std::fmt::Debug for Records {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "Records({} prefixes)", self.records.len())
+    }
+}
