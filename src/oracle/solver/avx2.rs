@@ -1,6 +1,6 @@
 //! Eight lanes in an AVX2 register.
 
-use super::board::{BAND_ALL, Board};
+use super::board::{BAND_ALL, Board, ENTRIES};
 use super::lanes::Lanes;
 use std::arch::x86_64::*;
 
@@ -11,14 +11,19 @@ pub(super) struct Avx2(__m256i);
 
 // SAFETY (every `unsafe` block below): these methods are inlined only
 // into `search_avx2`, compiled for and run on CPUs with AVX2; the loads
-// and stores read and write a whole `[u32; 8]`.
+// and stores read and write eight entries of a slice that has them.
 impl Lanes for Avx2 {
+    const WIDTH: usize = 8;
+    const GROUP: usize = 2;
+
     #[inline(always)]
-    fn load(a: &[u32; 8]) -> Self {
+    fn load(a: &[u32]) -> Self {
+        let a = &a[..8];
         Avx2(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) })
     }
     #[inline(always)]
-    fn store(self, a: &mut [u32; 8]) {
+    fn store(self, a: &mut [u32]) {
+        let a = &mut a[..8];
         unsafe { _mm256_storeu_si256(a.as_mut_ptr().cast(), self.0) }
     }
     #[inline(always)]
@@ -50,8 +55,8 @@ impl Lanes for Avx2 {
         Avx2(unsafe { _mm256_slli_epi32::<N>(self.0) })
     }
     #[inline(always)]
-    fn mul(self, o: Self) -> Self {
-        Avx2(unsafe { _mm256_mullo_epi32(self.0, o.0) })
+    fn times<const M: u32>(self) -> Self {
+        Avx2(unsafe { _mm256_mullo_epi32(self.0, _mm256_set1_epi32(M as i32)) })
     }
     #[inline(always)]
     fn is_zero(self) -> Self {
@@ -70,7 +75,7 @@ impl Lanes for Avx2 {
         Avx2(unsafe { _mm256_shuffle_epi32::<0b11_01_00_10>(self.0) })
     }
     #[inline(always)]
-    fn swap_halves(self) -> Self {
+    fn other_half(self) -> Self {
         Avx2(unsafe { _mm256_permute2x128_si256::<0x01>(self.0, self.0) })
     }
     #[inline(always)]
@@ -102,7 +107,7 @@ impl Lanes for Avx2 {
             if _mm256_testz_si256(empty, empty) == 0 {
                 return None;
             }
-            let mut board = Board { v: [[0; 8]; 5] };
+            let mut board = Board { v: [0; ENTRIES] };
             for d in (0..9).rev() {
                 let mut w = [0u32; 3];
                 for (q, w) in w.iter_mut().enumerate() {

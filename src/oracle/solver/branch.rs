@@ -23,19 +23,16 @@ impl Board {
     /// unsolved cell with the fewest candidates.
     #[inline(always)]
     pub(super) fn pick<L: Lanes>(&self) -> (usize, u32, u64) {
-        let mut v = [L::splat(0); 5];
-        for (v, a) in v.iter_mut().zip(&self.v) {
-            *v = L::load(a);
-        }
+        let v = self.vectors::<L>();
         let mut ones = L::splat(0);
         let mut twos = L::splat(0);
         let mut threes = L::splat(0);
-        for &x in &v {
+        for &x in v.iter().take(L::COUNT) {
             threes = threes.or(twos.and(x));
             twos = twos.or(ones.and(x));
             ones = ones.or(x);
         }
-        let (o, t, h) = (ones.swap_halves(), twos.swap_halves(), threes.swap_halves());
+        let (o, t, h) = (ones.other_half(), twos.other_half(), threes.other_half());
         let threes = threes.or(h).or(twos.and(o)).or(ones.and(t));
         let twos = twos.or(t).or(ones.and(o));
         let (mut unsolved, mut biv) = ([0u32; 8], [0u32; 8]);
@@ -48,10 +45,8 @@ impl Board {
         // `4 * d + b`, as in `cell_digits` (64 entries: any index masked
         // with 63 is in bounds).
         let mut du = [0u32; 64];
-        for (j, x) in v.iter().enumerate() {
-            let mut lanes = [0u32; 8];
-            x.and(twos).store(&mut lanes);
-            du[8 * j..8 * j + 8].copy_from_slice(&lanes);
+        for (j, x) in v.iter().enumerate().take(L::COUNT) {
+            x.and(twos).store(&mut du[L::WIDTH * j..]);
         }
         let mut rest = [0u32; 4];
         for b in 0..3 {
@@ -98,7 +93,7 @@ impl Board {
     /// An unsolved cell with the fewest candidates (the first in cell
     /// order), and its digits.
     #[inline(always)]
-    pub(super) fn fewest<L: Lanes>(v: &[L; 5], unsolved: &[u32; 8]) -> (usize, u32, u64) {
+    pub(super) fn fewest<L: Lanes>(v: &[L; 9], unsolved: &[u32; 8]) -> (usize, u32, u64) {
         let mut best = (0, 0, 0);
         let mut best_count = u32::MAX;
         for (b, &u) in unsolved[..3].iter().enumerate() {

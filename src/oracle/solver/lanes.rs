@@ -1,13 +1,29 @@
-//! Eight 32-bit lanes: the operations the sweep and the branching choice
-//! are written with, and their plain-array form.
+//! Vectors of 32-bit lanes: the operations the sweep and the branching
+//! choice are written with, and their plain-array form ([`Arrays`]).
+//!
+//! A vector holds one digit (four lanes: bands 0-2 and a padding lane) or
+//! two (eight lanes: the even digit in lanes 0-3, the odd one in 4-7); see
+//! [`super::board`].
 
 use super::board::Board;
 
-/// Eight 32-bit lanes, as the sweep sees them.  Implemented by plain arrays
-/// ([`Lanes8`], any target) and by AVX2 registers ([`Avx2`]).
+/// A vector of 32-bit lanes, as the sweep sees it.  Implemented by plain
+/// arrays ([`Arrays`], any target), and on x86-64 by SSE2 and SSE4.1
+/// registers (`sse::Sse`, one digit) and by AVX2 registers (`avx2::Avx2`,
+/// two digits).
 pub(super) trait Lanes: Copy {
-    fn load(a: &[u32; 8]) -> Self;
-    fn store(self, a: &mut [u32; 8]);
+    /// Lanes of a vector: 4 (one digit) or 8 (two digits).
+    const WIDTH: usize;
+    /// Vectors holding the nine digits: 9 or 5.
+    const COUNT: usize = 36_usize.div_ceil(Self::WIDTH);
+    /// Vectors a sweep works on side by side, at most 5: as many
+    /// independent chains of operations as the registers hold.
+    const GROUP: usize;
+
+    /// The first [`Self::WIDTH`] entries of `a`.
+    fn load(a: &[u32]) -> Self;
+    /// Writes the lanes to the first [`Self::WIDTH`] entries of `a`.
+    fn store(self, a: &mut [u32]);
     fn splat(x: u32) -> Self;
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
@@ -16,18 +32,19 @@ pub(super) trait Lanes: Copy {
     fn and_not(self, o: Self) -> Self;
     fn shr<const N: i32>(self) -> Self;
     fn shl<const N: i32>(self) -> Self;
-    /// Lane-wise product (low 32 bits).
-    fn mul(self, o: Self) -> Self;
+    /// Lane-wise product by `M` (low 32 bits).
+    fn times<const M: u32>(self) -> Self;
     /// All ones in the lanes that are zero, zero elsewhere.
     fn is_zero(self) -> Self;
     /// Whether some lane is not zero.
     fn any(self) -> bool;
-    /// Lanes 0-2 and 4-6 rotated: lane `b` gets lane `b + 1` (mod 3).
+    /// Lanes 0-2 (and 4-6) rotated: lane `b` gets lane `b + 1` (mod 3).
     fn next_band(self) -> Self;
-    /// Lanes 0-2 and 4-6 rotated: lane `b` gets lane `b + 2` (mod 3).
+    /// Lanes 0-2 (and 4-6) rotated: lane `b` gets lane `b + 2` (mod 3).
     fn prev_band(self) -> Self;
-    /// The two halves (lanes 0-3, 4-7) exchanged.
-    fn swap_halves(self) -> Self;
+    /// The lanes of the vector's other digit in these lanes (the two halves
+    /// exchanged); zero in a vector of one digit.
+    fn other_half(self) -> Self;
     /// Bit `l` set when lane `l` has bit `i` (`i < 32`).
     fn bits_at(self, i: u32) -> u32;
 
@@ -45,43 +62,46 @@ pub(super) trait Lanes: Copy {
     }
 }
 
-/// Eight lanes as an array: every operation a loop over the lanes.  The
-/// portable copy on targets other than x86-64 (on x86-64, which the tests
-/// run it too, the compiler does not make vector code of it).
-#[cfg(any(test, not(target_arch = "x86_64")))]
+/// Four lanes (one digit) as an array, every operation a loop over the
+/// lanes: the `scalar` tier, the only one on targets other than x86-64.
+/// It uses no vector instruction by itself; the compiler makes what it can
+/// of the loops (on x86-64, SSE2 code).
 #[derive(Clone, Copy)]
-pub(super) struct Lanes8([u32; 8]);
+pub(super) struct Arrays([u32; 4]);
 
-#[cfg(any(test, not(target_arch = "x86_64")))]
-impl Lanes8 {
+impl Arrays {
     #[inline(always)]
     fn zip(self, o: Self, f: impl Fn(u32, u32) -> u32) -> Self {
-        let mut r = [0u32; 8];
+        let mut r = [0u32; 4];
         for (r, (&a, &b)) in r.iter_mut().zip(self.0.iter().zip(&o.0)) {
             *r = f(a, b);
         }
-        Lanes8(r)
+        Arrays(r)
     }
 
     #[inline(always)]
-    fn permute(self, p: [usize; 8]) -> Self {
-        Lanes8(p.map(|i| self.0[i]))
+    fn permute(self, p: [usize; 4]) -> Self {
+        Arrays(p.map(|i| self.0[i]))
     }
 }
 
-#[cfg(any(test, not(target_arch = "x86_64")))]
-impl Lanes for Lanes8 {
+impl Lanes for Arrays {
+    const WIDTH: usize = 4;
+    const GROUP: usize = 2;
+
     #[inline(always)]
-    fn load(a: &[u32; 8]) -> Self {
-        Lanes8(*a)
+    fn load(a: &[u32]) -> Self {
+        let mut r = [0; 4];
+        r.copy_from_slice(&a[..4]);
+        Arrays(r)
     }
     #[inline(always)]
-    fn store(self, a: &mut [u32; 8]) {
-        *a = self.0;
+    fn store(self, a: &mut [u32]) {
+        a[..4].copy_from_slice(&self.0);
     }
     #[inline(always)]
     fn splat(x: u32) -> Self {
-        Lanes8([x; 8])
+        Arrays([x; 4])
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
@@ -101,19 +121,19 @@ impl Lanes for Lanes8 {
     }
     #[inline(always)]
     fn shr<const N: i32>(self) -> Self {
-        Lanes8(self.0.map(|x| x >> N))
+        Arrays(self.0.map(|x| x >> N))
     }
     #[inline(always)]
     fn shl<const N: i32>(self) -> Self {
-        Lanes8(self.0.map(|x| x << N))
+        Arrays(self.0.map(|x| x << N))
     }
     #[inline(always)]
-    fn mul(self, o: Self) -> Self {
-        self.zip(o, u32::wrapping_mul)
+    fn times<const M: u32>(self) -> Self {
+        Arrays(self.0.map(|x| x.wrapping_mul(M)))
     }
     #[inline(always)]
     fn is_zero(self) -> Self {
-        Lanes8(self.0.map(|x| ((x == 0) as u32).wrapping_neg()))
+        Arrays(self.0.map(|x| ((x == 0) as u32).wrapping_neg()))
     }
     #[inline(always)]
     fn any(self) -> bool {
@@ -121,15 +141,15 @@ impl Lanes for Lanes8 {
     }
     #[inline(always)]
     fn next_band(self) -> Self {
-        self.permute([1, 2, 0, 3, 5, 6, 4, 7])
+        self.permute([1, 2, 0, 3])
     }
     #[inline(always)]
     fn prev_band(self) -> Self {
-        self.permute([2, 0, 1, 3, 6, 4, 5, 7])
+        self.permute([2, 0, 1, 3])
     }
     #[inline(always)]
-    fn swap_halves(self) -> Self {
-        self.permute([4, 5, 6, 7, 0, 1, 2, 3])
+    fn other_half(self) -> Self {
+        Arrays([0; 4])
     }
     #[inline(always)]
     fn bits_at(self, i: u32) -> u32 {

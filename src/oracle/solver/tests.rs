@@ -1,9 +1,7 @@
-//! Tests of the oracle: against a simple reference, and every copy of the
-//! search against the others.
+//! Tests of the oracle: against a simple reference, and every tier against
+//! the others.
 
 use super::*;
-#[cfg(target_arch = "x86_64")]
-use search::count_arrays;
 
 /// The well-known example puzzle of the Wikipedia "Sudoku" article.
 const WIKI: &str =
@@ -322,32 +320,21 @@ fn agrees_with_reference_on_perturbed_puzzles() {
     }
 }
 
-/// The copies of the search this CPU can run: the portable one, and the
-/// AVX2 one where the CPU has its features (whatever `RULEDOKU_ORACLE`
-/// says: both are tested).
-fn isas() -> Vec<Isa> {
-    #[cfg(target_arch = "x86_64")]
-    if Isa::avx2_available() {
-        return vec![Isa::Portable, Isa::Avx2];
-    }
-    eprintln!("note: only the portable oracle runs on this CPU");
-    vec![Isa::Portable]
-}
-
-/// Counts up to `limit` with every copy of the search this CPU can run
-/// (on x86-64 also the plain-array one other targets use), named.
-fn runs(m: &[u16; 81], limit: usize) -> Vec<(String, Search)> {
-    let mut all: Vec<(String, Search)> = isas()
-        .into_iter()
-        .map(|isa| (format!("{isa:?}"), run(isa, m, limit)))
+/// Counts up to `limit` with every tier this CPU can run (whatever
+/// `RULEDOKU_ORACLE` says), named.
+fn runs(m: &[u16; 81], limit: usize) -> Vec<(&'static str, Search)> {
+    let tiers: Vec<Tier> = Tier::ALL
+        .iter()
+        .copied()
+        .filter(|t| t.available())
         .collect();
-    #[cfg(target_arch = "x86_64")]
-    {
-        let mut ctx = Search::new(limit);
-        count_arrays(m, &mut ctx);
-        all.push(("arrays".to_string(), ctx));
+    if tiers.len() < Tier::ALL.len() {
+        eprintln!("note: this CPU runs only {tiers:?}");
     }
-    all
+    tiers
+        .into_iter()
+        .map(|t| (t.name(), t.run(m, limit)))
+        .collect()
 }
 
 /// Pencil marks of the first 81 characters of a line.
@@ -362,7 +349,7 @@ fn line_masks(line: &str) -> [u16; 81] {
 }
 
 #[test]
-fn every_instruction_set_agrees_with_the_reference() {
+fn every_tier_agrees_with_the_reference() {
     let mut seed = 0x1234_5678_9ABC_DEF1u64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -396,12 +383,11 @@ fn every_instruction_set_agrees_with_the_reference() {
     }
 }
 
-/// The portable copy, the AVX2 copy and the plain-array copy find the
-/// same counts and the same first solutions: on 1000 puzzles of cbg-000, on the same with givens
-/// removed (several solutions) and with candidates removed (often none),
-/// and on the hard puzzles.
+/// Every tier finds the same counts and the same first solutions: on 1000
+/// puzzles of cbg-000, on the same with givens removed (several solutions)
+/// and with candidates removed (often none), and on the hard puzzles.
 #[test]
-fn instruction_sets_agree_on_samples() {
+fn tiers_agree_on_samples() {
     let mut seed = 0x0BAD_5EED_u64;
     let mut next = move || {
         seed ^= seed << 13;
@@ -442,4 +428,48 @@ fn instruction_sets_agree_on_samples() {
     }
     // The sample has every outcome, many times.
     assert!(kinds.iter().all(|&k| k > 100), "{kinds:?}");
+}
+
+#[test]
+fn the_best_tier_runs_unless_one_is_named() {
+    let all = |_: Tier| true;
+    let (best, _) = Tier::choose(None, all);
+    assert_eq!(best, Tier::ALL[0]);
+    for &t in Tier::ALL {
+        assert_eq!(Tier::choose(Some(t.name()), all), (t, None));
+    }
+    assert_eq!(
+        Tier::choose(Some("portable"), all),
+        (
+            best,
+            Some(format!(
+                "RULEDOKU_ORACLE=portable names no oracle (one of avx2, sse4, sse2, scalar); using {}",
+                best.name()
+            ))
+        )
+    );
+    assert_eq!(Tier::choose(Some(""), all), (best, None));
+    assert_eq!(Tier::choose(Some("AVX2"), all).0, best);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_tier_the_cpu_lacks_gives_way_to_the_best_it_has() {
+    let no_avx2 = |t: Tier| t != Tier::Avx2;
+    assert_eq!(Tier::choose(None, no_avx2), (Tier::Sse4, None));
+    assert_eq!(
+        Tier::choose(Some("avx2"), no_avx2),
+        (
+            Tier::Sse4,
+            Some(
+                "RULEDOKU_ORACLE=avx2: this CPU lacks the instructions of the avx2 oracle; using sse4"
+                    .to_string()
+            )
+        )
+    );
+    assert_eq!(Tier::choose(Some("sse2"), no_avx2), (Tier::Sse2, None));
+    let baseline = |t: Tier| matches!(t, Tier::Sse2 | Tier::Scalar);
+    assert_eq!(Tier::choose(None, baseline), (Tier::Sse2, None));
+    assert_eq!(Tier::choose(Some("sse4"), baseline).0, Tier::Sse2);
+    assert_eq!(Tier::choose(Some("scalar"), baseline), (Tier::Scalar, None));
 }
