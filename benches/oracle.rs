@@ -8,9 +8,9 @@
 //! `../shared/data/` (override with the `RULEDOKU_DATA` environment variable); a missing
 //! file is reported and its benchmark skipped.
 //!
-//! Each benchmark's name ends with the oracle's instruction set (`-avx2` or `-portable`);
-//! `RULEDOKU_ORACLE=scalar cargo bench --bench oracle` measures the portable copy on a
-//! CPU with AVX2.
+//! Each benchmark's name ends with the oracle's tier (`-avx2`, `-sse4`, `-sse2` or
+//! `-scalar`): the best the CPU has, or the one `RULEDOKU_ORACLE` names
+//! (`RULEDOKU_ORACLE=sse2 cargo bench --bench oracle` measures the x86-64 baseline).
 
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -88,6 +88,10 @@ enum Cmd {
         cmd: RulesCmd,
     },
     /// Measure puzzles/second of the oracle or of a rule set on a file (one thread).
+    ///
+    /// The oracle's line names its tier (instruction set): the best the CPU
+    /// has, or the one the environment variable RULEDOKU_ORACLE names (avx2,
+    /// sse4, sse2 or scalar).
     Bench {
         file: String,
         /// Benchmark this rule set instead of the brute-force oracle.
@@ -1262,6 +1266,9 @@ fn bench(
     let n = puzzles.len();
     match rules {
         None => {
+            // Chosen (and any note on RULEDOKU_ORACLE printed) before the
+            // timing.
+            let tier = solver::instruction_set();
             let (mut cpu, mut wall) = (f64::MAX, f64::MAX);
             let mut unique = 0;
             for _ in 0..repeat {
@@ -1280,7 +1287,7 @@ fn bench(
                 "oracle: {} ({unique} unique) in {cpu:.3} s CPU, {wall:.3} s wall: {:.0} puzzles per CPU-second (best of {repeat}, one thread, {} oracle)",
                 counted(n, "puzzle"),
                 n as f64 / cpu.max(1e-9),
-                solver::instruction_set()
+                tier
             )?;
         }
         Some(spec) => {

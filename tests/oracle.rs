@@ -1,10 +1,15 @@
-//! The oracle's two compiled copies, end to end: `RULEDOKU_ORACLE=scalar`
-//! forces the portable copy (the one a CPU without AVX2 runs), and `check`
-//! prints with it what it prints with the copy chosen for this CPU.
+//! The oracle's tiers (its copies compiled for AVX2, SSE4.1, SSE2 and plain
+//! arrays), end to end: `RULEDOKU_ORACLE` forces each tier this CPU has,
+//! and `check` prints with it what it prints with the tier chosen for this
+//! CPU; a value that names no tier is reported and the best tier runs (a
+//! tier the CPU lacks: see the oracle's unit tests).
 
 mod common;
 use common::{CBG_SAMPLE, MULTIPLE, NO_SOLUTION, Run, bench_line, command, data, finish};
 use std::path::Path;
+
+/// The tiers, best first.
+const TIERS: [&str; 4] = ["avx2", "sse4", "sse2", "scalar"];
 
 /// `ruledoku ARGS` with `RULEDOKU_ORACLE` set to `oracle`, or unset.
 fn ruledoku_with(oracle: Option<&str>, args: &[&str]) -> Run {
@@ -47,31 +52,68 @@ fn puzzles(dir: &Path) -> String {
     file.to_str().unwrap().to_string()
 }
 
-/// Whether this CPU has the features of the oracle's AVX2 copy.
-fn cpu_has_avx2() -> bool {
+/// Whether this CPU has the instructions of the oracle's tier `tier`.
+fn cpu_has(tier: &str) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("popcnt")
+        use std::arch::is_x86_feature_detected as has;
+        match tier {
+            "avx2" => {
+                has!("avx2") && has!("bmi1") && has!("bmi2") && has!("lzcnt") && has!("popcnt")
+            }
+            "sse4" => {
+                has!("sse3") && has!("ssse3") && has!("sse4.1") && has!("sse4.2") && has!("popcnt")
+            }
+            _ => true,
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    false
+    {
+        tier == "scalar"
+    }
+}
+
+/// The tiers this CPU has, best first.
+fn tiers() -> Vec<&'static str> {
+    let tiers: Vec<_> = TIERS.into_iter().filter(|t| cpu_has(t)).collect();
+    if tiers.len() < TIERS.len() {
+        eprintln!("note: this CPU runs only the tiers {tiers:?}");
+    }
+    tiers
+}
+
+/// The tier `bench` names with `RULEDOKU_ORACLE` set to `oracle`, and
+/// what it says on stderr.
+fn bench_tier(oracle: Option<&str>) -> (String, String) {
+    let sample = data(CBG_SAMPLE);
+    let run = ruledoku_with(
+        oracle,
+        &["bench", "--limit", "20", sample.to_str().unwrap()],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let line = bench_line(run.lines()[0], 20);
+    assert_eq!(line.head, "oracle: 20 puzzles (20 unique)");
+    let tier = line
+        .tail
+        .strip_prefix("best of 1, one thread, ")
+        .and_then(|t| t.strip_suffix(" oracle"))
+        .unwrap_or_else(|| panic!("{:?}", line.tail));
+    (tier.to_string(), run.stderr)
 }
 
 #[test]
-fn the_portable_oracle_checks_as_the_default_one() {
+fn every_tier_checks_as_the_default_one() {
     let dir = tempfile::tempdir().unwrap();
     let file = puzzles(dir.path());
     let default = ruledoku_with(None, &["check", "--solution", &file]);
-    let portable = ruledoku_with(Some("scalar"), &["check", "--solution", &file]);
-    assert_eq!(default.stderr, portable.stderr);
-    assert_eq!(default.code, portable.code);
-    assert_eq!(default.stdout, portable.stdout);
+    for tier in tiers() {
+        let forced = ruledoku_with(Some(tier), &["check", "--solution", &file]);
+        assert_eq!(default.stderr, forced.stderr, "{tier}");
+        assert_eq!(default.code, forced.code, "{tier}");
+        assert_eq!(default.stdout, forced.stdout, "{tier}");
+    }
     // Every outcome is there, many times (a changed given often makes the
-    // givens contradictory: an invalid line, the same for both).
+    // givens contradictory: an invalid line, the same for all).
     let summary = default.lines().last().unwrap().to_string();
     for (kind, least) in [("unique", 300), ("multiple", 300), ("none", 20)] {
         let n = default
@@ -84,17 +126,28 @@ fn the_portable_oracle_checks_as_the_default_one() {
 }
 
 #[test]
-fn bench_names_the_oracle_copy() {
-    let sample = data(CBG_SAMPLE);
-    let sample = sample.to_str().unwrap();
-    let run = ruledoku_with(Some("scalar"), &["bench", "--limit", "20", sample]);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let line = bench_line(run.lines()[0], 20);
-    assert_eq!(line.head, "oracle: 20 puzzles (20 unique)");
-    assert_eq!(line.tail, "best of 1, one thread, portable oracle");
-    // Any other value leaves the choice to the CPU.
-    let run = ruledoku_with(Some("auto"), &["bench", "--limit", "20", sample]);
-    let line = bench_line(run.lines()[0], 20);
-    let auto = if cpu_has_avx2() { "avx2" } else { "portable" };
-    assert_eq!(line.tail, format!("best of 1, one thread, {auto} oracle"));
+fn bench_names_the_tier() {
+    let have = tiers();
+    assert_eq!(bench_tier(None), (have[0].to_string(), String::new()));
+    // Set but empty is as unset.
+    assert_eq!(bench_tier(Some("")), (have[0].to_string(), String::new()));
+    for tier in have {
+        assert_eq!(bench_tier(Some(tier)), (tier.to_string(), String::new()));
+    }
+}
+
+#[test]
+fn an_unknown_tier_is_reported_and_the_best_runs() {
+    let best = tiers()[0];
+    for value in ["portable", "AVX2", "avx2 "] {
+        let (tier, stderr) = bench_tier(Some(value));
+        assert_eq!(tier, best, "{value:?}");
+        assert_eq!(
+            stderr,
+            format!(
+                "ruledoku: RULEDOKU_ORACLE={value} names no oracle (one of avx2, sse4, sse2, scalar); using {best}\n"
+            ),
+            "{value:?}"
+        );
+    }
 }
