@@ -76,34 +76,53 @@ impl<const SSE41: bool> Lanes for Sse<SSE41> {
     fn shl<const N: i32>(self) -> Self {
         Sse(unsafe { _mm_slli_epi32::<N>(self.0) })
     }
-    /// With SSE4.1 one instruction (`pmulld`); with SSE2 a sum of
-    /// shifted copies, one pair per run of ones in `M`: SSE2 has no 32-bit
-    /// product, and the compiler would turn the sum back into an emulated
-    /// one (two 64-bit products and three shuffles) were the shifts not
-    /// hidden from it.
+    /// With SSE4.1 one instruction (`pmulld`).  With SSE2, which has no
+    /// 32-bit product, `M` is taken as a run of ones `(1 << n) - 1` times
+    /// a sum of powers of two (as the sweep's constants are): the run is a
+    /// shifted difference, each power a shifted copy, added.  The
+    /// compiler would turn that sum back into an emulated product (two
+    /// 64-bit products and three shuffles) were the shifts not hidden from
+    /// it.
     #[inline(always)]
     fn times<const M: u32>(self) -> Self {
         if SSE41 {
             return Sse(unsafe { _mm_mullo_epi32(self.0, _mm_set1_epi32(M as i32)) });
         }
-        // One term `(x << hi) - (x << lo)` per run of ones `lo..hi`.
-        let x = self.0;
-        let mut sum = None;
-        let mut m = M;
-        while m != 0 {
-            let lo = m.trailing_zeros();
-            let hi = lo + (m >> lo).trailing_ones();
-            unsafe {
-                let top = hidden(_mm_sll_epi32(x, _mm_cvtsi32_si128(hi as i32)));
-                let term = _mm_sub_epi32(top, _mm_sll_epi32(x, _mm_cvtsi32_si128(lo as i32)));
+        // The length of the lowest run of ones, and the powers of two.
+        let n = (M >> M.trailing_zeros()).trailing_ones();
+        let powers = M / ((1u64 << n) - 1) as u32;
+        const {
+            let n = (M >> M.trailing_zeros()).trailing_ones();
+            let run = (1u64 << n) - 1;
+            assert!(
+                M != 0 && M as u64 / run * run == M as u64,
+                "not a run times powers"
+            );
+        }
+        unsafe {
+            let x = self.0;
+            let run = if n == 1 {
+                x
+            } else {
+                _mm_sub_epi32(hidden(_mm_sll_epi32(x, _mm_cvtsi32_si128(n as i32))), x)
+            };
+            let mut sum = None;
+            let mut p = powers;
+            while p != 0 {
+                let b = p.trailing_zeros();
+                p &= p - 1;
+                let term = if b == 0 {
+                    run
+                } else {
+                    _mm_sll_epi32(run, _mm_cvtsi32_si128(b as i32))
+                };
                 sum = Some(match sum {
                     None => term,
                     Some(s) => _mm_add_epi32(hidden(s), term),
                 });
             }
-            m &= !(u32::MAX >> (32 - hi) & u32::MAX << lo);
+            Sse(sum.unwrap_or(_mm_setzero_si128()))
         }
-        Sse(sum.unwrap_or(unsafe { _mm_setzero_si128() }))
     }
     #[inline(always)]
     fn is_zero(self) -> Self {
