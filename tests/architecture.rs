@@ -284,3 +284,57 @@ fn test_code_is_not_counted() {
     assert!(!code.contains("crate::path"));
     assert!(!code.contains("crate::engine"));
 }
+
+/// The modules of `folder` in the order its `mod.rs` doc first names them
+/// (in backticks, as `name` or [`name`]).
+fn doc_order(folder: &Path) -> Vec<String> {
+    let doc: String = fs::read_to_string(folder.join("mod.rs"))
+        .expect("a mod.rs")
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut order: Vec<String> = Vec::new();
+    for quoted in doc.split('`').skip(1).step_by(2) {
+        let name = quoted.trim_start_matches('[').trim_end_matches(']');
+        if folder.join(format!("{name}.rs")).is_file() && !order.iter().any(|m| m == name) {
+            order.push(name.to_string());
+        }
+    }
+    order
+}
+
+/// Architecture Invariant (ARCHITECTURE.md, "Imports"): inside the
+/// pattern compiler and the trial searches, each module imports only the
+/// modules its folder's `mod.rs` lists before it.
+#[test]
+fn modules_import_only_those_listed_before_them() {
+    let mut wrong = Vec::new();
+    for folder in ["src/search/pattern", "src/search/trial"] {
+        let folder = root().join(folder);
+        let order = doc_order(&folder);
+        assert!(
+            order.len() >= 10,
+            "{folder:?}'s doc lists its modules: {order:?}"
+        );
+        for (i, module) in order.iter().enumerate() {
+            let source = fs::read_to_string(folder.join(format!("{module}.rs"))).expect("source");
+            let code = code_only(&source);
+            let parent = folder.file_name().and_then(|n| n.to_str()).expect("a name");
+            for prefix in ["super::".to_string(), format!("crate::search::{parent}::")] {
+                for (k, _) in code.match_indices(prefix.as_str()) {
+                    let name: String = code[k + prefix.len()..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    if order[i + 1..].contains(&name) {
+                        wrong.push(format!("{parent}/{module} imports {name}, listed after it"));
+                    }
+                }
+            }
+        }
+    }
+    wrong.sort();
+    wrong.dedup();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
