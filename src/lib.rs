@@ -18,12 +18,14 @@
 //!    from the steps' evidence.
 //! 10. [`study`]: tools that study rules over collections (`subsume`,
 //!     `classify`);
-//! 11. [`rating`] and [`serate`]: ratings, and Sudoku Explainer's ER/EP/ED.
+//! 11. [`rating`] and [`serate`]: ratings, and Sudoku Explainer's ER/EP/ED;
+//! 12. [`generate`]: random minimal puzzles, by the oracle alone.
 //!
 //! See `ARCHITECTURE.md` for the map and its invariants.
 
 pub mod draw;
 pub mod engine;
+pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod lang;

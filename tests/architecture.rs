@@ -16,6 +16,7 @@ const NOT_LAYERS: &[&str] = &[
     "lib.rs",
     "study_cli.rs",
     "filter_cli.rs",
+    "generate_cli.rs",
     "test_data.rs",
 ];
 
