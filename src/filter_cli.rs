@@ -33,7 +33,7 @@ pub struct FilterArgs {
     slow: bool,
     /// Another filter: a rule set whose trial rules do the eliminating.
     #[arg(long, value_name = "SET")]
-    rules: Option<String>,
+    rules: Option<std::ffi::OsString>,
     /// Stop a puzzle after this many seconds (it counts as not solved and
     /// says so); the batch goes on.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true)]
@@ -211,13 +211,20 @@ impl Filtered {
 }
 
 pub fn filter(args: &FilterArgs) -> Result<Status, Fail> {
-    let name = match (&args.rules, args.slow) {
-        (Some(s), _) => s.as_str(),
-        (None, true) => "filter-slow",
-        (None, false) => "filter-fast",
+    let spec: &OsStr = match (&args.rules, args.slow) {
+        (Some(s), _) => s,
+        (None, true) => "filter-slow".as_ref(),
+        (None, false) => "filter-fast".as_ref(),
     };
-    super::input_cli::one_reader_of_stdin(&args.input, args.rules.as_deref().map(OsStr::new))?;
-    let set = ruleset::load(name).map_err(|e| e.to_string())?;
+    // How messages name the filter (a path that is not UTF-8 shown with
+    // what is not replaced).
+    let name = &std::path::Path::new(spec).display().to_string();
+    super::input_cli::one_reader_of_stdin(&args.input, args.rules.as_deref())?;
+    let set = ruleset::load(spec).map_err(|e| e.to_string())?;
+    if let Some(b) = args.bands.as_deref() {
+        // The ratings are read as the results are written.
+        super::Inputs::of([b]).refuse_stdout()?;
+    }
     let mut bands = args.bands.as_deref().map(Bands::read).transpose()?;
     let mut unrated = 0usize;
     if !set

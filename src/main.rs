@@ -183,7 +183,7 @@ struct RunOpts {
     /// Check every step against the puzzle's unique solution (found by the
     /// brute-force oracle) and report each puzzle's first wrong step on
     /// standard error: rule, step, wrong conclusion and the state before it
-    /// as a pencil-mark line. Exit status 1 when any step was wrong.
+    /// as a pencil-mark line. Exit status 4 when any step was wrong.
     #[arg(long)]
     verify: bool,
     /// Sudoku Explainer ratings: run the `se` set (or the first-producer

@@ -26,7 +26,7 @@ pub fn note_text(text: &str) {
 }
 
 /// How a command that ran to its end came out (exit statuses 0, 1, 4;
-/// see [`Status::code`] and README's "Exit status").
+/// see [`exit_code`] and README's "Exit status").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// Every record was read and judged (and the verdict, if the command

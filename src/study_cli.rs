@@ -12,7 +12,6 @@ use ruledoku::ruleset::{self, Library};
 use ruledoku::study::spec::{self, Resolved};
 use ruledoku::study::subsume::{Counts, Example, Mode, PuzzleStudy, Study};
 use serde_json::json;
-use std::ffi::OsStr;
 use std::time::Duration;
 
 /// Records handed to the worker threads at a time.
@@ -330,7 +329,7 @@ pub struct ClassifyArgs {
     rating: Option<String>,
     /// The distribution of the levels a rule set rates puzzles at.
     #[arg(long, value_name = "SET")]
-    rules: Option<String>,
+    rules: Option<std::ffi::OsString>,
     /// Print one line per puzzle (in input order) before the tables.
     #[arg(long)]
     each: bool,
@@ -391,7 +390,7 @@ pub fn classify(args: &ClassifyArgs) -> Result<Status, Fail> {
         super::Inputs::of(super::input_path(&args.input))
             .refuse(p, "give the plot another name")?;
     }
-    super::input_cli::one_reader_of_stdin(&args.input, args.rules.as_deref().map(OsStr::new))?;
+    super::input_cli::one_reader_of_stdin(&args.input, args.rules.as_deref())?;
     let mut lib = Library::new();
     let ladders = args
         .ladder

@@ -175,6 +175,24 @@ fn no_output_may_be_an_input() {
             "{args:?}"
         );
     }
+    // Nor may they be appended to the ratings `filter --bands` reads as
+    // it writes.
+    let puzzles = dir.path().join("puzzles.txt");
+    fs::write(&puzzles, &text).unwrap();
+    let (mut cmd, shown) = command(["filter", "--bands", i, puzzles.to_str().unwrap()]);
+    let out = cmd
+        .stdout(fs::OpenOptions::new().append(true).open(&input).unwrap())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let run = finish(&shown, out);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: standard output is the input ({i}): the results would be written over what is being read; redirect them to another file\n"
+        )
+    );
     assert_eq!(
         fs::read_to_string(&input).unwrap(),
         text,
@@ -451,6 +469,53 @@ fn the_page_is_replaced_whole_or_not_at_all() {
     );
 }
 
+/// A run interrupted (SIGINT, as by Ctrl-C) while it writes its page
+/// used to leave a truncated page: the earlier page stays as it was.
+#[test]
+fn an_interrupted_run_leaves_the_earlier_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    fs::write(&page, "earlier page\n").unwrap();
+    let input = dir.path().join("in.txt");
+    fs::write(&input, cbg_input(300)).unwrap();
+    let (mut cmd, _) = command([
+        OsStr::new("solve"),
+        OsStr::new("--rules"),
+        OsStr::new("w"),
+        OsStr::new("--html"),
+        page.as_os_str(),
+        input.as_os_str(),
+    ]);
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Once the new page has begun (its temporary file holds a section).
+    let started = Instant::now();
+    let begun = || {
+        fs::read_dir(dir.path()).unwrap().any(|e| {
+            let e = e.unwrap();
+            e.file_name().to_string_lossy().ends_with(".part")
+                && e.metadata().unwrap().len() > 100_000
+        })
+    };
+    while !begun() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no page begun");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended first");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(2), "{status:?}");
+    assert_eq!(fs::read_to_string(&page).unwrap(), "earlier page\n");
+}
+
 /// `is_char_device` for the test above.
 trait CharDevice {
     fn is_char_device_like(&self) -> bool;
@@ -584,6 +649,36 @@ fn file_names_need_not_be_utf8() {
     ]);
     assert_eq!(run.code, Some(2), "sfin has the singles too");
     assert!(run.stderr.contains("is defined twice"), "{}", run.stderr);
+    // `classify --rules` and `filter --rules` take them too.
+    let run = ruledoku([
+        OsStr::new("classify"),
+        OsStr::new("-j"),
+        OsStr::new("1"),
+        OsStr::new("--rules"),
+        rules.as_os_str(),
+        puzzles.as_os_str(),
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout
+            .ends_with("2 puzzles; distribution: 0:1 unsolved:1\n"),
+        "{}",
+        run.stdout
+    );
+    let run = ruledoku([
+        OsStr::new("filter"),
+        OsStr::new("--rules"),
+        rules.as_os_str(),
+        puzzles.as_os_str(),
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: `{}` has no trial rule: a filter set assumes candidates (see rules/filter.rules)\n",
+            rules.display()
+        )
+    );
     // A missing one is named with what is not UTF-8 replaced.
     let missing = dir.path().join(OsStr::from_bytes(b"m\xe9.txt"));
     let run = ruledoku([OsStr::new("rate"), missing.as_os_str()]);
@@ -691,6 +786,31 @@ fn check_gives_one_line_per_record_with_its_number() {
 
 // ---------------------------------------------------------------------------
 // README
+
+/// README's Quick start says where its puzzles come from: `puzzles.txt` is
+/// made (by `ruledoku generate`) before a command reads it, and that
+/// command makes puzzles.
+#[test]
+fn the_readme_quick_start_makes_its_puzzles_first() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("## Quick start").expect("a Quick start");
+    let quick = &readme[start..];
+    let quick = &quick[..quick[3..].find("\n## ").map_or(quick.len(), |i| i + 3)];
+    let made = "ruledoku generate --seed 1 -n 100 > puzzles.txt";
+    let at = quick.find(made).expect("puzzles.txt is made");
+    let used = quick.find(" puzzles.txt\n").expect("puzzles.txt is used");
+    assert!(at < used, "made before it is used");
+    let run = ruledoku(["generate", "--seed", "1", "-n", "100"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.lines().len(), 100);
+    let run = ruledoku_stdin(["check", "-"], &run.stdout);
+    assert!(
+        run.stdout
+            .ends_with("100 puzzles: 100 unique, 0 multiple, 0 no solution; 0 invalid lines\n"),
+        "{}",
+        run.stdout
+    );
+}
 
 /// README's `classify` example is what the command prints.
 #[test]
