@@ -169,16 +169,18 @@ pub fn records(arg: &OsStr) -> Result<(String, Input), String> {
 /// An error when the puzzle input and a rule set (`--rules`) both are
 /// standard input (`-`): the first to read it would take it all.
 pub fn one_reader_of_stdin(input: &OsStr, rules: Option<&OsStr>) -> Result<(), String> {
-    let dash = |s: &OsStr| {
-        s.as_encoded_bytes()
-            .split(|&b| b == b'+')
-            .any(|p| p == b"-")
-    };
-    if input == "-" && rules.is_some_and(dash) {
+    if input == "-" && rules.is_some_and(reads_stdin) {
         return Err(
             "the puzzles and the rule set are both standard input (`-`): give one of them as a file"
                 .into(),
         );
     }
     Ok(())
+}
+
+/// Does the rule-set spec read standard input (`-`, or a `+` part `-`)?
+pub fn reads_stdin(spec: &OsStr) -> bool {
+    spec.as_encoded_bytes()
+        .split(|&b| b == b'+')
+        .any(|p| p == b"-")
 }

@@ -1040,6 +1040,11 @@ fn rules(cmd: RulesCmd) -> Result<Status, Fail> {
         RulesCmd::Check { paths } => {
             // Warnings are shown: rules beyond the estimate are measured.
             ruledoku::lang::measure_huge_searches(true);
+            if paths.iter().filter(|p| input_cli::reads_stdin(p)).count() > 1 {
+                return Err(Fail::Error(
+                    "standard input (`-`) is given twice: it can be read once".into(),
+                ));
+            }
             let mut ok = true;
             for p in &paths {
                 match ruleset::load(p) {

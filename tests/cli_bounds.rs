@@ -740,6 +740,13 @@ fn rules_check_reads_standard_input() {
     let run = ruledoku_stdin(["rules", "check", "-"], "");
     assert_eq!(run.code, Some(1));
     assert_eq!(run.stdout, "<stdin>: empty rule set: the file is empty\n");
+    // Read once: `-` twice is a usage error.
+    let run = ruledoku_stdin(["rules", "check", "-", "singles+-"], "");
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "error: standard input (`-`) is given twice: it can be read once\n"
+    );
     let run = ruledoku_stdin(["rules", "list", "--rules", "-"], &shipped("singles.rules"));
     assert_eq!(run.code, Some(0));
     assert!(run.stdout.contains("<stdin>:"), "{}", run.stdout);
