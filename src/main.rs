@@ -825,8 +825,15 @@ fn solve(
         .num_threads(jobs)
         .build()
         .map_err(|e| e.to_string())?;
-    // No picture or page may be written over an input.
-    let inputs = Inputs::of(input_path(arg));
+    // No picture or page may be written over an input: the puzzles, or a
+    // rule file of the set.
+    let inputs = if pictures.svg.is_some() || pictures.html.is_some() {
+        let rule_files: std::collections::BTreeSet<&Path> =
+            set.rules.iter().map(|r| Path::new(&r.head.file)).collect();
+        Inputs::of(input_path(arg).into_iter().chain(rule_files))
+    } else {
+        Inputs::default()
+    };
     let (source, mut recs) = records(arg)?;
     if let Some(dir) = &pictures.svg {
         draw::prepare_dir(dir)?;

@@ -131,6 +131,22 @@ fn no_output_may_be_an_input() {
         );
         assert_eq!(run.stdout, "");
     }
+    // A rule file of the set is an input too.
+    let rules = dir.path().join("mine.rules");
+    fs::write(&rules, shipped("singles.rules")).unwrap();
+    let r = rules.to_str().unwrap();
+    let run = ruledoku(["solve", "--rules", r, "--html", r, i]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: {r}: is the input, which writing it would destroy; give the page another name\n"
+        )
+    );
+    assert_eq!(
+        fs::read_to_string(&rules).unwrap(),
+        shipped("singles.rules")
+    );
     // The input on standard input, the page on /dev/stdin.
     let (mut cmd, shown) = command(["solve", "--html", "/dev/stdin", "-"]);
     let out = cmd.stdin(fs::File::open(&input).unwrap()).output().unwrap();
