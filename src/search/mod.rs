@@ -86,9 +86,9 @@ pub struct Found {
 /// `--max-seconds`.
 #[derive(Debug, Default)]
 pub struct SearchCx {
-    deadline: Option<Instant>,
-    ticks: u32,
-    interrupted: bool,
+    /// When searches must stop (read by searches, and by the evaluation of
+    /// a pattern's expressions, through [`Clock::charge`]).
+    pub(crate) clock: Clock,
     /// Search nodes visited (bindings tried), for statistics.
     pub nodes: u64,
     /// The caller reads only what matches conclude and how they are
@@ -96,9 +96,6 @@ pub struct SearchCx {
     /// search of its own (a trial rule replaying its branches) may leave it
     /// empty.
     pub outcome_only: bool,
-    /// Nodes after which searches stop as at the deadline (looked at with
-    /// the clock, so a search may pass it by a few thousand nodes).
-    node_limit: Option<u64>,
     /// The run's scratch for trial searches: buffers and graphs reused
     /// from one search to the next, the propagations the run's trials
     /// share in one state, and how deeply trial searches are nested.
@@ -110,23 +107,90 @@ pub struct SearchCx {
     pub(crate) pattern: pattern::Scratch,
 }
 
-/// How many search nodes pass between two looks at the clock.
-const TICKS_PER_CLOCK: u32 = 4096;
+/// How many units of work pass between two looks at the clock.
+const TICKS_PER_CLOCK: u64 = 4096;
+
+/// When searches must stop: at the run's deadline, or, for a search being
+/// measured, after a budget of work. Work is search nodes and, when there
+/// is a deadline or a budget, the members that the quantifiers of a
+/// pattern's expressions look at (`count(X in grid: …)` looks at up to
+/// 729), so that one long evaluation within a single binding (nested
+/// quantifiers over the grid) stops too; the clock is read every
+/// [`TICKS_PER_CLOCK`] units. Only search nodes go to the statistics
+/// ([`SearchCx::nodes`]); a run without a limit does not count members.
+#[derive(Debug, Default)]
+pub struct Clock {
+    deadline: Option<Instant>,
+    /// Work after which searches stop as at the deadline (looked at with
+    /// the clock, so a search may pass it by a few thousand units).
+    work_limit: Option<u64>,
+    /// Work done up to the last look at the clock.
+    work: u64,
+    /// Work since then.
+    ticks: u64,
+    interrupted: bool,
+    /// A deadline or a budget is set.
+    limited: bool,
+}
+
+impl Clock {
+    /// Counts `n` units of work; `true` when the search must stop now.
+    #[inline]
+    pub fn charge(&mut self, n: u64) -> bool {
+        self.ticks += n;
+        if self.ticks >= TICKS_PER_CLOCK {
+            self.look();
+        }
+        self.interrupted
+    }
+
+    #[inline]
+    fn look(&mut self) {
+        self.work += std::mem::take(&mut self.ticks);
+        if self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.work_limit.is_some_and(|m| self.work >= m)
+        {
+            self.interrupted = true;
+        }
+    }
+
+    /// Has the deadline (or the budget) passed?
+    #[inline]
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// Are the members quantifiers look at counted (is there a deadline
+    /// or a budget)?
+    #[inline(always)]
+    pub fn counts_evaluation(&self) -> bool {
+        self.limited
+    }
+}
 
 impl SearchCx {
     /// A context that stops searches at `deadline`.
     pub fn new(deadline: Option<Instant>) -> SearchCx {
         SearchCx {
-            deadline,
+            clock: Clock {
+                deadline,
+                limited: deadline.is_some(),
+                ..Clock::default()
+            },
             ..SearchCx::default()
         }
     }
 
-    /// A context that stops searches after about `limit` nodes (see
+    /// A context that stops searches after about `limit` units of work
+    /// (search nodes and members of quantifiers' domains; see
     /// [`SearchCx::interrupted`]): a measure of a search that must end.
-    pub fn with_node_limit(limit: u64) -> SearchCx {
+    pub fn with_work_limit(limit: u64) -> SearchCx {
         SearchCx {
-            node_limit: Some(limit),
+            clock: Clock {
+                work_limit: Some(limit),
+                limited: true,
+                ..Clock::default()
+            },
             ..SearchCx::default()
         }
     }
@@ -154,34 +218,21 @@ impl SearchCx {
     #[inline]
     pub fn tick_n(&mut self, n: u32) -> bool {
         self.nodes += u64::from(n);
-        self.ticks += n;
-        if self.ticks >= TICKS_PER_CLOCK {
-            self.ticks = 0;
-            if self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.node_limit.is_some_and(|m| self.nodes >= m)
-            {
-                self.interrupted = true;
-            }
-        }
-        self.interrupted
+        self.clock.charge(u64::from(n))
     }
 
     /// Counts `n` nodes of a search made earlier whose result is taken
     /// again (a cached propagation or match), as [`SearchCx::tick_n`] would
     /// have counted them one batch at a time; `true` when the search must
     /// stop now.
-    pub fn charge(&mut self, mut n: u64) -> bool {
-        while n > 0 {
-            let k = n.min(u64::from(u32::MAX));
-            self.tick_n(k as u32);
-            n -= k;
-        }
-        self.interrupted
+    pub fn charge(&mut self, n: u64) -> bool {
+        self.nodes += n;
+        self.clock.charge(n)
     }
 
     /// Did a search stop at the deadline?
     pub fn interrupted(&self) -> bool {
-        self.interrupted
+        self.clock.interrupted
     }
 }
 
