@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+mod batch_cli;
 mod filter_cli;
 mod generate_cli;
 mod study_cli;
@@ -24,7 +25,7 @@ mod study_cli;
 #[derive(Parser)]
 #[command(
     name = "ruledoku",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("RULEDOKU_COMMIT"), ")"),
     about = "Sudoku solving techniques as declarative rules",
     after_help = "Exit status: 0 when every input record was read and judged; 1 when some \
                   record was not a valid puzzle (or, for solve and rate, had no or several \
@@ -82,7 +83,14 @@ enum Cmd {
         csv: bool,
         #[command(flatten)]
         se: SeOpts,
+        #[command(flatten)]
+        batch: batch_cli::BatchOpts,
     },
+    /// Join the outputs of `rate --output` run on slices of one input
+    /// (`--shard`, `--skip`/`--limit`, `--line-offset`) into one, after
+    /// checking that they were made alike and tile the input with no gap
+    /// and no overlap (docs/batch.md).
+    Merge(batch_cli::MergeArgs),
     /// Inspect rule files and rule sets.
     Rules {
         #[command(subcommand)]
@@ -384,24 +392,23 @@ fn main() -> ExitCode {
             json,
             csv,
             se,
+            batch,
         } => {
             let se = opts.se.then(|| SeJob {
                 bounds: se.bounds(),
                 format: se.format,
             });
-            solve(
-                &input,
-                &opts,
-                if json {
-                    Out::Json
-                } else if csv {
-                    Out::Csv
-                } else {
-                    Out::Line
-                },
-                se,
-                &Pictures::default(),
-            )
+            let out = if json {
+                Out::Json
+            } else if csv {
+                Out::Csv
+            } else {
+                Out::Line
+            };
+            if batch.active() {
+                return batch_cli::rate(&input, &opts, out, se, &batch);
+            }
+            solve(&input, &opts, out, se, &Pictures::default())
         }
         Cmd::Rules { cmd } => rules(cmd),
         Cmd::Bench {
@@ -415,6 +422,7 @@ fn main() -> ExitCode {
         Cmd::Classify(args) => study_cli::classify(&args),
         Cmd::Filter(args) => filter_cli::filter(&args),
         Cmd::Generate(args) => generate_cli::generate_cmd(&args),
+        Cmd::Merge(args) => return batch_cli::merge(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -762,6 +770,11 @@ struct Outcome {
     html: Option<String>,
     /// An error that ends the command (a picture that cannot be written).
     fatal: Option<String>,
+    /// The record's first line, its `stop` value and its rating (when
+    /// rated), for a batch's summary.
+    line: usize,
+    stop: &'static str,
+    rating: Option<String>,
 }
 
 /// `--se`: how SE runs stop early and print.
@@ -838,6 +851,9 @@ impl Job<'_> {
             wrong: None,
             note: None,
             fatal: None,
+            line,
+            stop: why.name(),
+            rating: None,
         }
     }
 
@@ -899,11 +915,14 @@ impl Job<'_> {
         Outcome {
             stdout,
             stderr: None,
-            stats: run.stats,
             wrong,
             note: None,
             html,
             fatal,
+            line: p.line,
+            stop: run.stop.name(),
+            rating: (run.stop == StopReason::Solved).then(|| run.rating()),
+            stats: run.stats,
         }
     }
 
@@ -945,11 +964,14 @@ impl Job<'_> {
         Outcome {
             stdout,
             stderr: None,
-            stats: r.run.stats,
             wrong,
             note,
             html,
             fatal,
+            line: p.line,
+            stop: r.run.stop.name(),
+            rating: Some(r.rating.er_text()),
+            stats: r.run.stats,
         }
     }
 }
