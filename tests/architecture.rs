@@ -17,6 +17,7 @@ const NOT_LAYERS: &[&str] = &[
     "study_cli.rs",
     "filter_cli.rs",
     "generate_cli.rs",
+    "batch_cli.rs",
     "test_data.rs",
 ];
 

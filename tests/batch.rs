@@ -180,7 +180,7 @@ fn seven_shards_in_any_order_merge_into_the_single_run() {
     assert_eq!(gap.code, Some(2));
     assert!(
         gap.stderr
-            .contains("gap: records 5716–8571 are in no piece"),
+            .contains("gap: records 5715–8571 are in no piece"),
         "{}",
         gap.stderr
     );
@@ -294,8 +294,8 @@ fn kept_fields_and_a_file_column() {
     let d = dir.path();
     let p = cbg_input(2);
     let lines: Vec<&str> = p.lines().collect();
-    fs::write(d.join("a.txt"), format!("{} id-1 x\n", lines[0])).unwrap();
-    fs::write(d.join("b.txt"), format!("{}\n", lines[1])).unwrap();
+    fs::write(d.join("a.txt"), format!("{} id-1 x\n", &lines[0][..81])).unwrap();
+    fs::write(d.join("b.txt"), format!("{}\n", &lines[1][..81])).unwrap();
     let r = run_in(
         d,
         &[
