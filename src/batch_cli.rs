@@ -233,7 +233,11 @@ impl Signals {
 // ---------------------------------------------------------------------------
 // Reading: the records of every input, in order, on a thread of their own
 
-/// What the reading thread sends.
+/// A record of the slice, with the index of its input file.
+type Record = (usize, Result<Puzzle, InputError>);
+
+/// What the reading thread sends (a record is most of the messages).
+#[allow(clippy::large_enum_variant)]
 enum Msg {
     /// A record of the slice: its file and the record.
     Rec(usize, Result<Puzzle, InputError>),
@@ -890,7 +894,7 @@ fn next_chunk(
     signals: &Signals,
     end: &mut Option<Msg>,
     waiting: impl FnOnce() -> Result<(), Fail>,
-) -> Result<Option<Vec<(usize, Result<Puzzle, InputError>)>>, Fail> {
+) -> Result<Option<Vec<Record>>, Fail> {
     if end.is_some() {
         return Ok(None);
     }
