@@ -313,7 +313,7 @@ mod tests {
         let gap = named(&[span(0, 10, false), span(11, 4, true)]);
         assert_eq!(
             tile(&gap, None, "record", true).unwrap_err(),
-            "gap: records 11–11 s are in no piece (between p0 and p1)"
+            "gap: records 11–11 are in no piece (between p0 and p1)"
         );
         let overlap = named(&[span(0, 10, false), span(9, 6, true)]);
         assert!(

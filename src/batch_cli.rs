@@ -260,7 +260,9 @@ fn open(name: &str) -> Result<input::PuzzleReader<Box<dyn io::BufRead + Send>>, 
             Ok(m) if m.is_dir() => return Err(format!("{name}: is a directory")),
             Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(format!("{name}: no such file"));
+                return Err(format!(
+                    "{name}: no such file (with batch options, inputs are files or `-`)"
+                ));
             }
             Err(e) => return Err(format!("{name}: {e}")),
         }
