@@ -16,7 +16,7 @@ N=${N:-50000}
 SHARDS=${SHARDS:-5}
 RULES=${RULES:-sfin}
 SEED=${SEED:-27}
-BIN=$(pwd)/target/release/ruledoku
+BIN=${RULEDOKU:-$(pwd)/target/release/ruledoku}
 [ -x "$BIN" ] || cargo build --release
 WORK=$(mktemp -d /tmp/ruledoku-slurm.XXXXXX)
 echo "work folder: $WORK"
@@ -91,10 +91,26 @@ echo "== $N puzzles (generate --seed $SEED)"
 "$BIN" generate --seed "$SEED" -n "$N" -j 0 >"$WORK/puzzles.txt"
 
 echo "== job array: $SHARDS shards, rules $RULES"
+export INPUT=$WORK/puzzles.txt OUT=$WORK/out RULES=$RULES RATE_OPTS="--no-time" RULEDOKU=$BIN SHARDS
+wait_for() { while [ -n "$(squeue -h -j "$1" 2>/dev/null)" ]; do sleep 1; done; }
 T0=$(date +%s.%N)
-INPUT=$WORK/puzzles.txt OUT=$WORK/out RULES=$RULES RATE_OPTS="--no-time" RULEDOKU=$BIN \
-    sbatch --wait --array=1-"$SHARDS" --chdir="$WORK" --mem=200M \
-    scripts/slurm-rate.sbatch
+JOB=$(sbatch --parsable --array=1-"$SHARDS" --chdir="$WORK" --mem=200M scripts/slurm-rate.sbatch)
+if [ "${INTERRUPT:-1}" = 1 ] && [ "$SHARDS" -ge 2 ]; then
+    # Task 1 is cancelled as at a time limit (SIGTERM: it stops cleanly,
+    # status 5) and task 2 is killed as by a node failure (SIGKILL, no
+    # warning) once they are under way; both are resubmitted and resume.
+    until [ -s "$WORK/out/shard-1.txt.part" ] && [ -s "$WORK/out/shard-2.txt.part" ]; do sleep 0.2; done
+    sleep "${INTERRUPT_AFTER:-3}"
+    scancel --batch --signal=TERM "${JOB}_1"
+    scancel --batch --signal=KILL "${JOB}_2"
+    wait_for "$JOB"
+    for i in 1 2; do
+        python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print('shard', sys.argv[2], 'after the signal: done', s['done'], 'interrupted', s['interrupted'], 'records', s['records'])" \
+            "$WORK/out/shard-$i.txt.summary.json" "$i"
+    done
+    sbatch --wait --array=1-2 --chdir="$WORK" --mem=200M scripts/slurm-rate.sbatch
+fi
+wait_for "$JOB"
 T1=$(date +%s.%N)
 "$BIN" merge "$WORK"/out/shard-*.txt --output "$WORK/merged.txt"
 
