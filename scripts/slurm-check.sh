@@ -74,6 +74,8 @@ PartitionName=check Nodes=$HOST Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$WORK/slurm.conf
 stop() {
+    # The jobs first (their steps outlive slurmd), then the daemons.
+    [ -n "${JOB:-}" ] && scancel --full --signal=KILL "$JOB" 2>/dev/null && sleep 2
     for p in slurmd slurmctld; do
         [ -s "$WORK/$p.pid" ] && kill "$(cat "$WORK/$p.pid")" 2>/dev/null || true
     done
@@ -101,8 +103,12 @@ if [ "${INTERRUPT:-1}" = 1 ] && [ "$SHARDS" -ge 2 ]; then
     # warning) once they are under way; both are resubmitted and resume.
     until [ -s "$WORK/out/shard-1.txt.part" ] && [ -s "$WORK/out/shard-2.txt.part" ]; do sleep 0.2; done
     sleep "${INTERRUPT_AFTER:-3}"
-    scancel --batch --signal=TERM "${JOB}_1"
-    scancel --batch --signal=KILL "${JOB}_2"
+    # A running task has a job id of its own (`%A`; `%K` is its index).
+    task_id() { squeue -h -r -j "$JOB" -o '%A %K' | awk -v k="$1" '$2 == k {print $1}'; }
+    T1ID=$(task_id 1) T2ID=$(task_id 2)
+    # (scancel may report a failure for a signal it delivered: not checked.)
+    scancel --batch --signal=TERM "$T1ID" || true
+    scancel --batch --signal=KILL "$T2ID" || true
     wait_for "$JOB"
     for i in 1 2; do
         python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print('shard', sys.argv[2], 'after the signal: done', s['done'], 'interrupted', s['interrupted'], 'records', s['records'])" \
