@@ -595,6 +595,8 @@ fn rate_batch(
     b: &BatchOpts,
 ) -> Result<u8, Fail> {
     let started = Instant::now();
+    // First: a signal from now on stops the batch cleanly.
+    let signals = Signals::install()?;
     let (cpu0, _) = usage();
     let names: Vec<String> = std::iter::once(input.to_string())
         .chain(b.more.iter().cloned())
@@ -669,14 +671,20 @@ fn rate_batch(
             flushed: Instant::now(),
         },
         Some(path) => match open_output(path, b.resume, &mut summary)? {
-            Opened::Sink(s) => s,
+            Opened::Sink(s) => {
+                // A summary from the start: the output is resumable from
+                // its first byte, whatever stops the process.
+                if summary.records == 0 {
+                    write_summary(&Summary::path_for(path), &summary)?;
+                }
+                s
+            }
             Opened::Complete(status) => return Ok(status),
         },
     };
     let (cpu_before, wall_before) = (summary.cpu_seconds, summary.wall_seconds);
     let done_before = summary.records;
 
-    let signals = Signals::install()?;
     let readers = names
         .iter()
         .map(|n| open(n))
@@ -987,6 +995,13 @@ fn open_output(path: &Path, resume: bool, summary: &mut Summary) -> Result<Opene
         return create();
     }
     if !spath.exists() {
+        // A part file left empty by a process stopped before its first
+        // summary holds nothing to keep: start again in it.
+        let empty_part = !path.exists() && fs::metadata(&part).is_ok_and(|m| m.len() == 0);
+        if empty_part {
+            fs::remove_file(&part).map_err(|e| format!("{}: {e}", part.display()))?;
+            return create();
+        }
         if let Some(p) = exists.first() {
             return Err(format!(
                 "--resume: {} exists but {} does not: nothing to resume from, nothing overwritten",
