@@ -68,7 +68,10 @@ pub struct BatchOpts {
     pub line_offset: Option<usize>,
     /// Write the results to FILE.part, renamed FILE when complete, with
     /// FILE.summary.json beside it (see docs/batch.md). An existing FILE,
-    /// FILE.part or summary is never overwritten (see --resume).
+    /// FILE.part or summary is never overwritten (see --resume). Exit
+    /// status with batch options: 0 complete, 1 some records not rated,
+    /// 2 error, 3 output truncated, 4 a wrong step (--verify), 5
+    /// interrupted by SIGINT/SIGTERM (resume with --resume).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Go on with the output of an interrupted run (the same command):

@@ -80,9 +80,10 @@ fn sigterm_at_random_moments_then_resume_is_the_uninterrupted_output() {
                     .spawn()
                     .unwrap();
                 std::thread::sleep(Duration::from_millis(20 + rng.below(300)));
-                // Seed 3: SIGKILL, as a node failure (no warning; the
-                // summary may be up to a second behind the output).
-                let signal = if seed == 3 {
+                // Seed 3 starts with SIGKILL, as a node failure (no
+                // warning; the summary may be up to a second behind the
+                // output, or be the first one only).
+                let signal = if seed == 3 && attempt == 0 {
                     libc::SIGKILL
                 } else {
                     libc::SIGTERM
@@ -119,7 +120,7 @@ fn sigterm_at_random_moments_then_resume_is_the_uninterrupted_output() {
         }
     }
     assert!(interrupted >= 4, "only {interrupted} runs were interrupted");
-    assert!(killed >= 2, "only {killed} runs were killed");
+    assert_eq!(killed, 3, "one run killed per form");
 }
 
 #[test]
