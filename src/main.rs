@@ -23,6 +23,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+mod batch_cli;
 mod filter_cli;
 mod generate_cli;
 mod input_cli;
@@ -32,7 +33,7 @@ mod study_cli;
 #[derive(Parser)]
 #[command(
     name = "ruledoku",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (commit ", env!("RULEDOKU_COMMIT"), ")"),
     about = "Sudoku solving techniques as declarative rules",
     after_help = "Exit status (the same for every command): 0 when every input record \
                   was read and judged; 1 when some record was not a valid puzzle or could \
@@ -92,7 +93,14 @@ enum Cmd {
         csv: bool,
         #[command(flatten)]
         se: SeOpts,
+        #[command(flatten)]
+        batch: batch_cli::BatchOpts,
     },
+    /// Join the outputs of `rate --output` run on slices of one input
+    /// (`--shard`, `--skip`/`--limit`, `--line-offset`) into one, after
+    /// checking that they were made alike and tile the input with no gap
+    /// and no overlap (docs/batch.md).
+    Merge(batch_cli::MergeArgs),
     /// Inspect rule files and rule sets.
     Rules {
         #[command(subcommand)]
@@ -426,21 +434,33 @@ fn main() -> ExitCode {
             json,
             csv,
             se,
+            batch,
         } => {
             let se = opts.se.then(|| SeJob {
                 bounds: se.bounds(),
                 format: se.format,
             });
+            let out = if json {
+                Out::Json
+            } else if csv {
+                Out::Csv
+            } else {
+                Out::Line
+            };
+            if batch.active() {
+                let Some(input) = input.to_str() else {
+                    eprintln!(
+                        "error: the batch options need a UTF-8 input name (got {})",
+                        input.to_string_lossy()
+                    );
+                    return ExitCode::from(2);
+                };
+                return batch_cli::rate(input, &opts, out, se, &batch);
+            }
             solve(
                 &input,
                 &opts,
-                if json {
-                    Out::Json
-                } else if csv {
-                    Out::Csv
-                } else {
-                    Out::Line
-                },
+                out,
                 se,
                 &Pictures {
                     svg: None,
@@ -461,6 +481,7 @@ fn main() -> ExitCode {
         Cmd::Classify(args) => study_cli::classify(&args),
         Cmd::Filter(args) => filter_cli::filter(&args),
         Cmd::Generate(args) => generate_cli::generate_cmd(&args),
+        Cmd::Merge(args) => return batch_cli::merge(&args),
     };
     exit_code(result)
 }
@@ -569,6 +590,10 @@ struct Outcome {
     html: Option<String>,
     /// An error that ends the command (a picture that cannot be written).
     fatal: Option<String>,
+    /// The record's `stop` value and its rating (when rated), for a
+    /// batch's summary.
+    stop: &'static str,
+    rating: Option<String>,
 }
 
 /// `--se`: how SE runs stop early and print.
@@ -653,6 +678,8 @@ impl Job<'_> {
             wrong: None,
             note: None,
             fatal: None,
+            stop: why.name(),
+            rating: None,
         }
     }
 
@@ -715,11 +742,13 @@ impl Job<'_> {
             line: p.line,
             stdout,
             stderr: None,
-            stats: run.stats,
             wrong,
             note: None,
             html,
             fatal,
+            stop: run.stop.name(),
+            rating: (run.stop == StopReason::Solved).then(|| run.rating()),
+            stats: run.stats,
         }
     }
 
@@ -762,11 +791,13 @@ impl Job<'_> {
             line: p.line,
             stdout,
             stderr: None,
-            stats: r.run.stats,
             wrong,
             note,
             html,
             fatal,
+            stop: r.run.stop.name(),
+            rating: Some(r.rating.er_text()),
+            stats: r.run.stats,
         }
     }
 }

@@ -19,6 +19,7 @@ const NOT_LAYERS: &[&str] = &[
     "generate_cli.rs",
     "input_cli.rs",
     "output_cli.rs",
+    "batch_cli.rs",
     "test_data.rs",
 ];
 
