@@ -52,7 +52,7 @@ impl std::fmt::Display for Shard {
 }
 
 /// Which records of the input a piece holds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Slice {
     /// `--shard`, as written (`3/8`), if given.
     pub shard: Option<String>,
@@ -68,8 +68,9 @@ pub struct Slice {
     pub line_offset: u64,
 }
 
-/// The sidecar summary of an output (`FILE.summary.json`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The sidecar summary of an output (`FILE.summary.json`). `Default`
+/// is every count at zero, nothing done.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// [`SUMMARY_KIND`].
     pub summary: String,
@@ -127,6 +128,24 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// What made the output (version, commit, command, rule set, options,
+    /// inputs, slice, output name), every count at zero.
+    pub fn made_alike(&self) -> Summary {
+        Summary {
+            summary: self.summary.clone(),
+            version: self.version.clone(),
+            commit: self.commit.clone(),
+            command: self.command.clone(),
+            rules: self.rules.clone(),
+            rules_digest: self.rules_digest.clone(),
+            options: self.options.clone(),
+            inputs: self.inputs.clone(),
+            slice: self.slice.clone(),
+            output: self.output.clone(),
+            ..Summary::default()
+        }
+    }
+
     /// The summary's path for an output file: `FILE.summary.json`.
     pub fn path_for(output: &std::path::Path) -> std::path::PathBuf {
         let mut s = output.as_os_str().to_owned();

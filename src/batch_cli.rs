@@ -653,21 +653,7 @@ fn rate_batch(
             .output
             .as_ref()
             .map_or("-".into(), |p| p.display().to_string()),
-        output_bytes: 0,
-        done: false,
-        interrupted: None,
-        reached_end: false,
-        lines_read: None,
-        records: 0,
-        first_line: None,
-        last_line: None,
-        invalid: 0,
-        by_stop: BTreeMap::new(),
-        by_rating: BTreeMap::new(),
-        cpu_seconds: 0.0,
-        wall_seconds: 0.0,
-        max_rss_kib: 0,
-        pieces: Vec::new(),
+        ..Summary::default()
     };
 
     // The output: a fresh one, or the one to resume.
@@ -1190,25 +1176,12 @@ fn merge_pieces(args: &MergeArgs) -> Result<u8, Fail> {
             .output
             .as_ref()
             .map_or("-".into(), |p| p.display().to_string()),
-        output_bytes: 0,
-        done: false,
-        interrupted: None,
         reached_end: true,
-        lines_read: None,
-        records: 0,
-        first_line: None,
-        last_line: None,
-        invalid: 0,
-        by_stop: BTreeMap::new(),
-        by_rating: BTreeMap::new(),
-        cpu_seconds: 0.0,
-        wall_seconds: 0.0,
-        max_rss_kib: 0,
         pieces: order
             .iter()
             .map(|&i| pieces[i].0.display().to_string())
             .collect(),
-        ..first.clone()
+        ..first.made_alike()
     };
     let csv = first.options.get("form").and_then(|v| v.as_str()) == Some("csv");
     let mut sink: Box<dyn Write> = match &args.output {
