@@ -568,26 +568,8 @@ fn each_exit_status_has_one_meaning() {
         assert_eq!(run.code, Some(1), "{args:?}");
         assert_eq!(run.stderr, format!("{e}: no puzzle found\n"), "{args:?}");
     }
-    // Standard output closed by its reader: 3, quietly.
-    for args in [
-        &["rate", "tests/data/cbg-000-first1000.txt"][..],
-        &["check", "tests/data/cbg-000-first1000.txt"],
-        &["filter", "tests/data/cbg-000-first1000.txt"],
-        &["rules", "list"],
-    ] {
-        let (reader, writer) = std::io::pipe().expect("pipe");
-        drop(reader);
-        let (mut cmd, shown) = command(args);
-        let out = cmd
-            .stdin(Stdio::null())
-            .stdout(writer)
-            .stderr(Stdio::piped())
-            .output()
-            .unwrap();
-        let run = finish(&shown, out);
-        assert_eq!(run.code, Some(3), "{args:?}");
-        assert_eq!(run.stderr, "", "{args:?}");
-    }
+    // Standard output closed by its reader: 3, quietly (tests/cli_io.rs,
+    // `a_closed_stdout_stops_quietly`).
     // A negative verdict: 4, whatever else (a bad line too).
     let (_dir2, file) = temp_file("in.txt", &with_a_bad_line());
     let run = ruledoku([

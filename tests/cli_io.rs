@@ -987,6 +987,7 @@ fn a_closed_stdout_stops_quietly() {
         &["rate", SAMPLE][..],
         &["solve", SAMPLE],
         &["check", SAMPLE],
+        &["filter", SAMPLE],
         &["rules", "list"],
     ] {
         let (reader, writer) = std::io::pipe().expect("pipe");
