@@ -29,6 +29,7 @@ mod generate_cli;
 mod input_cli;
 mod output_cli;
 mod study_cli;
+mod type_cli;
 
 #[derive(Parser)]
 #[command(
@@ -60,6 +61,8 @@ enum Cmd {
         /// One JSON object per puzzle.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        ty: type_cli::TypeOpt,
     },
     /// Solve puzzles with a rule set, printing the resolution path and rating.
     Solve {
@@ -126,6 +129,8 @@ enum Cmd {
         /// Report, per rule, searches made, nodes visited, time and conclusions.
         #[arg(long)]
         stats: bool,
+        #[command(flatten)]
+        ty: type_cli::TypeOpt,
     },
     /// Does rule set B conclude everything rule set A concludes, at every state
     /// of the resolution paths? Exit status 0 when it did, 4 when a
@@ -203,6 +208,8 @@ struct RunOpts {
     /// step's SE rating, `rate` prints serate's line (see --format).
     #[arg(long)]
     se: bool,
+    #[command(flatten)]
+    ty: type_cli::TypeOpt,
 }
 
 /// `rate --se` options: serate's output format and early exits.
@@ -403,12 +410,30 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // Commands that serve classic 9×9 Sudoku only refuse other types.
+    let classic_only = match &cli.cmd {
+        Cmd::Solve { opts, .. } => opts.ty.classic_only("solve"),
+        Cmd::Rate { opts, .. } => opts.ty.classic_only("rate"),
+        Cmd::Bench { ty, .. } => ty.classic_only("bench"),
+        Cmd::Filter(args) => args.ty.classic_only("filter"),
+        Cmd::Subsume(args) => args.ty.classic_only("subsume"),
+        Cmd::Classify(args) => args.ty.classic_only("classify"),
+        _ => Ok(()),
+    };
+    if let Err(e) = classic_only {
+        return exit_code(Err(e));
+    }
     let result = match cli.cmd {
         Cmd::Check {
             file,
             solution,
             json,
-        } => check(&file, solution, json),
+            ty,
+        } => match ty.model() {
+            Ok(Some(m)) => type_cli::check_typed(&m, &file, solution, json),
+            Ok(None) => check(&file, solution, json),
+            Err(e) => Err(e),
+        },
         Cmd::Solve {
             input,
             opts,
@@ -476,6 +501,7 @@ fn main() -> ExitCode {
             limit,
             repeat,
             stats,
+            ty: _,
         } => bench(&file, rules.as_deref(), limit, repeat, stats),
         Cmd::Subsume(args) => study_cli::subsume(&args),
         Cmd::Classify(args) => study_cli::classify(&args),

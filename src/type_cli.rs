@@ -1,0 +1,167 @@
+//! `--type NAME|FILE.yaml`: the puzzle type a command works on
+//! ([`ruledoku::model`]), and `check` on puzzles of any type (the generic
+//! oracle). Commands that serve only classic 9×9 Sudoku so far refuse
+//! another type with a usage error (exit status 2).
+
+use super::{Fail, Results, Status, no_puzzle, progress};
+use ruledoku::input::typed::{givens_text, parse_typed, sign_lines};
+use ruledoku::model::{self, Model};
+use ruledoku::oracle::generic::{self, Verdict};
+use ruledoku::path::counted;
+use serde_json::json;
+use std::ffi::OsStr;
+use std::io::Read;
+
+/// The `--type` option.
+#[derive(clap::Args, Clone, Default)]
+pub struct TypeOpt {
+    /// The puzzle type: `sudoku` (classic 9×9, the default), `sudoku:N`
+    /// (N = 4, 6, 8, 9, 12, 16, 25, 36, 49), `latin:N`, `pandiagonal:N`,
+    /// `futoshiki:N` (N from 2 to 64), or a type file (`.yaml`, see
+    /// docs/puzzle-types.md).
+    #[arg(long = "type", value_name = "NAME|FILE.yaml")]
+    pub puzzle_type: Option<String>,
+}
+
+impl TypeOpt {
+    /// The type named, or `None` for classic 9×9 Sudoku (the default, or
+    /// `sudoku`, `sudoku:9`), which keeps its specialised path.
+    pub fn model(&self) -> Result<Option<Model>, Fail> {
+        let Some(name) = &self.puzzle_type else {
+            return Ok(None);
+        };
+        let m = model::load(name).map_err(|e| Fail::Error(format!("--type: {e}")))?;
+        Ok((!m.is_classic()).then_some(m))
+    }
+
+    /// A usage error unless the type is classic 9×9 Sudoku: `command` does
+    /// not serve other types yet.
+    pub fn classic_only(&self, command: &str) -> Result<(), Fail> {
+        match self.model()? {
+            None => Ok(()),
+            Some(m) => Err(Fail::Error(format!(
+                "`{command}` does not support puzzle type `{}` yet: it works on classic 9×9 \
+                 Sudoku only (`check` and `generate` take every type)",
+                m.name()
+            ))),
+        }
+    }
+}
+
+/// The whole input of `check`: a file, or `-` for standard input.
+fn read_input(file: &OsStr) -> Result<(String, String), Fail> {
+    let mut bytes = Vec::new();
+    let name = if file == "-" {
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Fail::Error(format!("<stdin>: {e}")))?;
+        "<stdin>".to_string()
+    } else {
+        let name = file.to_string_lossy().into_owned();
+        bytes = std::fs::read(file).map_err(|e| Fail::Error(format!("{name}: {e}")))?;
+        name
+    };
+    Ok((name, String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// A solution as one line, as the puzzle's text writes givens.
+fn solution_text(m: &Model, sol: &[usize]) -> String {
+    let cells: Vec<Option<usize>> = sol.iter().map(|&s| Some(s)).collect();
+    givens_text(m, &cells)
+}
+
+/// `check --type T` for a type other than classic Sudoku: the same lines,
+/// summary and exit statuses as classic `check`.
+pub fn check_typed(
+    m: &Model,
+    file: &OsStr,
+    show_solution: bool,
+    json: bool,
+) -> Result<Status, Fail> {
+    let (source, text) = read_input(file)?;
+    let pb = progress(None);
+    let mut out = Results::new(&pb);
+    let (mut unique, mut multiple, mut none, mut bad) = (0usize, 0usize, 0usize, 0usize);
+    for rec in parse_typed(m, &source, &text) {
+        pb.inc(1);
+        let p = match rec {
+            Ok(p) => p,
+            Err(e) => {
+                bad += 1;
+                out.message(&e.to_string())?;
+                let line = if json {
+                    json!({"line": e.first_line, "puzzle": null, "solutions": "invalid",
+                           "error": e.kind.to_string()})
+                    .to_string()
+                } else {
+                    format!("{} - invalid {}", e.first_line, e.kind)
+                };
+                out.write(&format!("{line}\n"))?;
+                continue;
+            }
+        };
+        let instance;
+        let model = if p.signs.is_empty() {
+            m
+        } else {
+            instance = m.with_constraints(&p.signs);
+            &instance
+        };
+        let live = generic::live_from_givens(model, &p.givens);
+        let (verdict, sol) = match generic::solve(model, &live) {
+            Verdict::None => {
+                none += 1;
+                ("none", None)
+            }
+            Verdict::Unique(g) => {
+                unique += 1;
+                ("unique", Some(g))
+            }
+            Verdict::Multiple { first } => {
+                multiple += 1;
+                ("multiple", Some(first))
+            }
+        };
+        let sol = sol.map(|g| solution_text(m, &g));
+        let line = if json {
+            let mut o = json!({"line": p.line, "puzzle": p.text, "solutions": verdict});
+            if show_solution && let Some(g) = &sol {
+                o["solution"] = json!(g);
+            }
+            format!("{o}\n")
+        } else if show_solution && let Some(g) = &sol {
+            format!("{} {} {verdict} {g}\n", p.line, p.text)
+        } else {
+            format!("{} {} {verdict}\n", p.line, p.text)
+        };
+        out.write(&line)?;
+    }
+    let total = unique + multiple + none;
+    if total + bad == 0 {
+        out.message(&no_puzzle(&source))?;
+    }
+    let summary = if json {
+        json!({"summary": {"puzzles": total, "unique": unique, "multiple": multiple, "none": none, "invalid": bad}}).to_string()
+    } else {
+        format!(
+            "{}: {unique} unique, {multiple} multiple, {none} no solution; {}",
+            counted(total, "puzzle"),
+            counted(bad, "invalid line")
+        )
+    };
+    out.write(&format!("{summary}\n"))?;
+    out.finish()?;
+    Ok(Status::invalid_if(bad > 0 || total == 0))
+}
+
+/// A generated puzzle of type `m` as text: the givens, then (types with
+/// signs) the row and column sign lines; and its solution.
+pub fn generated_text(m: &Model, g: &ruledoku::generate::TypedGenerated) -> (String, String) {
+    let mut puzzle = givens_text(m, &g.puzzle);
+    if m.spec.puzzle_signs {
+        let (rows, cols) = sign_lines(m.n, g.signs.iter());
+        puzzle = format!("{puzzle} {rows} {cols}");
+    }
+    let cells: Vec<Option<usize>> = g.solution.iter().map(|&s| Some(s)).collect();
+    (puzzle, givens_text(m, &cells))
+}
