@@ -105,6 +105,8 @@ pub struct Model {
     pub(super) var_house: Vec<Option<u32>>,
     pub(super) cell_houses: Rows,
     pub(super) constraint_links: Rows,
+    /// The pairs of cells a binary constraint joins (`a < b`), once each.
+    pub constraint_cells: Vec<(usize, usize)>,
     /// The g-candidates' groups ([`super::groups`]).
     pub groups: Vec<super::groups::Group>,
 }
@@ -232,7 +234,15 @@ impl Model {
                 var_house[house_var(h) + s] = Some(hi as u32);
             }
         }
+        let mut constraint_cells: Vec<(usize, usize)> = spec
+            .constraints
+            .iter()
+            .map(|c| (c.a.min(c.b), c.a.max(c.b)))
+            .collect();
+        constraint_cells.sort_unstable();
+        constraint_cells.dedup();
         let mut model = Model {
+            constraint_cells,
             n,
             n_cells,
             n_cands,

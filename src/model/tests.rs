@@ -261,3 +261,20 @@ fn type_file_errors_name_the_line() {
         assert!(e.starts_with(want), "{text:?}:\n got  {e}\n want {want}");
     }
 }
+
+/// The example of docs/puzzle-types.md is a valid type, whose generated
+/// puzzles have one solution.
+#[test]
+fn the_documented_example_is_a_type() {
+    let doc = include_str!("../../docs/puzzle-types.md");
+    let yaml = doc
+        .split("```yaml\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a yaml block");
+    let m = Model::build(parse_type("jigsaw-6.yaml", yaml).unwrap());
+    assert_eq!(m.name(), "jigsaw-6");
+    let g = crate::generate::generate_typed(&m, 1, 0);
+    let live = crate::oracle::generic::live_from_givens(&m, &g.puzzle);
+    assert_eq!(crate::oracle::generic::count_solutions(&m, &live, 2), 1);
+}

@@ -3,7 +3,11 @@
 //!
 //! Propagation runs over the type's variables and links: a candidate
 //! asserted eliminates every candidate linked to it; a variable left with
-//! one live candidate asserts it, with none it is a contradiction. When
+//! one live candidate asserts it, with none it is a contradiction. Where
+//! binary constraints join two cells (Futoshiki's signs), a candidate of
+//! one cell linked to every live candidate of the other is eliminated too
+//! (arc consistency): without it, signs act only once a cell is decided,
+//! and the search grows beyond reach. When
 //! propagation stops, the search branches on a variable with the fewest
 //! live candidates (the first such in variable order), trying its
 //! candidates in increasing order (or a shuffled order, for random grids)
@@ -172,9 +176,54 @@ impl<'a, R: Rng> Search<'a, R> {
         true
     }
 
+    /// Asserts the single candidates of the queued variables, and
+    /// eliminates the candidates a constrained neighbour cell cannot
+    /// support, to a fixpoint; false on a contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !self.singles() {
+                return false;
+            }
+            match self.revise() {
+                None => return false,
+                Some(false) => return true,
+                Some(true) => {}
+            }
+        }
+    }
+
+    /// One pass over the constrained pairs of cells: eliminates each
+    /// candidate of one cell linked to every live candidate of the other.
+    /// `None` on a contradiction, else whether anything was eliminated.
+    fn revise(&mut self) -> Option<bool> {
+        let m = self.m;
+        let mut changed = false;
+        for &(a, b) in &m.constraint_cells {
+            for (from, to) in [(a, b), (b, a)] {
+                for s in 0..m.n {
+                    let w = m.cand(to, s);
+                    if !self.alive[w] {
+                        continue;
+                    }
+                    let supported = (0..m.n).any(|x| {
+                        let v = m.cand(from, x);
+                        self.alive[v] && !m.linked(v, w)
+                    });
+                    if !supported {
+                        changed = true;
+                        if !self.eliminate(w) {
+                            return None;
+                        }
+                    }
+                }
+            }
+        }
+        Some(changed)
+    }
+
     /// Asserts the single candidates of the queued variables, to a
     /// fixpoint; false on a contradiction.
-    fn propagate(&mut self) -> bool {
+    fn singles(&mut self) -> bool {
         while let Some(v) = self.queue.pop() {
             if self.dead {
                 return false;
