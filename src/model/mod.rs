@@ -48,11 +48,41 @@ pub fn is_type_file(name: &str) -> bool {
 /// `.yaml` or `.yml`, or holding a `/`).
 pub fn load(name: &str) -> Result<Model, String> {
     let spec = if is_type_file(name) {
-        let text = std::fs::read_to_string(name)
-            .map_err(|e| format!("cannot read type file {name}: {e}"))?;
+        let text = read_type_file(name)?;
         yaml::parse_type(name, &text).map_err(|e| e.to_string())?
     } else {
         builtin::builtin(name)?
     };
     Ok(Model::build(spec))
+}
+
+/// Largest type file read, in bytes: 2 MiB, as for rule files (a 64×64
+/// type with every region written out is under 20 KB).
+pub const MAX_TYPE_FILE_BYTES: u64 = 2 << 20;
+
+/// A type file's text, read up to [`MAX_TYPE_FILE_BYTES`] whatever the
+/// file is (a pipe or `/dev/zero` is read while it comes and refused once
+/// past the cap, never held whole).
+fn read_type_file(name: &str) -> Result<String, String> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(name).map_err(|e| format!("cannot read type file {name}: {e}"))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(format!("cannot read type file {name}: it is a folder"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_TYPE_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read type file {name}: {e}"))?;
+    if bytes.len() as u64 > MAX_TYPE_FILE_BYTES {
+        return Err(format!(
+            "type file {name} too large: more than {MAX_TYPE_FILE_BYTES} bytes (2 MiB) are not read"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "type file {name} is not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })
 }
