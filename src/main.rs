@@ -15,7 +15,6 @@ use ruledoku::oracle::referee::Referee;
 use ruledoku::oracle::solver::{self, Solutions};
 use ruledoku::path::{self, Rated, Rejected, Unrated, counted};
 use ruledoku::ruleset::{self, RuleSet};
-use serde_json::json;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -522,73 +521,30 @@ fn check(file: &OsStr, show_solution: bool, json: bool) -> Result<Status, Fail> 
     let (source, mut recs) = records(file)?;
     let pb = progress(None);
     let mut out = Results::new(&pb);
-    let (mut unique, mut multiple, mut none, mut bad) = (0usize, 0usize, 0usize, 0usize);
+    let mut tally = type_cli::CheckTally::new(show_solution, json);
     for rec in recs.by_ref() {
         pb.inc(1);
         let p = match rec {
             Ok(p) => p,
             Err(e) => {
-                bad += 1;
-                out.message(&e.to_string())?;
-                let line = if json {
-                    json!({"line": e.first_line, "puzzle": null, "solutions": "invalid",
-                           "error": e.kind.to_string()})
-                    .to_string()
-                } else {
-                    format!("{} - invalid {}", e.first_line, e.kind)
-                };
-                out.write(&format!("{line}\n"))?;
+                tally.invalid(&mut out, &e)?;
                 continue;
             }
         };
         let (verdict, sol) = match solver::solve_candidates(&p.masks) {
-            Solutions::None => {
-                none += 1;
-                ("none", None)
-            }
-            Solutions::Unique(g) => {
-                unique += 1;
-                ("unique", Some(g))
-            }
-            Solutions::Multiple { first } => {
-                multiple += 1;
-                ("multiple", Some(first))
-            }
+            Solutions::None => ("none", None),
+            Solutions::Unique(g) => ("unique", Some(g)),
+            Solutions::Multiple { first } => ("multiple", Some(first)),
         };
-        let line = if json {
-            let mut o = json!({"line": p.line, "puzzle": p.text, "solutions": verdict});
-            if show_solution && let Some(g) = sol {
-                o["solution"] = json!(grid_text(&g));
-            }
-            format!("{o}\n")
-        } else if show_solution && let Some(g) = sol {
-            format!("{} {} {verdict} {}\n", p.line, p.text, grid_text(&g))
-        } else {
-            format!("{} {} {verdict}\n", p.line, p.text)
-        };
-        out.write(&line)?;
+        let sol = sol.map(|g| grid_text(&g));
+        tally.verdict(&mut out, p.line, &p.text, verdict, sol.as_deref())?;
     }
     if let Err(e) = recs.end() {
         // The results so far, then the error (no summary: the input was cut).
         out.finish()?;
         return Err(e.into());
     }
-    let total = unique + multiple + none;
-    if total + bad == 0 {
-        out.message(&no_puzzle(&source))?;
-    }
-    let summary = if json {
-        json!({"summary": {"puzzles": total, "unique": unique, "multiple": multiple, "none": none, "invalid": bad}}).to_string()
-    } else {
-        format!(
-            "{}: {unique} unique, {multiple} multiple, {none} no solution; {}",
-            counted(total, "puzzle"),
-            counted(bad, "invalid line")
-        )
-    };
-    out.write(&format!("{summary}\n"))?;
-    out.finish()?;
-    Ok(Status::invalid_if(bad > 0 || total == 0))
+    tally.finish(out, &source)
 }
 
 #[derive(Clone, Copy, PartialEq)]

@@ -4,12 +4,14 @@
 //! another type with a usage error (exit status 2).
 
 use super::{Fail, Results, Status, no_puzzle, progress};
+use ruledoku::input::InputError;
 use ruledoku::input::typed::{givens_text, parse_typed, sign_lines};
 use ruledoku::model::{self, Model};
 use ruledoku::oracle::generic::{self, Verdict};
 use ruledoku::path::counted;
 use serde_json::json;
 use std::ffi::OsStr;
+use std::io;
 use std::io::Read;
 
 /// The `--type` option.
@@ -81,22 +83,13 @@ pub fn check_typed(
     let (source, text) = read_input(file)?;
     let pb = progress(None);
     let mut out = Results::new(&pb);
-    let (mut unique, mut multiple, mut none, mut bad) = (0usize, 0usize, 0usize, 0usize);
+    let mut tally = CheckTally::new(show_solution, json);
     for rec in parse_typed(m, &source, &text) {
         pb.inc(1);
         let p = match rec {
             Ok(p) => p,
             Err(e) => {
-                bad += 1;
-                out.message(&e.to_string())?;
-                let line = if json {
-                    json!({"line": e.first_line, "puzzle": null, "solutions": "invalid",
-                           "error": e.kind.to_string()})
-                    .to_string()
-                } else {
-                    format!("{} - invalid {}", e.first_line, e.kind)
-                };
-                out.write(&format!("{line}\n"))?;
+                tally.invalid(&mut out, &e)?;
                 continue;
             }
         };
@@ -109,49 +102,106 @@ pub fn check_typed(
         };
         let live = generic::live_from_givens(model, &p.givens);
         let (verdict, sol) = match generic::solve(model, &live) {
-            Verdict::None => {
-                none += 1;
-                ("none", None)
-            }
-            Verdict::Unique(g) => {
-                unique += 1;
-                ("unique", Some(g))
-            }
-            Verdict::Multiple { first } => {
-                multiple += 1;
-                ("multiple", Some(first))
-            }
+            Verdict::None => ("none", None),
+            Verdict::Unique(g) => ("unique", Some(g)),
+            Verdict::Multiple { first } => ("multiple", Some(first)),
         };
         let sol = sol.map(|g| solution_text(m, &g));
-        let line = if json {
-            let mut o = json!({"line": p.line, "puzzle": p.text, "solutions": verdict});
-            if show_solution && let Some(g) = &sol {
+        tally.verdict(&mut out, p.line, &p.text, verdict, sol.as_deref())?;
+    }
+    tally.finish(out, &source)
+}
+
+/// `check`'s counts, and the lines and summary every type's `check` writes
+/// alike (classic 9×9 by its bitboard solver, other types by the generic
+/// oracle).
+pub struct CheckTally {
+    json: bool,
+    show_solution: bool,
+    unique: usize,
+    multiple: usize,
+    none: usize,
+    bad: usize,
+}
+
+impl CheckTally {
+    pub fn new(show_solution: bool, json: bool) -> CheckTally {
+        CheckTally {
+            json,
+            show_solution,
+            unique: 0,
+            multiple: 0,
+            none: 0,
+            bad: 0,
+        }
+    }
+
+    /// An invalid record: its message on standard error, its line among
+    /// the results.
+    pub fn invalid(&mut self, out: &mut Results, e: &InputError) -> io::Result<()> {
+        self.bad += 1;
+        out.message(&e.to_string())?;
+        let line = if self.json {
+            json!({"line": e.first_line, "puzzle": null, "solutions": "invalid",
+                   "error": e.kind.to_string()})
+            .to_string()
+        } else {
+            format!("{} - invalid {}", e.first_line, e.kind)
+        };
+        out.write(&format!("{line}\n"))
+    }
+
+    /// A puzzle's verdict (`unique`, `multiple`, `none`), with a solution
+    /// when it has one (the first found when several).
+    pub fn verdict(
+        &mut self,
+        out: &mut Results,
+        line: usize,
+        text: &str,
+        verdict: &str,
+        sol: Option<&str>,
+    ) -> io::Result<()> {
+        match verdict {
+            "unique" => self.unique += 1,
+            "multiple" => self.multiple += 1,
+            _ => self.none += 1,
+        }
+        let sol = sol.filter(|_| self.show_solution);
+        let out_line = if self.json {
+            let mut o = json!({"line": line, "puzzle": text, "solutions": verdict});
+            if let Some(g) = sol {
                 o["solution"] = json!(g);
             }
-            format!("{o}\n")
-        } else if show_solution && let Some(g) = &sol {
-            format!("{} {} {verdict} {g}\n", p.line, p.text)
+            o.to_string()
+        } else if let Some(g) = sol {
+            format!("{line} {text} {verdict} {g}")
         } else {
-            format!("{} {} {verdict}\n", p.line, p.text)
+            format!("{line} {text} {verdict}")
         };
-        out.write(&line)?;
+        out.write(&format!("{out_line}\n"))
     }
-    let total = unique + multiple + none;
-    if total + bad == 0 {
-        out.message(&no_puzzle(&source))?;
+
+    /// The summary line, and the exit status: invalid when a record was,
+    /// or when the input held no puzzle.
+    pub fn finish(self, mut out: Results, source: &str) -> Result<Status, Fail> {
+        let (unique, multiple, none, bad) = (self.unique, self.multiple, self.none, self.bad);
+        let total = unique + multiple + none;
+        if total + bad == 0 {
+            out.message(&no_puzzle(source))?;
+        }
+        let summary = if self.json {
+            json!({"summary": {"puzzles": total, "unique": unique, "multiple": multiple, "none": none, "invalid": bad}}).to_string()
+        } else {
+            format!(
+                "{}: {unique} unique, {multiple} multiple, {none} no solution; {}",
+                counted(total, "puzzle"),
+                counted(bad, "invalid line")
+            )
+        };
+        out.write(&format!("{summary}\n"))?;
+        out.finish()?;
+        Ok(Status::invalid_if(bad > 0 || total == 0))
     }
-    let summary = if json {
-        json!({"summary": {"puzzles": total, "unique": unique, "multiple": multiple, "none": none, "invalid": bad}}).to_string()
-    } else {
-        format!(
-            "{}: {unique} unique, {multiple} multiple, {none} no solution; {}",
-            counted(total, "puzzle"),
-            counted(bad, "invalid line")
-        )
-    };
-    out.write(&format!("{summary}\n"))?;
-    out.finish()?;
-    Ok(Status::invalid_if(bad > 0 || total == 0))
 }
 
 /// A generated puzzle of type `m` as text: the givens, then (types with
