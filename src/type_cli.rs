@@ -50,19 +50,32 @@ impl TypeOpt {
     }
 }
 
-/// The whole input of `check`: a file, or `-` for standard input.
+/// Largest input `check --type` reads (it reads its input whole, not yet
+/// streamed): 512 MiB, some two million 16×16 puzzles.
+const MAX_TYPED_INPUT: u64 = 512 << 20;
+
+/// The whole input of `check`: a file, or `-` for standard input, read up
+/// to [`MAX_TYPED_INPUT`] whatever it is (`/dev/zero`, a pipe that never
+/// ends), and refused beyond.
 fn read_input(file: &OsStr) -> Result<(String, String), Fail> {
-    let mut bytes = Vec::new();
-    let name = if file == "-" {
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| Fail::Error(format!("<stdin>: {e}")))?;
-        "<stdin>".to_string()
+    let (name, reader): (String, Box<dyn Read>) = if file == "-" {
+        ("<stdin>".to_string(), Box::new(std::io::stdin()))
     } else {
         let name = file.to_string_lossy().into_owned();
-        bytes = std::fs::read(file).map_err(|e| Fail::Error(format!("{name}: {e}")))?;
-        name
+        let f = std::fs::File::open(file).map_err(|e| Fail::Error(format!("{name}: {e}")))?;
+        (name, Box::new(f))
     };
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_TYPED_INPUT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Fail::Error(format!("{name}: {e}")))?;
+    if bytes.len() as u64 > MAX_TYPED_INPUT {
+        return Err(Fail::Error(format!(
+            "{name}: more than {MAX_TYPED_INPUT} bytes (512 MiB): `check --type` reads its input \
+             whole; split it (e.g. `split -l 1000000`)"
+        )));
+    }
     Ok((name, String::from_utf8_lossy(&bytes).into_owned()))
 }
 
