@@ -420,6 +420,24 @@ impl Reader<'_> {
         last: usize,
     ) {
         let n = self.n();
+        // A lone line that is neither a puzzle line nor a grid row: its
+        // length is the error (a grid row count would mislead). A lone line
+        // of N cells is taken as a grid's first row.
+        if first == last && rows.len() == 1 && rows[0].len() != n {
+            let found = rows[0].len();
+            if let Some((line, col, kind)) =
+                bad.filter(|b| !matches!(b.2, ErrorKind::TypedRowCells { .. }))
+            {
+                let col = (col > 0).then_some(col);
+                return self.error(first, last, line, col, kind);
+            }
+            let col = rows[0].first().map(|c| c.2);
+            let kind = ErrorKind::SymbolCount {
+                found,
+                expected: n * n,
+            };
+            return self.error(first, last, first, col, kind);
+        }
         if let Some((line, col, kind)) = bad {
             let col = (col > 0).then_some(col);
             return self.error(first, last, line, col, kind);

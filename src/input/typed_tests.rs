@@ -146,6 +146,12 @@ fn errors_have_line_and_column() {
             "t:3:1: givens r1c1 = 1 and r3c1 = 1 contradict each other (both in column 1)",
         ),
         ("---\n", "t:1: separator line outside a grid"),
+        // A lone short line is a line of the wrong length, not a grid of
+        // one row (it said "grid row 1 has 3 cells").
+        ("123\n", "t:1:1: line has 3 cells, expected 16"),
+        ("1234\n", "t:1: grid has 1 row, expected 4"),
+        ("1 2 3\n", "t:1:1: line has 3 cells, expected 16"),
+        ("1x3\n", "t:1:2: bad symbol \"x\""),
     ] {
         let e = err(&m, text);
         assert!(e.starts_with(want), "{text:?}:\n got  {e}\n want {want}");
