@@ -93,6 +93,16 @@ fn render_text(
 /// Runs `generate`; [`Status::Done`] when every puzzle was written.
 pub fn generate_cmd(args: &GenerateArgs) -> Result<Status, Fail> {
     let model = args.ty.model()?;
+    if let Some(m) = &model {
+        let full = ruledoku::model::DynBits::full(m.n_cands);
+        if ruledoku::oracle::generic::count_solutions(m, &full, 1) == 0 {
+            return Err(Fail::Error(format!(
+                "type {} has no solution grid (its houses and constraints contradict each \
+                 other): no puzzle can be generated",
+                m.name()
+            )));
+        }
+    }
     let seed = match args.seed {
         Some(s) => s,
         None => {

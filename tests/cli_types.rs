@@ -112,3 +112,24 @@ fn type_files_that_are_no_type_are_errors() {
     assert_eq!(big.code, Some(2));
     assert!(big.stderr.contains("from 2 to 64"), "{}", big.stderr);
 }
+
+#[test]
+fn a_type_without_any_solution_grid_generates_nothing_and_says_why() {
+    // Two cells of one row forced equal: no grid exists. `generate`
+    // panicked ("an empty grid … has a solution") before.
+    let dir = tempfile::tempdir().unwrap();
+    let ty = dir.path().join("never.yaml");
+    std::fs::write(
+        &ty,
+        "size: 4\nblocks: 2x2\nconstraints:\n  - cells: r1c1 r1c2\n    relation: \"=\"\n",
+    )
+    .unwrap();
+    let run = ruledoku(["generate", "--type", ty.to_str().unwrap(), "--seed", "1"]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains("type never has no solution grid"),
+        "{}",
+        run.stderr
+    );
+}
