@@ -8,7 +8,7 @@
 
 use crate::grid::geometry::Space;
 use crate::search::chain::{Ending, Linking};
-use crate::search::pattern::{Elem, Quant};
+use crate::search::pattern::{Elem, Geo, Quant};
 use crate::search::trial::{Increment, Mode, Reads};
 
 /// Words that cannot name a variable.
@@ -30,6 +30,7 @@ pub const KEYWORDS: &[&str] = &[
     "or",
     "not",
     "for",
+    "at",
 ];
 
 /// Type names and the element types they stand for.
@@ -65,6 +66,8 @@ pub enum Fun {
     Last,
     Count,
     Within,
+    /// A single-valued function of one element (`row(x)`, `band(x)`, …).
+    Geo(Geo),
 }
 
 /// A built-in function: its name, its number of arguments, and which it
@@ -147,6 +150,42 @@ pub const FUNCTIONS: &[Builtin] = &[
         arity: 2,
         fun: Fun::Within,
     },
+    Builtin {
+        name: "row",
+        arity: 1,
+        fun: Fun::Geo(Geo::Row),
+    },
+    Builtin {
+        name: "column",
+        arity: 1,
+        fun: Fun::Geo(Geo::Column),
+    },
+    Builtin {
+        name: "block",
+        arity: 1,
+        fun: Fun::Geo(Geo::Block),
+    },
+    Builtin {
+        name: "band",
+        arity: 1,
+        fun: Fun::Geo(Geo::Band),
+    },
+    Builtin {
+        name: "stack",
+        arity: 1,
+        fun: Fun::Geo(Geo::Stack),
+    },
+    Builtin {
+        name: "digit",
+        arity: 1,
+        fun: Fun::Geo(Geo::Digit),
+    },
+    // `cell(z)` of a candidate, or `cell(R, C)` at a row and a column.
+    Builtin {
+        name: "cell",
+        arity: 1,
+        fun: Fun::Geo(Geo::Cell),
+    },
 ];
 
 /// The quantifiers: `all(X in S: C)`, `any(…)`, `none(…)`, `count(…)`,
@@ -157,6 +196,9 @@ pub const QUANTIFIERS: &[(&str, Quant)] = &[
     ("none", Quant::None),
     ("count", Quant::Count),
     ("select", Quant::Select),
+    ("sum", Quant::Sum),
+    ("min", Quant::Min),
+    ("max", Quant::Max),
 ];
 
 /// The name of the whole grid: every live candidate (a set of `cand`).

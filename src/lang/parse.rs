@@ -30,6 +30,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::gt, Assoc::Left)
             | Op::infix(Rule::ge, Assoc::Left)
             | Op::infix(Rule::in_op, Assoc::Left))
+        .op(Op::infix(Rule::at_op, Assoc::Left))
         .op(Op::infix(Rule::union, Assoc::Left))
         .op(Op::infix(Rule::minus, Assoc::Left) | Op::infix(Rule::plus, Assoc::Left))
         .op(Op::infix(Rule::inter, Assoc::Left) | Op::infix(Rule::times, Assoc::Left))
@@ -120,6 +121,7 @@ fn is_operator(r: Rule) -> bool {
         Rule::or_op
             | Rule::and_op
             | Rule::in_op
+            | Rule::at_op
             | Rule::eq
             | Rule::ne
             | Rule::le
@@ -935,6 +937,7 @@ pub(crate) fn expr(p: Pair<Rule>) -> Expr {
                 Rule::gt => BinOp::Gt,
                 Rule::ge => BinOp::Ge,
                 Rule::in_op => BinOp::In,
+                Rule::at_op => BinOp::At,
                 Rule::union => BinOp::Union,
                 Rule::inter => BinOp::Inter,
                 Rule::minus => BinOp::Minus,

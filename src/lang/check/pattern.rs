@@ -138,6 +138,9 @@ impl Checker<'_> {
                         (None, false) => Ty::One(elem),
                     };
                     let slot = self.bind(n, ty, self.gens + 1);
+                    if let Some(k) = size {
+                        self.set_sizes.insert(slot, k);
+                    }
                     self.gens += 1;
                     gens.push(Instr::Gen {
                         slot,

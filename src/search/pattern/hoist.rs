@@ -275,6 +275,9 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
         Op::In(a, b) => Op::In(go(a), go(b)),
         Op::And(a, b) => Op::And(go(a), go(b)),
         Op::Or(a, b) => Op::Or(go(a), go(b)),
+        Op::Geo(g, e, x) => Op::Geo(g, e, go(x)),
+        Op::CellAt(a, b) => Op::CellAt(go(a), go(b)),
+        Op::At(e, h, a, b) => Op::At(e, h, go(a), go(b)),
         Op::Quant(q) => {
             // An inner quantifier: its domain and moved parts are evaluated
             // once per member of ours; its condition sees its own variable

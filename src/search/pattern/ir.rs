@@ -162,6 +162,10 @@ pub enum IntOp {
     Add,
     Sub,
     Mul,
+    /// `min(a, b)`: the lesser.
+    Min,
+    /// `max(a, b)`: the greater.
+    Max,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -211,6 +215,64 @@ pub enum Op {
     Grid,
     /// A quantifier (boxed: rare, and `Op` stays three words).
     Quant(Box<QuantOp>),
+    /// A single-valued function of one element of the given type
+    /// (`row(x)`, `band(x)`, `digit(z)`; see [`Geo`]). A set operand of
+    /// one member counts as that member; of none or several, or an
+    /// element the function has no value for, the value is undefined.
+    Geo(Geo, Elem, Box<Op>),
+    /// `cell(R, C)`: the cell at row R and column C.
+    CellAt(Box<Op>, Box<Op>),
+    /// `S at H`: the one member of S (of the first element type) whose
+    /// candidates, live or not, meet H's (H of the second type): the cell
+    /// of S in a house, the candidate of S in a cell or of a digit, the
+    /// house of S through a cell. Undefined when no member or several do.
+    At(Elem, Elem, Box<Op>, Box<Op>),
+}
+
+/// The single-valued functions of one element (`row(x)` …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Geo {
+    /// The row of a cell, candidate, rc or rn variable (a row: itself).
+    Row,
+    /// The column of a cell, candidate, rc or cn variable.
+    Column,
+    /// The block of a cell, candidate, rc or bn variable.
+    Block,
+    /// The band (1 to 3, top to bottom) of a cell, row or block, … (an
+    /// integer).
+    Band,
+    /// The stack (1 to 3, left to right) of a cell, column or block, …
+    Stack,
+    /// The digit of a candidate or an rn, cn or bn variable.
+    Digit,
+    /// The cell of a candidate or an rc variable.
+    Cell,
+}
+
+impl Geo {
+    pub fn name(self) -> &'static str {
+        match self {
+            Geo::Row => "row",
+            Geo::Column => "column",
+            Geo::Block => "block",
+            Geo::Band => "band",
+            Geo::Stack => "stack",
+            Geo::Digit => "digit",
+            Geo::Cell => "cell",
+        }
+    }
+
+    /// The type of the value: an element, or an integer (band, stack).
+    pub fn ty(self) -> Ty {
+        match self {
+            Geo::Row => Ty::One(Elem::Row),
+            Geo::Column => Ty::One(Elem::Column),
+            Geo::Block => Ty::One(Elem::Block),
+            Geo::Digit => Ty::One(Elem::Digit),
+            Geo::Cell => Ty::One(Elem::Cell),
+            Geo::Band | Geo::Stack => Ty::Int,
+        }
+    }
 }
 
 /// A quantifier: binds `slot` to each member of `domain` in turn and
@@ -240,6 +302,21 @@ pub enum Quant {
     /// `select(X in S: C)`: the members for which C holds (a set of S's
     /// element type).
     Select,
+    /// `sum(X in S: N)`: the sum of the integer N over the members (0 on
+    /// an empty set).
+    Sum,
+    /// `min(X in S: N)`: the least N (undefined on an empty set).
+    Min,
+    /// `max(X in S: N)`: the greatest N (undefined on an empty set).
+    Max,
+}
+
+impl Quant {
+    /// Is it a fold (`sum`, `min`, `max`: an integer body, an integer
+    /// value)?
+    pub fn is_fold(self) -> bool {
+        matches!(self, Quant::Sum | Quant::Min | Quant::Max)
+    }
 }
 
 impl Op {
@@ -256,6 +333,7 @@ impl Op {
             | Op::First(x)
             | Op::Last(x)
             | Op::Len(x)
+            | Op::Geo(_, _, x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -264,6 +342,8 @@ impl Op {
             | Op::SubsetOf(a, b)
             | Op::In(a, b)
             | Op::And(a, b)
+            | Op::CellAt(a, b)
+            | Op::At(_, _, a, b)
             | Op::Or(a, b) => [Some(a), Some(b)],
         }
     }
@@ -281,6 +361,7 @@ impl Op {
             | Op::First(x)
             | Op::Last(x)
             | Op::Len(x)
+            | Op::Geo(_, _, x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -289,6 +370,8 @@ impl Op {
             | Op::SubsetOf(a, b)
             | Op::In(a, b)
             | Op::And(a, b)
+            | Op::CellAt(a, b)
+            | Op::At(_, _, a, b)
             | Op::Or(a, b) => [Some(a), Some(b)],
         }
     }
@@ -311,8 +394,11 @@ impl Op {
             | Op::And(..)
             | Op::Or(..)
             | Op::Not(_) => Ty::Bool,
+            Op::Geo(g, ..) => g.ty(),
+            Op::CellAt(..) => Ty::One(Elem::Cell),
+            Op::At(e, ..) => Ty::One(*e),
             Op::Quant(qo) => match qo.q {
-                Quant::Count => Ty::Int,
+                Quant::Count | Quant::Sum | Quant::Min | Quant::Max => Ty::Int,
                 Quant::Select => (slots.get(qo.slot).copied())
                     .and_then(Ty::elem)
                     .map_or(Ty::Error, Ty::Set),
@@ -321,9 +407,13 @@ impl Op {
         }
     }
 
-    /// Can evaluation be undefined (does it use `first` or `last`)?
+    /// Can evaluation be undefined (does it use `first`, `last`, a
+    /// single-valued function, `at`, `min` or `max`)?
     pub fn may_fail(&self) -> bool {
-        matches!(self, Op::First(_) | Op::Last(_))
+        matches!(
+            self,
+            Op::First(_) | Op::Last(_) | Op::Geo(..) | Op::CellAt(..) | Op::At(..)
+        ) || matches!(self, Op::Quant(q) if matches!(q.q, Quant::Min | Quant::Max))
             || self.operands().into_iter().flatten().any(Op::may_fail)
     }
 }

@@ -44,7 +44,7 @@
 //! (shared prefixes and count plans read them).
 
 use super::fold::{Folded, Rest};
-use super::ir::{CmpOp, Elem, Instr, IntOp, Op, Quant, QuantOp, SetOp, ShowPart, Ty};
+use super::ir::{CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, ShowPart, Ty};
 use super::schedule::Scheduled;
 use crate::grid::geometry::N_CELLS;
 
@@ -130,6 +130,14 @@ pub enum TOp {
     AnyOf(Box<[TOp]>),
     /// A quantifier whose domain is iterated in its width.
     TQuant(Box<TQuant>),
+    /// A single-valued function of an element (see [`Op::Geo`]).
+    Geo(Geo, Elem, Box<TOp>),
+    /// `cell(R, C)`.
+    CellAt(Box<TOp>, Box<TOp>),
+    /// `S at H` (see [`Op::At`]).
+    At(Elem, Elem, Box<TOp>, Box<TOp>),
+    /// `sum`, `min` or `max` over a wide domain (see [`Quant::is_fold`]).
+    Fold(Box<WideQuant>),
 }
 
 /// A quantifier over a wide domain (the checked [`QuantOp`], its parts
@@ -177,6 +185,16 @@ impl TOp {
             Op::In(x, y) => TOp::In(b(x), b(y)),
             Op::And(x, y) => TOp::And(b(x), b(y)),
             Op::Or(x, y) => TOp::Or(b(x), b(y)),
+            Op::Geo(g, e, x) => TOp::Geo(*g, *e, b(x)),
+            Op::CellAt(x, y) => TOp::CellAt(b(x), b(y)),
+            Op::At(e, h, x, y) => TOp::At(*e, *h, b(x), b(y)),
+            Op::Quant(qo) if qo.q.is_fold() => TOp::Fold(Box::new(WideQuant {
+                q: qo.q,
+                slot: qo.slot,
+                domain: f(&qo.domain),
+                body: f(&qo.body),
+                pre: qo.pre.iter().map(|(t, p)| (*t, f(p))).collect(),
+            })),
             Op::Quant(qo) => TOp::Quant(Box::new(WideQuant {
                 q: qo.q,
                 slot: qo.slot,
@@ -491,7 +509,7 @@ impl Typer<'_> {
                     TOp::AnyOf(terms)
                 }
             }
-            Op::Quant(qo) => match (qo.q, self.kind(op).width()) {
+            Op::Quant(qo) if !qo.q.is_fold() => match (qo.q, self.kind(op).width()) {
                 (Quant::Select, Width::Word) => TOp::WSet(Box::new(self.word(op))),
                 (Quant::Select, Width::Cells) => TOp::CSet(Box::new(self.cells(op))),
                 _ => TOp::TQuant(Box::new(self.quant(qo))),
