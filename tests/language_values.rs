@@ -270,3 +270,47 @@ fn fold_errors() {
     ));
     assert!(e.contains("`sum` is a quantifier"), "{e}");
 }
+
+/// `decided`, `givens`, `value(C)` and `given(C)`: a state keeps the
+/// puzzle's givens apart from the values a resolution placed.
+#[test]
+fn values_and_givens() {
+    use ruledoku::grid::geometry::cand;
+    let mut p = state(FSHT);
+    // FSHT has 30 givens, all decided, none placed.
+    let givens = "    let C: cell in givens\n    where given(C) and C in decided\n    eliminate cands(row(C))\n    show \"${C}=${value(C)}\"";
+    let got = shown(givens, &p);
+    assert_eq!(got.len(), 30);
+    assert!(got[0].starts_with("r1c2=n2 ==> "), "{got:?}");
+    let placed = "    let C: cell in decided - givens\n    eliminate cands(grid) & cands(column(C)) & cands(value(C))\n    show \"${C}=${value(C)}\"";
+    assert_eq!(count(placed, &p), 0);
+    // Place 4 in r1c1 (candidates are left in its column: the state is
+    // not propagated by hand here).
+    let c = 0;
+    assert!(p.cands.contains(cand(c, 3)));
+    let before = p;
+    p.values.insert(cand(c, 3));
+    p.cands.remove(cand(c, 3));
+    let got = shown(placed, &p);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(got[0].starts_with("r1c1=n4 ==> "), "{got:?}");
+    assert_eq!(p.givens, before.givens);
+    // `value` of an undecided cell is undefined: no match.
+    let undecided = "    let C: cell\n    where value(C) in digits(C)\n    eliminate C";
+    assert_eq!(count(undecided, &before), 0);
+    // Errors.
+    let e = error(&rule(
+        "    let C: 2 cell\n    where given(C)\n    eliminate C",
+    ));
+    assert!(
+        e.contains("`given` takes one cell, found a set of cells: for a set write `C <= givens`"),
+        "{e}"
+    );
+    let e = error(&rule(
+        "    let D: digit\n    where value(D) == D\n    eliminate D",
+    ));
+    assert!(
+        e.contains("`value(C)` expects a cell, found a digit"),
+        "{e}"
+    );
+}

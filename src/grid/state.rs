@@ -78,6 +78,11 @@ pub struct State {
     pub cands: Bits,
     /// Asserted candidates (one per decided cell).
     pub values: Bits,
+    /// The cells given in the puzzle, one bit a cell: the decided cells
+    /// that no step placed (the rule language's `givens`). A state read
+    /// with values but no way to tell givens from placed values counts
+    /// every value as a given, the safe reading for uniqueness rules.
+    pub givens: u128,
 }
 
 impl State {
@@ -86,6 +91,7 @@ impl State {
         State {
             cands: Bits::first(N_CANDS),
             values: Bits::EMPTY,
+            givens: 0,
         }
     }
 
@@ -96,6 +102,7 @@ impl State {
         let mut s = State {
             cands: Bits::EMPTY,
             values: Bits::EMPTY,
+            givens: 0,
         };
         for (c, &m) in masks.iter().enumerate() {
             for d in 0..9 {
@@ -107,6 +114,7 @@ impl State {
         for (c, &g) in givens.iter().enumerate() {
             if (1..=9).contains(&g) {
                 s.assert(cand(c, g as usize - 1));
+                s.givens |= 1 << c;
             }
         }
         s

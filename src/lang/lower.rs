@@ -224,6 +224,7 @@ fn evaluable(op: &Op, known: &[bool]) -> bool {
         | Op::Quant(_)
         | Op::Geo(..)
         | Op::CellAt(..)
+        | Op::Value(_)
         | Op::At(..) => false,
         _ => op
             .operands()

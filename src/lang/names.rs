@@ -68,6 +68,10 @@ pub enum Fun {
     Within,
     /// A single-valued function of one element (`row(x)`, `band(x)`, …).
     Geo(Geo),
+    /// `value(C)`: the digit placed in a decided cell.
+    Value,
+    /// `given(C)`: is the cell given in the puzzle?
+    Given,
 }
 
 /// A built-in function: its name, its number of arguments, and which it
@@ -180,6 +184,16 @@ pub const FUNCTIONS: &[Builtin] = &[
         arity: 1,
         fun: Fun::Geo(Geo::Digit),
     },
+    Builtin {
+        name: "value",
+        arity: 1,
+        fun: Fun::Value,
+    },
+    Builtin {
+        name: "given",
+        arity: 1,
+        fun: Fun::Given,
+    },
     // `cell(z)` of a candidate, or `cell(R, C)` at a row and a column.
     Builtin {
         name: "cell",
@@ -205,6 +219,12 @@ pub const QUANTIFIERS: &[(&str, Quant)] = &[
 /// `cells(grid)` are the undecided cells, `vars(rn, grid)` the row
 /// variables with a candidate left.
 pub const GRID: &str = "grid";
+
+/// The decided cells (a set of `cell`): given or placed.
+pub const DECIDED: &str = "decided";
+
+/// The cells given in the puzzle (a set of `cell`), placed values aside.
+pub const GIVENS: &str = "givens";
 
 /// The words one clause takes, each with what it stands for, in the
 /// order error messages list them.
@@ -340,6 +360,8 @@ pub fn is_reserved(name: &str) -> bool {
         || builtin(name).is_some()
         || quantifier(name).is_some()
         || name == GRID
+        || name == DECIDED
+        || name == GIVENS
 }
 
 /// `digit, row, …` for messages.

@@ -166,6 +166,12 @@ impl Checker<'_> {
         if n == names::GRID {
             return (Op::Grid, Ty::Set(Elem::Cand));
         }
+        if n == names::DECIDED {
+            return (Op::Decided, Ty::Set(Elem::Cell));
+        }
+        if n == names::GIVENS {
+            return (Op::Givens, Ty::Set(Elem::Cell));
+        }
         self.err(sp, format!("unknown name `{n}`"));
         (Op::Int(0), Ty::Error)
     }
@@ -299,6 +305,41 @@ impl Checker<'_> {
                 self.call_count(&args[0])
             }
             Some(Fun::Geo(g)) => self.geo(f, g, args, sp),
+            Some(fun @ (Fun::Value | Fun::Given)) => {
+                if !arity(self, 1) {
+                    return (Op::Int(0), Ty::Error);
+                }
+                let (op, ty) = self.expr(&args[0]);
+                if !self.single(
+                    &args[0],
+                    ty,
+                    Elem::Cell,
+                    &format!("{}(C)", f.name),
+                    "a cell",
+                ) {
+                    return (Op::Int(0), Ty::Error);
+                }
+                if let Ty::Set(_) = ty {
+                    if fun == Fun::Given {
+                        self.err(
+                            args[0].span,
+                            format!(
+                                "`given` takes one cell, found a set of cells: for a set write `{} <= givens`",
+                                text(&args[0])
+                            ),
+                        );
+                        return (Op::Int(0), Ty::Error);
+                    }
+                    if !self.not_several(&op, &args[0], f, Elem::Cell) {
+                        return (Op::Int(0), Ty::Error);
+                    }
+                }
+                if fun == Fun::Value {
+                    (Op::Value(Box::new(op)), Ty::One(Elem::Digit))
+                } else {
+                    (Op::In(Box::new(op), Box::new(Op::Givens)), Ty::Bool)
+                }
+            }
             Some(Fun::Within) => {
                 self.err(f.span, "`within(…)` can only be used in a `show` template");
                 (Op::Int(0), Ty::Error)

@@ -183,6 +183,16 @@ fn fold(qo: &WideQuant, cx: &mut Env) -> i64 {
     acc.unwrap_or(0)
 }
 
+/// The decided cells of a state, one bit a cell.
+#[inline(never)]
+fn decided_cells(state: &State) -> Bits {
+    let mut b = Bits::EMPTY;
+    for z in state.values.iter() {
+        b.insert(cand_cell(z));
+    }
+    b
+}
+
 /// What a cell, candidate, house, digit or variable is made of, by
 /// geometry (live candidates aside): its cell, its digit, its house.
 #[derive(Clone, Copy, Default)]
@@ -287,6 +297,10 @@ fn single(op: &TOp, cx: &mut Env) -> Val {
         TOp::Geo(g, e, x) => one_of(x, cx).and_then(|i| geo(*g, *e, i)).map(|v| match g {
             Geo::Band | Geo::Stack => Val::Int(v as i64),
             _ => Val::Idx(v),
+        }),
+        TOp::Value(x) => one_of(x, cx).and_then(|c| {
+            let m = crate::grid::state::cell_mask(&cx.state.values, c);
+            (m != 0).then(|| Val::Idx(m.trailing_zeros() as usize))
         }),
         TOp::CellAt(r, c) => match (one_of(r, cx), one_of(c, cx)) {
             (Some(r), Some(c)) if r < 9 && (9..18).contains(&c) => {
@@ -726,7 +740,8 @@ impl TOp {
             | TOp::Not(_) => Val::Bool(self.eval_bool(cx)),
             TOp::Quant(qo) => quantify_wide(qo, cx),
             TOp::Fold(qo) => Val::Int(fold(qo, cx)),
-            TOp::Geo(..) | TOp::CellAt(..) | TOp::At(..) => single(self, cx),
+            TOp::Geo(..) | TOp::CellAt(..) | TOp::At(..) | TOp::Value(_) => single(self, cx),
+            TOp::Decided | TOp::Givens => Val::Set(self.eval_set(cx)),
         }
     }
 
@@ -802,6 +817,8 @@ impl TOp {
             },
             TOp::Grid => cx.state.cands,
             TOp::ProdSet(p) => p.set(cx),
+            TOp::Decided => decided_cells(cx.state),
+            TOp::Givens => cells_bits(cx.state.givens),
             TOp::Cands(e, x) => match &**x {
                 TOp::Slot(s) => match &cx.vals[*s] {
                     Val::Idx(i) => cands_of(cx.state, *e, *i),

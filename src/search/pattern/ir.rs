@@ -222,6 +222,14 @@ pub enum Op {
     Geo(Geo, Elem, Box<Op>),
     /// `cell(R, C)`: the cell at row R and column C.
     CellAt(Box<Op>, Box<Op>),
+    /// The decided cells (the language's `decided`).
+    Decided,
+    /// The cells given in the puzzle (`givens`; see
+    /// [`crate::grid::state::State::givens`]).
+    Givens,
+    /// `value(C)`: the digit placed in the decided cell C (undefined for
+    /// an undecided cell; a set of one cell counts as that cell).
+    Value(Box<Op>),
     /// `S at H`: the one member of S (of the first element type) whose
     /// candidates, live or not, meet H's (H of the second type): the cell
     /// of S in a house, the candidate of S in a cell or of a digit, the
@@ -324,7 +332,7 @@ impl Op {
     /// one walker for the analyses of a tree.
     pub fn operands(&self) -> [Option<&Op>; 2] {
         match self {
-            Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens => [None, None],
             Op::Quant(qo) => [Some(&qo.domain), Some(&qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
@@ -334,6 +342,7 @@ impl Op {
             | Op::Last(x)
             | Op::Len(x)
             | Op::Geo(_, _, x)
+            | Op::Value(x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -352,7 +361,7 @@ impl Op {
     /// quantifier's are its domain and condition, as in [`Op::operands`]).
     pub fn operands_mut(&mut self) -> [Option<&mut Op>; 2] {
         match self {
-            Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens => [None, None],
             Op::Quant(qo) => [Some(&mut qo.domain), Some(&mut qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
@@ -362,6 +371,7 @@ impl Op {
             | Op::Last(x)
             | Op::Len(x)
             | Op::Geo(_, _, x)
+            | Op::Value(x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -396,6 +406,8 @@ impl Op {
             | Op::Not(_) => Ty::Bool,
             Op::Geo(g, ..) => g.ty(),
             Op::CellAt(..) => Ty::One(Elem::Cell),
+            Op::Decided | Op::Givens => Ty::Set(Elem::Cell),
+            Op::Value(_) => Ty::One(Elem::Digit),
             Op::At(e, ..) => Ty::One(*e),
             Op::Quant(qo) => match qo.q {
                 Quant::Count | Quant::Sum | Quant::Min | Quant::Max => Ty::Int,
@@ -412,7 +424,7 @@ impl Op {
     pub fn may_fail(&self) -> bool {
         matches!(
             self,
-            Op::First(_) | Op::Last(_) | Op::Geo(..) | Op::CellAt(..) | Op::At(..)
+            Op::First(_) | Op::Last(_) | Op::Geo(..) | Op::CellAt(..) | Op::At(..) | Op::Value(_)
         ) || matches!(self, Op::Quant(q) if matches!(q.q, Quant::Min | Quant::Max))
             || self.operands().into_iter().flatten().any(Op::may_fail)
     }

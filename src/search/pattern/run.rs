@@ -318,7 +318,12 @@ impl Plan {
         env: &mut [Val],
         clock: &mut Clock,
     ) -> Bits {
-        let mut dom = live_domain_in(state, elem, dc);
+        let mut dom = if self.typed.dead[k] {
+            // Decided elements too (`let C: cell in decided`).
+            all_elements(elem)
+        } else {
+            live_domain_in(state, elem, dc)
+        };
         let conds = &self.typed.conds[k];
         if !conds.is_empty() {
             for i in dom.iter() {
@@ -485,6 +490,26 @@ mod tests {
             assert!(!lt.intersects(&ge));
             assert_eq!(lt.len() + ge.len(), Bits::CAPACITY);
             assert_eq!(side(CmpOp::Le, j).len(), j + 1);
+        }
+    }
+}
+
+/// Every element of a type, live or not.
+#[cold]
+fn all_elements(e: Elem) -> Bits {
+    use crate::grid::geometry::{N_CANDS, N_CELLS, N_HOUSES, N_VARS};
+    match e {
+        Elem::Cand => Bits::first(N_CANDS),
+        Elem::Cell => Bits::first(N_CELLS),
+        Elem::Digit => Bits::first(9),
+        Elem::Row => Bits::first(9),
+        Elem::Column => Bits::first(18).minus(&Bits::first(9)),
+        Elem::Block => Bits::first(N_HOUSES).minus(&Bits::first(18)),
+        Elem::House => Bits::first(N_HOUSES),
+        Elem::Var(None) => Bits::first(N_VARS),
+        Elem::Var(Some(s)) => {
+            let lo = s as usize * 81;
+            Bits::first(lo + 81).minus(&Bits::first(lo))
         }
     }
 }

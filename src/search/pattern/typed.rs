@@ -134,6 +134,12 @@ pub enum TOp {
     Geo(Geo, Elem, Box<TOp>),
     /// `cell(R, C)`.
     CellAt(Box<TOp>, Box<TOp>),
+    /// The decided cells.
+    Decided,
+    /// The given cells.
+    Givens,
+    /// `value(C)`.
+    Value(Box<TOp>),
     /// `S at H` (see [`Op::At`]).
     At(Elem, Elem, Box<TOp>, Box<TOp>),
     /// `sum`, `min` or `max` over a wide domain (see [`Quant::is_fold`]).
@@ -187,6 +193,9 @@ impl TOp {
             Op::Or(x, y) => TOp::Or(b(x), b(y)),
             Op::Geo(g, e, x) => TOp::Geo(*g, *e, b(x)),
             Op::CellAt(x, y) => TOp::CellAt(b(x), b(y)),
+            Op::Decided => TOp::Decided,
+            Op::Givens => TOp::Givens,
+            Op::Value(x) => TOp::Value(b(x)),
             Op::At(e, h, x, y) => TOp::At(*e, *h, b(x), b(y)),
             Op::Quant(qo) if qo.q.is_fold() => TOp::Fold(Box::new(WideQuant {
                 q: qo.q,
@@ -318,6 +327,10 @@ pub struct Typed {
     pub parents: Option<TOp>,
     /// The show template's values (wide).
     pub show: Vec<ShowPart<TOp>>,
+    /// By instruction: a generator whose domain reads `decided` or
+    /// `givens`, so its elements may have no live candidate (its domain is
+    /// not cut to the live elements).
+    pub dead: Vec<bool>,
 }
 
 impl Typed {
@@ -360,7 +373,11 @@ impl Typed {
                 _ => Vec::new(),
             })
             .collect();
+        let dead = (instrs.iter())
+            .map(|i| matches!(i, Instr::Gen { domain: Some(d), .. } if reads_decided(d)))
+            .collect();
         Typed {
+            dead,
             ops,
             conds,
             orders,
@@ -443,7 +460,7 @@ impl Typer<'_> {
     /// The typed form of an expression.
     pub(super) fn op(&self, op: &Op) -> TOp {
         match op {
-            Op::Int(_) | Op::Slot(_) | Op::Grid => TOp::wide(op),
+            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens => TOp::wide(op),
             Op::Len(x) => match self.kind(x).width() {
                 Width::Word => TOp::WLen(Box::new(self.word(x))),
                 Width::Cells => TOp::CLen(Box::new(self.cells(x))),
@@ -722,6 +739,11 @@ impl Typer<'_> {
             within,
         }
     }
+}
+
+/// Does `op` read the decided or the given cells?
+fn reads_decided(op: &Op) -> bool {
+    matches!(op, Op::Decided | Op::Givens) || op.operands().into_iter().flatten().any(reads_decided)
 }
 
 /// The terms of a chain of `and` (`and` true) or of `or`, in order.
