@@ -470,6 +470,26 @@ fn elem_words(e: Elem) -> usize {
     }
 }
 
+/// Every element of a type, live or not.
+#[cold]
+fn all_elements(e: Elem) -> Bits {
+    use crate::grid::geometry::{N_CANDS, N_CELLS, N_HOUSES, N_VARS};
+    match e {
+        Elem::Cand => Bits::first(N_CANDS),
+        Elem::Cell => Bits::first(N_CELLS),
+        Elem::Digit => Bits::first(9),
+        Elem::Row => Bits::first(9),
+        Elem::Column => Bits::first(18).minus(&Bits::first(9)),
+        Elem::Block => Bits::first(N_HOUSES).minus(&Bits::first(18)),
+        Elem::House => Bits::first(N_HOUSES),
+        Elem::Var(None) => Bits::first(N_VARS),
+        Elem::Var(Some(s)) => {
+            let lo = s as usize * 81;
+            Bits::first(lo + 81).minus(&Bits::first(lo))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -490,26 +510,6 @@ mod tests {
             assert!(!lt.intersects(&ge));
             assert_eq!(lt.len() + ge.len(), Bits::CAPACITY);
             assert_eq!(side(CmpOp::Le, j).len(), j + 1);
-        }
-    }
-}
-
-/// Every element of a type, live or not.
-#[cold]
-fn all_elements(e: Elem) -> Bits {
-    use crate::grid::geometry::{N_CANDS, N_CELLS, N_HOUSES, N_VARS};
-    match e {
-        Elem::Cand => Bits::first(N_CANDS),
-        Elem::Cell => Bits::first(N_CELLS),
-        Elem::Digit => Bits::first(9),
-        Elem::Row => Bits::first(9),
-        Elem::Column => Bits::first(18).minus(&Bits::first(9)),
-        Elem::Block => Bits::first(N_HOUSES).minus(&Bits::first(18)),
-        Elem::House => Bits::first(N_HOUSES),
-        Elem::Var(None) => Bits::first(N_VARS),
-        Elem::Var(Some(s)) => {
-            let lo = s as usize * 81;
-            Bits::first(lo + 81).minus(&Bits::first(lo))
         }
     }
 }
