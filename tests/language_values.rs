@@ -8,9 +8,13 @@ mod common;
 
 use common::matches::matches_shown;
 use common::{FSHT, errors};
+use ruledoku::grid::bits::Bits;
+use ruledoku::grid::geometry::cand_name;
 use ruledoku::grid::state::State;
 use ruledoku::input;
 use ruledoku::lang::compile_source;
+use ruledoku::search::SearchCx;
+use std::ops::ControlFlow;
 
 fn error(src: &str) -> String {
     let es = errors(src);
@@ -32,6 +36,27 @@ fn shown(body: &str, state: &State) -> Vec<String> {
         .unwrap_or_else(|e| panic!("{}", ruledoku::lang::Diagnostics(e)));
     assert_eq!(rules.len(), 1);
     matches_shown(&*rules[0].searcher, state)
+}
+
+/// [`shown`] in a search context of a run whose given values are
+/// `givens`.
+fn shown_in_run(body: &str, state: &State, givens: Bits) -> Vec<String> {
+    let rules = compile_source("t.rules", &rule(body))
+        .unwrap_or_else(|e| panic!("{}", ruledoku::lang::Diagnostics(e)));
+    let s = &*rules[0].searcher;
+    let mut cx = SearchCx::new(None);
+    cx.set_givens(givens);
+    let mut out = Vec::new();
+    let _ = s.search(&mut cx, state, &mut |f| {
+        let names: Vec<String> = f.conclusions.iter().map(cand_name).collect();
+        out.push(format!(
+            "{} ==> {}",
+            s.render(state, &f.evidence),
+            names.join(" ")
+        ));
+        ControlFlow::Continue(())
+    });
+    out
 }
 
 fn count(body: &str, state: &State) -> usize {
@@ -271,12 +296,16 @@ fn fold_errors() {
     assert!(e.contains("`sum` is a quantifier"), "{e}");
 }
 
-/// `decided`, `givens`, `value(C)` and `given(C)`: a state keeps the
-/// puzzle's givens apart from the values a resolution placed.
+/// `decided`, `givens`, `value(C)` and `given(C)`: the run keeps the
+/// puzzle's givens (the cells decided at its start) apart from the values
+/// a resolution placed; a search outside a run counts every decided cell
+/// as a given.
 #[test]
 fn values_and_givens() {
     use ruledoku::grid::geometry::cand;
     let mut p = state(FSHT);
+    let start = p.values;
+    assert_eq!(p.decided_cells().count_ones(), 30);
     // FSHT has 30 givens, all decided, none placed.
     let givens = "    let C: cell in givens\n    where given(C) and C in decided\n    eliminate cands(row(C))\n    show \"${C}=${value(C)}\"";
     let got = shown(givens, &p);
@@ -291,10 +320,14 @@ fn values_and_givens() {
     let before = p;
     p.values.insert(cand(c, 3));
     p.cands.remove(cand(c, 3));
-    let got = shown(placed, &p);
+    let got = shown_in_run(placed, &p, start);
     assert_eq!(got.len(), 1, "{got:?}");
     assert!(got[0].starts_with("r1c1=n4 ==> "), "{got:?}");
-    assert_eq!(p.givens, before.givens);
+    let in_givens = "    let C: cell in givens\n    eliminate cands(row(C))";
+    assert_eq!(shown_in_run(in_givens, &p, start).len(), 30);
+    // Outside a run, r1c1 counts as a given.
+    assert_eq!(count(placed, &p), 0);
+    assert_eq!(count(in_givens, &p), 31);
     // `value` of an undecided cell is undefined: no match.
     let undecided = "    let C: cell\n    where value(C) in digits(C)\n    eliminate C";
     assert_eq!(count(undecided, &before), 0);
@@ -313,4 +346,22 @@ fn values_and_givens() {
         e.contains("`value(C)` expects a cell, found a digit"),
         "{e}"
     );
+    // A shown step and a trial's parents have no run: `givens` is read
+    // in the pattern, by a name.
+    let e = error(&rule(
+        "    let C: cell in decided\n    eliminate cands(row(C))\n    show \"${C & givens}\"",
+    ));
+    assert!(
+        e.contains("`givens` cannot be read in a show template (a step is shown without the run that found it): bind what you need in the pattern (`let G = givens & …`) and write its name"),
+        "{e}"
+    );
+    let e = error(&rule(
+        "    let C: cell in decided\n    eliminate cands(row(C))\n    parents cands(givens)",
+    ));
+    assert!(e.contains("`givens` cannot be read in `parents`"), "{e}");
+    let named = "    let C: cell in decided\n    let G = C & givens\n    eliminate cands(row(C))\n    show \"${C} ${G}\"";
+    let got = shown_in_run(named, &p, start);
+    assert_eq!(got.len(), 31);
+    assert!(got[0].starts_with("r1c1 {} ==> "), "{got:?}");
+    assert!(got[1].starts_with("r1c2 {r1c2} ==> "), "{got:?}");
 }

@@ -78,11 +78,6 @@ pub struct State {
     pub cands: Bits,
     /// Asserted candidates (one per decided cell).
     pub values: Bits,
-    /// The cells given in the puzzle, one bit a cell: the decided cells
-    /// that no step placed (the rule language's `givens`). A state read
-    /// with values but no way to tell givens from placed values counts
-    /// every value as a given, the safe reading for uniqueness rules.
-    pub givens: u128,
 }
 
 impl State {
@@ -91,7 +86,6 @@ impl State {
         State {
             cands: Bits::first(N_CANDS),
             values: Bits::EMPTY,
-            givens: 0,
         }
     }
 
@@ -102,7 +96,6 @@ impl State {
         let mut s = State {
             cands: Bits::EMPTY,
             values: Bits::EMPTY,
-            givens: 0,
         };
         for (c, &m) in masks.iter().enumerate() {
             for d in 0..9 {
@@ -114,7 +107,6 @@ impl State {
         for (c, &g) in givens.iter().enumerate() {
             if (1..=9).contains(&g) {
                 s.assert(cand(c, g as usize - 1));
-                s.givens |= 1 << c;
             }
         }
         s
@@ -233,6 +225,11 @@ impl State {
     /// Number of decided cells.
     pub fn value_count(&self) -> usize {
         self.values.len()
+    }
+
+    /// The decided cells, one bit a cell (bit `c` for cell `c`).
+    pub fn decided_cells(&self) -> u128 {
+        self.values.iter().fold(0, |m, z| m | 1 << cand_cell(z))
     }
 
     /// Number of live candidates.

@@ -11,7 +11,7 @@
 //! set conditions to `eval_bool_wide`, whose frame holds wide sets. The
 //! terms of an `and`/`or` chain are read in place ([`cond`]).
 
-use super::ir::{CmpOp, Elem, Geo, IntOp, Quant, SetOp, Val};
+use super::ir::{CmpOp, Elem, Geo, IntOp, Quant, SetOp, Test, Val};
 use super::sets::*;
 use super::typed::{ALL_DIGITS, COp, Dom, Prod, TOp, TQuant, WOp, WideQuant};
 use crate::grid::bits::Bits;
@@ -32,13 +32,17 @@ use crate::search::Clock;
 /// of its domain to the search's `clock` before it looks at them: past the
 /// deadline the evaluation stops as if undefined (so nested quantifiers
 /// over the grid cannot outlive `--max-seconds`), and the search stops at
-/// its next node.
+/// its next node. `givens` are the run's given values ([`SearchCx`]'s;
+/// `None` outside a run: every decided cell counts as a given).
+///
+/// [`SearchCx`]: crate::search::SearchCx
 pub struct Env<'a> {
     pub state: &'a State,
     pub vals: &'a mut [Val],
     pub undefined: bool,
     pub dc: &'a [u128; 10],
     pub clock: &'a mut Clock,
+    pub givens: &'a Option<Bits>,
 }
 
 impl<'a> Env<'a> {
@@ -52,6 +56,7 @@ impl<'a> Env<'a> {
             undefined: false,
             dc: &dc,
             clock: &mut Clock::default(),
+            givens: &None,
         })
     }
 
@@ -183,14 +188,24 @@ fn fold(qo: &WideQuant, cx: &mut Env) -> i64 {
     acc.unwrap_or(0)
 }
 
-/// The decided cells of a state, one bit a cell.
+/// The decided cells of a state, one bit a cell (kept out of
+/// [`TOp::eval_set`], whose common cases it would crowd).
+#[cold]
 #[inline(never)]
 fn decided_cells(state: &State) -> Bits {
-    let mut b = Bits::EMPTY;
-    for z in state.values.iter() {
-        b.insert(cand_cell(z));
+    cells_bits(state.decided_cells())
+}
+
+/// The given cells of the run (see [`Env::givens`]), one bit a cell.
+#[cold]
+#[inline(never)]
+fn given_cells(cx: &Env) -> Bits {
+    let values = cx.givens.as_ref().unwrap_or(&cx.state.values);
+    let mut cells = Bits::EMPTY;
+    for z in values.iter() {
+        cells.insert(cand_cell(z));
     }
-    b
+    cells
 }
 
 /// What a cell, candidate, house, digit or variable is made of, by
@@ -651,19 +666,20 @@ impl TOp {
         eval: impl FnOnce(&TOp, &mut Env) -> T,
     ) -> Option<T> {
         let dc = digit_cells(&state.cands);
-        self.defined_in(state, &dc, vals, &mut Clock::default(), eval)
+        self.defined_in(state, &dc, vals, (&mut Clock::default(), &None), eval)
     }
 
     /// [`TOp::defined`] with the cells of each digit's candidates in
-    /// `state` given (`dc`, as a search keeps them) and the search's
-    /// clock (`None` also when the deadline passed during the evaluation).
+    /// `state` given (`dc`, as a search keeps them), the search's clock
+    /// and the run's givens (`None` also when the deadline passed during
+    /// the evaluation).
     #[inline]
     pub fn defined_in<T>(
         &self,
         state: &State,
         dc: &[u128; 10],
         vals: &mut [Val],
-        clock: &mut Clock,
+        (clock, givens): (&mut Clock, &Option<Bits>),
         eval: impl FnOnce(&TOp, &mut Env) -> T,
     ) -> Option<T> {
         let mut cx = Env {
@@ -672,6 +688,7 @@ impl TOp {
             undefined: false,
             dc,
             clock,
+            givens,
         };
         let v = eval(self, &mut cx);
         (!cx.undefined).then_some(v)
@@ -818,7 +835,7 @@ impl TOp {
             TOp::Grid => cx.state.cands,
             TOp::ProdSet(p) => p.set(cx),
             TOp::Decided => decided_cells(cx.state),
-            TOp::Givens => cells_bits(cx.state.givens),
+            TOp::Givens => given_cells(cx),
             TOp::Cands(e, x) => match &**x {
                 TOp::Slot(s) => match &cx.vals[*s] {
                     Val::Idx(i) => cands_of(cx.state, *e, *i),
@@ -956,7 +973,7 @@ impl TOp {
             | TOp::ProdLen(_)
             | TOp::ElemAndLen(_) => true,
             TOp::Quant(qo) => qo.q == Quant::Count,
-            TOp::TQuant(tq) => tq.q == Quant::Count,
+            TOp::TQuant(tq) => tq.q == Test::Count,
             TOp::Fold(_) | TOp::Geo(Geo::Band | Geo::Stack, ..) => true,
             _ => false,
         }
@@ -1446,10 +1463,10 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
     };
     if words.iter().all(|&w| w == 0) {
         return match q {
-            Quant::All | Quant::None => Answer::Bool(true),
-            Quant::Any => Answer::Bool(false),
-            Quant::Count | Quant::Sum | Quant::Min | Quant::Max => Answer::Count(0),
-            Quant::Select => Answer::Chosen,
+            Test::All | Test::None => Answer::Bool(true),
+            Test::Any => Answer::Bool(false),
+            Test::Count => Answer::Count(0),
+            Test::Select => Answer::Chosen,
         };
     }
     if cx.charge(|| words.iter().map(|w| u64::from(w.count_ones())).sum()) {
@@ -1474,19 +1491,19 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
                 return Answer::Undefined;
             }
             match (q, holds) {
-                (Quant::All, false) | (Quant::None, true) => return Answer::Bool(false),
-                (Quant::Any, true) => return Answer::Bool(true),
-                (Quant::Count, true) => count += 1,
-                (Quant::Select, true) => pick(i),
+                (Test::All, false) | (Test::None, true) => return Answer::Bool(false),
+                (Test::Any, true) => return Answer::Bool(true),
+                (Test::Count, true) => count += 1,
+                (Test::Select, true) => pick(i),
                 _ => {}
             }
         }
     }
     match q {
-        Quant::All | Quant::None => Answer::Bool(true),
-        Quant::Any => Answer::Bool(false),
-        Quant::Count | Quant::Sum | Quant::Min | Quant::Max => Answer::Count(count),
-        Quant::Select => Answer::Chosen,
+        Test::All | Test::None => Answer::Bool(true),
+        Test::Any => Answer::Bool(false),
+        Test::Count => Answer::Count(count),
+        Test::Select => Answer::Chosen,
     }
 }
 
@@ -1496,7 +1513,7 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
 /// the last member looked at (as [`quantify`] leaves it).
 #[inline(always)]
 fn within_loop(
-    q: Quant,
+    q: Test,
     slot: usize,
     e: Elem,
     outside: u64,
@@ -1515,16 +1532,16 @@ fn within_loop(
             last = i;
             let holds = digit_mask(cx.state, e, i) & outside == 0;
             match (q, holds) {
-                (Quant::All, false) | (Quant::None, true) => {
+                (Test::All, false) | (Test::None, true) => {
                     answer = Some(false);
                     break 'members;
                 }
-                (Quant::Any, true) => {
+                (Test::Any, true) => {
                     answer = Some(true);
                     break 'members;
                 }
-                (Quant::Count, true) => count += 1,
-                (Quant::Select, true) => pick(i),
+                (Test::Count, true) => count += 1,
+                (Test::Select, true) => pick(i),
                 _ => {}
             }
         }
@@ -1532,10 +1549,10 @@ fn within_loop(
     cx.vals[slot] = Val::Idx(last);
     match (answer, q) {
         (Some(b), _) => Answer::Bool(b),
-        (None, Quant::All | Quant::None) => Answer::Bool(true),
-        (None, Quant::Any) => Answer::Bool(false),
-        (None, Quant::Count | Quant::Sum | Quant::Min | Quant::Max) => Answer::Count(count),
-        (None, Quant::Select) => Answer::Chosen,
+        (None, Test::All | Test::None) => Answer::Bool(true),
+        (None, Test::Any) => Answer::Bool(false),
+        (None, Test::Count) => Answer::Count(count),
+        (None, Test::Select) => Answer::Chosen,
     }
 }
 

@@ -98,7 +98,7 @@ impl Plan {
                     fr.state,
                     &fr.dc,
                     &mut fr.env,
-                    &mut fr.cx.clock,
+                    fr.cx.clock_and_givens(),
                     TOp::eval_set,
                 ) else {
                     return fr.stopped();
@@ -107,7 +107,7 @@ impl Plan {
                 if t.is_empty() {
                     return ControlFlow::Continue(());
                 }
-                if !self.showable(fr.state, &fr.dc, &mut fr.env, &mut fr.cx.clock) {
+                if !self.showable(fr.state, &fr.dc, &mut fr.env, fr.cx.clock_and_givens()) {
                     return fr.stopped();
                 }
                 // The checker proves it (`assert` of a `cand` or of a name
@@ -132,6 +132,7 @@ impl Plan {
                         undefined: false,
                         dc: &fr.dc,
                         clock: &mut fr.cx.clock,
+                        givens: &fr.cx.givens,
                     };
                     while k != stop {
                         match self.instrs.get(k) {
@@ -177,7 +178,7 @@ impl Plan {
                                 fr.state,
                                 &fr.dc,
                                 &mut fr.env,
-                                &mut fr.cx.clock,
+                                fr.cx.clock_and_givens(),
                             );
                             fr.live[k] = Some(d);
                             d
@@ -190,7 +191,7 @@ impl Plan {
                             fr.state,
                             &fr.dc,
                             &mut fr.env,
-                            &mut fr.cx.clock,
+                            fr.cx.clock_and_givens(),
                             TOp::eval_set,
                         ) else {
                             return fr.stopped();
@@ -249,7 +250,7 @@ impl Plan {
                 fr.state,
                 &fr.dc,
                 &mut fr.env,
-                &mut fr.cx.clock,
+                fr.cx.clock_and_givens(),
                 TOp::eval_set,
             ) else {
                 if fr.cx.interrupted() {
@@ -316,7 +317,7 @@ impl Plan {
         state: &State,
         dc: &[u128; 10],
         env: &mut [Val],
-        clock: &mut Clock,
+        (clock, givens): (&mut Clock, &Option<Bits>),
     ) -> Bits {
         let mut dom = if self.typed.dead[k] {
             // Decided elements too (`let C: cell in decided`).
@@ -329,7 +330,7 @@ impl Plan {
             for i in dom.iter() {
                 env[slot] = Val::Idx(i);
                 if !(conds.iter()).all(|c| {
-                    c.defined_in(state, dc, env, clock, TOp::eval_bool)
+                    c.defined_in(state, dc, env, (clock, givens), TOp::eval_bool)
                         .unwrap_or(false)
                 }) {
                     dom.remove(i);
@@ -356,9 +357,17 @@ impl Plan {
     /// Is every hole of the show template defined? A match is only found
     /// where it can be shown (`first` or `last` of an empty set in a hole
     /// makes it no match, as anywhere else in the rule).
-    fn showable(&self, state: &State, dc: &[u128; 10], env: &mut [Val], clock: &mut Clock) -> bool {
+    fn showable(
+        &self,
+        state: &State,
+        dc: &[u128; 10],
+        env: &mut [Val],
+        (clock, givens): (&mut Clock, &Option<Bits>),
+    ) -> bool {
         let mut defined = |op: &Op, t: &TOp, env: &mut [Val]| {
-            !op.may_fail() || t.defined_in(state, dc, env, clock, TOp::eval).is_some()
+            !op.may_fail()
+                || t.defined_in(state, dc, env, (clock, givens), TOp::eval)
+                    .is_some()
         };
         (self.show.iter().zip(&self.typed.show)).all(|p| match p {
             (ShowPart::Lit(_), _) => true,

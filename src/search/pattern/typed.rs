@@ -44,7 +44,7 @@
 //! (shared prefixes and count plans read them).
 
 use super::fold::{Folded, Rest};
-use super::ir::{CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, ShowPart, Ty};
+use super::ir::{CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, ShowPart, Test, Ty};
 use super::schedule::Scheduled;
 use crate::grid::geometry::N_CELLS;
 
@@ -297,7 +297,8 @@ pub enum Dom {
 /// A typed quantifier (see [`QuantOp`]).
 #[derive(Clone, Debug)]
 pub struct TQuant {
-    pub q: Quant,
+    /// Never a fold (a fold is a [`TOp::Fold`]).
+    pub q: Test,
     pub slot: usize,
     pub dom: Dom,
     pub body: TOp,
@@ -731,7 +732,7 @@ impl Typer<'_> {
             _ => None,
         };
         TQuant {
-            q: qo.q,
+            q: (qo.q.test()).expect("a fold is typed as TOp::Fold, not as a TQuant"),
             slot: qo.slot,
             dom,
             body,

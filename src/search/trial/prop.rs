@@ -314,7 +314,6 @@ impl<'a> Prop<'a> {
         let branch = State {
             cands: *cur,
             values: self.original.values,
-            givens: self.original.givens,
         };
         let mut found: Vec<Found> = Vec::new();
         let mut out = Vec::new();
