@@ -454,6 +454,8 @@ impl<'a> Runner<'a> {
         let start = Instant::now();
         let deadline = self.limits.max_time.and_then(|t| start.checked_add(t));
         let mut cx = SearchCx::new(deadline);
+        // The run's givens: the values it starts from.
+        cx.set_givens(state.values);
         cx.trial = trial::Scratch::for_rules(set.rules.iter().map(|r| &*r.searcher));
         let keep = obs.wants_steps();
         // Statistics read every search's nodes, which an outcome-only

@@ -101,7 +101,7 @@ pub fn common_links(set: &Bits) -> Bits {
 }
 
 /// The members of `within` linked to every member of `set`.
-#[inline]
+#[inline(always)]
 pub fn common_links_in(set: &Bits, within: &Bits) -> Bits {
     let links = &GRAPH.links;
     let mut acc = *within;

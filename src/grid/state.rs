@@ -227,6 +227,11 @@ impl State {
         self.values.len()
     }
 
+    /// The decided cells, one bit a cell (bit `c` for cell `c`).
+    pub fn decided_cells(&self) -> u128 {
+        self.values.iter().fold(0, |m, z| m | 1 << cand_cell(z))
+    }
+
     /// Number of live candidates.
     pub fn cand_count(&self) -> usize {
         self.cands.len()

@@ -237,6 +237,8 @@ pub enum BinOp {
     Gt,
     Ge,
     In,
+    /// `S at H`: the member of S that lies in H.
+    At,
     Union,
     Inter,
     Minus,
@@ -256,6 +258,7 @@ impl BinOp {
             BinOp::Gt => ">",
             BinOp::Ge => ">=",
             BinOp::In => "in",
+            BinOp::At => "at",
             BinOp::Union => "|",
             BinOp::Inter => "&",
             BinOp::Minus => "-",

@@ -218,7 +218,14 @@ fn evaluable(op: &Op, known: &[bool]) -> bool {
     match op {
         Op::Slot(s) => known[*s],
         // `grid` and quantifiers are bounded by their type.
-        Op::First(_) | Op::Last(_) | Op::Grid | Op::Quant(_) => false,
+        Op::First(_)
+        | Op::Last(_)
+        | Op::Grid
+        | Op::Quant(_)
+        | Op::Geo(..)
+        | Op::CellAt(..)
+        | Op::Value(_)
+        | Op::At(..) => false,
         _ => op
             .operands()
             .into_iter()

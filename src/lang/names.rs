@@ -8,7 +8,7 @@
 
 use crate::grid::geometry::Space;
 use crate::search::chain::{Ending, Linking};
-use crate::search::pattern::{Elem, Quant};
+use crate::search::pattern::{Elem, Geo, Quant};
 use crate::search::trial::{Increment, Mode, Reads};
 
 /// Words that cannot name a variable.
@@ -30,6 +30,7 @@ pub const KEYWORDS: &[&str] = &[
     "or",
     "not",
     "for",
+    "at",
 ];
 
 /// Type names and the element types they stand for.
@@ -65,6 +66,12 @@ pub enum Fun {
     Last,
     Count,
     Within,
+    /// A single-valued function of one element (`row(x)`, `band(x)`, …).
+    Geo(Geo),
+    /// `value(C)`: the digit placed in a decided cell.
+    Value,
+    /// `given(C)`: is the cell given in the puzzle?
+    Given,
 }
 
 /// A built-in function: its name, its number of arguments, and which it
@@ -147,6 +154,52 @@ pub const FUNCTIONS: &[Builtin] = &[
         arity: 2,
         fun: Fun::Within,
     },
+    Builtin {
+        name: "row",
+        arity: 1,
+        fun: Fun::Geo(Geo::Row),
+    },
+    Builtin {
+        name: "column",
+        arity: 1,
+        fun: Fun::Geo(Geo::Column),
+    },
+    Builtin {
+        name: "block",
+        arity: 1,
+        fun: Fun::Geo(Geo::Block),
+    },
+    Builtin {
+        name: "band",
+        arity: 1,
+        fun: Fun::Geo(Geo::Band),
+    },
+    Builtin {
+        name: "stack",
+        arity: 1,
+        fun: Fun::Geo(Geo::Stack),
+    },
+    Builtin {
+        name: "digit",
+        arity: 1,
+        fun: Fun::Geo(Geo::Digit),
+    },
+    Builtin {
+        name: "value",
+        arity: 1,
+        fun: Fun::Value,
+    },
+    Builtin {
+        name: "given",
+        arity: 1,
+        fun: Fun::Given,
+    },
+    // `cell(z)` of a candidate, or `cell(R, C)` at a row and a column.
+    Builtin {
+        name: "cell",
+        arity: 1,
+        fun: Fun::Geo(Geo::Cell),
+    },
 ];
 
 /// The quantifiers: `all(X in S: C)`, `any(…)`, `none(…)`, `count(…)`,
@@ -157,12 +210,21 @@ pub const QUANTIFIERS: &[(&str, Quant)] = &[
     ("none", Quant::None),
     ("count", Quant::Count),
     ("select", Quant::Select),
+    ("sum", Quant::Sum),
+    ("min", Quant::Min),
+    ("max", Quant::Max),
 ];
 
 /// The name of the whole grid: every live candidate (a set of `cand`).
 /// `cells(grid)` are the undecided cells, `vars(rn, grid)` the row
 /// variables with a candidate left.
 pub const GRID: &str = "grid";
+
+/// The decided cells (a set of `cell`): given or placed.
+pub const DECIDED: &str = "decided";
+
+/// The cells given in the puzzle (a set of `cell`), placed values aside.
+pub const GIVENS: &str = "givens";
 
 /// The words one clause takes, each with what it stands for, in the
 /// order error messages list them.
@@ -298,6 +360,8 @@ pub fn is_reserved(name: &str) -> bool {
         || builtin(name).is_some()
         || quantifier(name).is_some()
         || name == GRID
+        || name == DECIDED
+        || name == GIVENS
 }
 
 /// `digit, row, …` for messages.

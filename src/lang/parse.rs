@@ -14,7 +14,33 @@ use std::sync::LazyLock;
 #[grammar = "../grammar/rules.pest"]
 struct RulesParser;
 
+/// The operators' precedence, loosest first (docs/language.md,
+/// "Precedence"): `|` is the loosest set operator (`A | B - C` is
+/// `A | (B - C)`), then `+` and `-`, then `&` and `*` (intersection binds
+/// like a product: `A - B & C` is `A - (B & C)`).
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::or_op, Assoc::Left))
+        .op(Op::infix(Rule::and_op, Assoc::Left))
+        .op(Op::prefix(Rule::not_op))
+        .op(Op::infix(Rule::eq, Assoc::Left)
+            | Op::infix(Rule::ne, Assoc::Left)
+            | Op::infix(Rule::lt, Assoc::Left)
+            | Op::infix(Rule::le, Assoc::Left)
+            | Op::infix(Rule::gt, Assoc::Left)
+            | Op::infix(Rule::ge, Assoc::Left)
+            | Op::infix(Rule::in_op, Assoc::Left))
+        .op(Op::infix(Rule::at_op, Assoc::Left))
+        .op(Op::infix(Rule::union, Assoc::Left))
+        .op(Op::infix(Rule::minus, Assoc::Left) | Op::infix(Rule::plus, Assoc::Left))
+        .op(Op::infix(Rule::inter, Assoc::Left) | Op::infix(Rule::times, Assoc::Left))
+});
+
+/// The table before issue 28 (`|`, `-` and `+` on one level, `&` and `*`
+/// on the next): the test `shipped_rules_parse_as_before` parses every
+/// shipped rule file with both tables and asks for the same trees.
+#[cfg(test)]
+static OLD_PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
     PrattParser::new()
         .op(Op::infix(Rule::or_op, Assoc::Left))
         .op(Op::infix(Rule::and_op, Assoc::Left))
@@ -31,6 +57,20 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::plus, Assoc::Left))
         .op(Op::infix(Rule::inter, Assoc::Left) | Op::infix(Rule::times, Assoc::Left))
 });
+
+#[cfg(test)]
+thread_local! {
+    /// Tests only: parse with [`OLD_PRATT`] on this thread.
+    static USE_OLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    #[cfg(test)]
+    if USE_OLD.with(|u| u.get()) {
+        return &OLD_PRATT;
+    }
+    &PRATT
+}
 
 fn span(p: &Pair<Rule>) -> Span {
     let s = p.as_span();
@@ -81,6 +121,7 @@ fn is_operator(r: Rule) -> bool {
         Rule::or_op
             | Rule::and_op
             | Rule::in_op
+            | Rule::at_op
             | Rule::eq
             | Rule::ne
             | Rule::le
@@ -876,7 +917,7 @@ fn clause(p: Pair<Rule>) -> Clause {
 
 /// Parses an `expr` pair.
 pub(crate) fn expr(p: Pair<Rule>) -> Expr {
-    PRATT
+    pratt()
         .map_primary(primary)
         .map_prefix(|op, rhs| Expr {
             span: Span {
@@ -896,6 +937,7 @@ pub(crate) fn expr(p: Pair<Rule>) -> Expr {
                 Rule::gt => BinOp::Gt,
                 Rule::ge => BinOp::Ge,
                 Rule::in_op => BinOp::In,
+                Rule::at_op => BinOp::At,
                 Rule::union => BinOp::Union,
                 Rule::inter => BinOp::Inter,
                 Rule::minus => BinOp::Minus,
@@ -1015,6 +1057,122 @@ mod tests {
             "(".repeat(100)
         );
         assert_eq!(too_deep(&text), None);
+    }
+
+    /// Every `.rules` file under `dir`, recursively, in path order.
+    fn rule_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                rule_files(&p, out);
+            } else if p.extension().is_some_and(|e| e == "rules") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// The expressions of a file's show templates (`${…}` holes).
+    fn holes(asts: &[RuleAst]) -> Vec<Result<Expr, usize>> {
+        let mut out = Vec::new();
+        for a in asts {
+            if let RuleBody::Pattern(cs) = &a.body {
+                for c in cs {
+                    if let ClauseKind::Show(t, _) = &c.kind {
+                        let mut rest = t.as_str();
+                        while let Some(i) = rest.find("${") {
+                            let Some(j) = rest[i..].find('}') else { break };
+                            out.push(parse_expr(&rest[i + 2..i + j]));
+                            rest = &rest[i + j + 1..];
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Issue 28 changed the precedence table: every shipped rule file (and
+    /// each show template's holes) must parse to the same trees with the
+    /// old table and the new one, so no shipped rule changes its meaning.
+    #[test]
+    fn shipped_rules_parse_as_before() {
+        let mut files = Vec::new();
+        rule_files(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"),
+            &mut files,
+        );
+        assert!(files.len() > 20, "{files:?}");
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let name = f.display().to_string();
+            let new = parse_file(&name, &text).unwrap();
+            USE_OLD.with(|u| u.set(true));
+            let old = parse_file(&name, &text).unwrap();
+            let old_holes = holes(&old);
+            USE_OLD.with(|u| u.set(false));
+            let mut changed = Vec::new();
+            for (n, o) in new.iter().zip(&old) {
+                if n == o {
+                    continue;
+                }
+                match (&n.body, &o.body) {
+                    (RuleBody::Pattern(a), RuleBody::Pattern(b)) => {
+                        for (x, y) in a.iter().zip(b) {
+                            if x != y {
+                                changed.push(text[x.span.start..x.span.end].to_string());
+                            }
+                        }
+                    }
+                    _ => changed.push(n.name.clone()),
+                }
+            }
+            assert!(
+                changed.is_empty(),
+                "{name}: these parse differently now (add parentheses):\n{}",
+                changed.join("\n")
+            );
+            assert!(
+                holes(&new) == old_holes,
+                "{name}: a show hole parses differently now"
+            );
+        }
+    }
+
+    /// The table: `|` loosest, then `-` and `+` (left to right), then
+    /// `&` and `*`.
+    #[test]
+    fn precedence_is_the_documented_table() {
+        let show = |text: &str| sexp(&parse_expr(text).unwrap());
+        assert_eq!(show("A | B - C"), "(| A (- B C))");
+        assert_eq!(show("A - B | C"), "(| (- A B) C)");
+        assert_eq!(show("A | B & C"), "(| A (& B C))");
+        assert_eq!(show("A & B | C"), "(| (& A B) C)");
+        assert_eq!(show("A - B & C"), "(- A (& B C))");
+        assert_eq!(show("A & B - C"), "(- (& A B) C)");
+        assert_eq!(show("A + B | C - D"), "(| (+ A B) (- C D))");
+        assert_eq!(show("A + B - C"), "(- (+ A B) C)");
+        assert_eq!(show("A - B - C"), "(- (- A B) C)");
+        assert_eq!(show("1 + 2 * 3"), "(+ 1 (* 2 3))");
+        assert_eq!(show("A | B == C & D"), "(== (| A B) (& C D))");
+        assert_eq!(
+            show("not A in B and C or D"),
+            "(or (and (not (in A B)) C) D)"
+        );
+        assert_eq!(show("(A | B) - C"), "(- (| A B) C)");
+    }
+
+    fn sexp(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(i) => i.to_string(),
+            ExprKind::Name(n) => n.clone(),
+            ExprKind::Not(x) => format!("(not {})", sexp(x)),
+            ExprKind::Binary(op, a, b) => format!("({} {} {})", op.symbol(), sexp(a), sexp(b)),
+            other => format!("{other:?}"),
+        }
     }
 
     #[test]

@@ -105,6 +105,14 @@ pub struct SearchCx {
     /// per-run scratch, so that a search depends on the searches made
     /// before it in this context only.
     pub(crate) pattern: pattern::Scratch,
+    /// The puzzle's given values, as candidates (the rule language's
+    /// `givens` are their cells): fixed for the run, the values of the
+    /// state it started from ([`SearchCx::set_givens`]; the engine sets
+    /// them at the start of each run). `None` (a search outside a run):
+    /// every decided cell counts as a given, the safe reading for
+    /// uniqueness rules. Held by the run, not by [`State`], so that a
+    /// state stays as small and as cheap to copy.
+    pub(crate) givens: Option<Bits>,
 }
 
 /// How many units of work pass between two looks at the clock.
@@ -193,6 +201,21 @@ impl SearchCx {
             },
             ..SearchCx::default()
         }
+    }
+
+    /// Sets the puzzle's given values (candidates, one per given cell):
+    /// `givens` reads their cells in the searches made in this context,
+    /// and the decided cells that are not given are the values placed
+    /// since.
+    pub fn set_givens(&mut self, values: Bits) {
+        self.givens = Some(values);
+    }
+
+    /// The clock and the run's givens, borrowed together (what the
+    /// evaluation of a pattern's expressions reads of the context).
+    #[inline(always)]
+    pub(crate) fn clock_and_givens(&mut self) -> (&mut Clock, &Option<Bits>) {
+        (&mut self.clock, &self.givens)
     }
 
     /// Counts one search node; `true` when the search must stop now (the

@@ -92,13 +92,29 @@ impl Checker<'_> {
         if !bound.used {
             self.err(var.span, format!("unused variable `{}`", var.name));
         }
-        if !matches!(bty, Ty::Bool | Ty::Error) {
+        let quant = quant.unwrap_or(Quant::All);
+        if quant.is_fold() {
+            if !matches!(bty, Ty::Int | Ty::Error) {
+                self.err(
+                    body.span,
+                    format!(
+                        "`{}` folds integers: expected an integer, found {}{}",
+                        q.name,
+                        bty.a(),
+                        if bty == Ty::Bool {
+                            " (to count the members for which a condition holds, write `count(X in S: condition)`)"
+                        } else {
+                            ""
+                        }
+                    ),
+                );
+            }
+        } else if !matches!(bty, Ty::Bool | Ty::Error) {
             self.err(
                 body.span,
                 format!("expected a condition, found {}", bty.name()),
             );
         }
-        let quant = quant.unwrap_or(Quant::All);
         let op = Op::Quant(Box::new(QuantOp {
             q: quant,
             slot,
@@ -109,7 +125,7 @@ impl Checker<'_> {
             pre: Vec::new(),
         }));
         let ty = match (quant, elem) {
-            (Quant::Count, _) => Ty::Int,
+            (Quant::Count | Quant::Sum | Quant::Min | Quant::Max, _) => Ty::Int,
             (Quant::Select, Some(e)) => Ty::Set(e),
             (Quant::Select, None) => Ty::Error,
             _ => Ty::Bool,
@@ -149,6 +165,12 @@ impl Checker<'_> {
         }
         if n == names::GRID {
             return (Op::Grid, Ty::Set(Elem::Cand));
+        }
+        if n == names::DECIDED {
+            return (Op::Decided, Ty::Set(Elem::Cell));
+        }
+        if n == names::GIVENS {
+            return (Op::Givens, Ty::Set(Elem::Cell));
         }
         self.err(sp, format!("unknown name `{n}`"));
         (Op::Int(0), Ty::Error)
@@ -282,9 +304,89 @@ impl Checker<'_> {
                 }
                 self.call_count(&args[0])
             }
+            Some(Fun::Geo(g)) => self.geo(f, g, args, sp),
+            Some(fun @ (Fun::Value | Fun::Given)) => {
+                if !arity(self, 1) {
+                    return (Op::Int(0), Ty::Error);
+                }
+                let (op, ty) = self.expr(&args[0]);
+                if !self.single(
+                    &args[0],
+                    ty,
+                    Elem::Cell,
+                    &format!("{}(C)", f.name),
+                    "a cell",
+                ) {
+                    return (Op::Int(0), Ty::Error);
+                }
+                if let Ty::Set(_) = ty {
+                    if fun == Fun::Given {
+                        self.err(
+                            args[0].span,
+                            format!(
+                                "`given` takes one cell, found a set of cells: for a set write `{} <= givens`",
+                                text(&args[0])
+                            ),
+                        );
+                        return (Op::Int(0), Ty::Error);
+                    }
+                    if !self.not_several(&op, &args[0], f, Elem::Cell) {
+                        return (Op::Int(0), Ty::Error);
+                    }
+                }
+                if fun == Fun::Value {
+                    (Op::Value(Box::new(op)), Ty::One(Elem::Digit))
+                } else {
+                    (Op::In(Box::new(op), Box::new(Op::Givens)), Ty::Bool)
+                }
+            }
             Some(Fun::Within) => {
                 self.err(f.span, "`within(…)` can only be used in a `show` template");
                 (Op::Int(0), Ty::Error)
+            }
+            // `min(a, b, …)`, `max(a, b, …)` of integers.
+            None if matches!(names::quantifier(&f.name), Some(Quant::Min | Quant::Max))
+                && args.len() >= 2 =>
+            {
+                let o = if f.name == "min" {
+                    IntOp::Min
+                } else {
+                    IntOp::Max
+                };
+                let mut acc: Option<Op> = None;
+                let mut bad = false;
+                for a in args {
+                    let (op, ty) = self.expr(a);
+                    match ty {
+                        Ty::Int => {}
+                        Ty::Error => bad = true,
+                        t => {
+                            self.err(
+                                a.span,
+                                format!(
+                                    "`{}` of integers: expected an integer, found {}",
+                                    f.name,
+                                    t.a()
+                                ),
+                            );
+                            bad = true;
+                        }
+                    }
+                    acc = Some(match acc {
+                        None => op,
+                        Some(Op::Int(i)) if matches!(op, Op::Int(_)) => {
+                            let Op::Int(j) = op else {
+                                unreachable!("matched above")
+                            };
+                            Op::Int(if o == IntOp::Min { i.min(j) } else { i.max(j) })
+                        }
+                        Some(x) => Op::IntBin(o, Box::new(x), Box::new(op)),
+                    });
+                }
+                if bad {
+                    return (Op::Int(0), Ty::Error);
+                }
+                (acc.expect("two or more"), Ty::Int)
             }
             None if names::quantifier(&f.name).is_some() => {
                 let other = &f.name;
@@ -314,7 +416,155 @@ impl Checker<'_> {
         }
     }
 
+    /// `row(x)` and the other single-valued functions of one element;
+    /// `cell(R, C)`.
+    fn geo(&mut self, f: &Ident, g: Geo, args: &[Expr], sp: Span) -> Typed {
+        if g == Geo::Cell && args.len() == 2 {
+            let r = self.expr(&args[0]);
+            let c = self.expr(&args[1]);
+            let ok_r = self.single(&args[0], r.1, Elem::Row, "cell(R, C)", "a row");
+            let ok_c = self.single(&args[1], c.1, Elem::Column, "cell(R, C)", "a column");
+            if !(ok_r && ok_c) {
+                return (Op::Int(0), Ty::Error);
+            }
+            return (
+                Op::CellAt(Box::new(r.0), Box::new(c.0)),
+                Ty::One(Elem::Cell),
+            );
+        }
+        if args.len() != 1 {
+            let also = if g == Geo::Cell {
+                " (or 2: a row and a column)"
+            } else {
+                ""
+            };
+            self.err(
+                sp,
+                format!("`{}` takes 1 argument{also}, found {}", f.name, args.len()),
+            );
+            return (Op::Int(0), Ty::Error);
+        }
+        let (op, ty) = self.expr(&args[0]);
+        let e = match ty {
+            Ty::One(e) | Ty::Set(e) => e,
+            Ty::Error => return (Op::Int(0), Ty::Error),
+            t => {
+                self.err(
+                    args[0].span,
+                    format!("`{}` expects one element, found {}", f.name, t.a()),
+                );
+                return (Op::Int(0), Ty::Error);
+            }
+        };
+        let takes: Vec<&str> = names::TYPES
+            .iter()
+            .filter(|(_, t)| geo_applies(g, *t))
+            .map(|(n, _)| *n)
+            .collect();
+        if !geo_applies(g, e) {
+            self.err(
+                args[0].span,
+                format!(
+                    "`{}` of {} has no value: `{}` takes one {}",
+                    f.name,
+                    ty.a(),
+                    f.name,
+                    takes.join(", ")
+                ),
+            );
+            return (Op::Int(0), Ty::Error);
+        }
+        if let Ty::Set(_) = ty
+            && !self.not_several(&op, &args[0], f, e)
+        {
+            return (Op::Int(0), Ty::Error);
+        }
+        (Op::Geo(g, e, Box::new(op)), g.ty())
+    }
+
+    /// A set argument where one element is expected: refused when it is
+    /// known to hold several (a set generator of 2 or more); otherwise its
+    /// one member is taken at run time (undefined on none or several).
+    fn not_several(&mut self, op: &Op, arg: &Expr, f: &Ident, e: Elem) -> bool {
+        if let Op::Slot(s) = op
+            && let Some(&k) = self.set_sizes.get(s)
+            && k > 1
+        {
+            let plural = match f.name.as_str() {
+                "row" | "column" | "block" | "digit" | "cell" => {
+                    format!(
+                        "; for the {}s of its members write `{}s({})`",
+                        f.name,
+                        f.name,
+                        text(arg)
+                    )
+                }
+                _ => String::new(),
+            };
+            self.err(
+                arg.span,
+                format!(
+                    "`{}` takes one element, and `{}` is a set of {k} {}s{plural}",
+                    f.name,
+                    text(arg),
+                    e.name()
+                ),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// An operand that must be one element of type `want` (or a set of
+    /// them whose one member is taken at run time).
+    fn single(&mut self, arg: &Expr, ty: Ty, want: Elem, what: &str, a_want: &str) -> bool {
+        match ty {
+            Ty::Error => false,
+            Ty::One(e) | Ty::Set(e) if e.fits(want) => true,
+            t => {
+                self.err(
+                    arg.span,
+                    format!("`{what}` expects {a_want}, found {}", t.a()),
+                );
+                false
+            }
+        }
+    }
+
+    /// `S at H`: the member of S that lies in the element H.
+    fn at(&mut self, a: &Expr, b: &Expr, sp: Span) -> Typed {
+        let (x, tx) = self.expr(a);
+        let (y, ty) = self.expr(b);
+        if tx == Ty::Error || ty == Ty::Error {
+            return (Op::Int(0), Ty::Error);
+        }
+        let (Some(p), Some(q)) = (tx.elem(), ty.elem()) else {
+            self.err(
+                sp,
+                format!(
+                    "`at` looks up the member of a set that lies in one element (`S at H`), found {} at {}",
+                    tx.name(),
+                    ty.name()
+                ),
+            );
+            return (Op::Int(0), Ty::Error);
+        };
+        let at = Ident {
+            name: "at".into(),
+            span: sp,
+        };
+        if let Ty::Set(_) = ty
+            && !self.not_several(&y, b, &at, q)
+        {
+            return (Op::Int(0), Ty::Error);
+        }
+        (Op::At(p, q, Box::new(x), Box::new(y)), Ty::One(p))
+    }
+
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, sp: Span) -> Typed {
+        if op == BinOp::At {
+            return self.at(a, b, sp);
+        }
         let (x, tx) = self.expr(a);
         let (y, ty) = self.expr(b);
         if (tx == Ty::Error || ty == Ty::Error) && !matches!(op, BinOp::And | BinOp::Or) {
@@ -486,6 +736,7 @@ impl Checker<'_> {
                         IntOp::Add => i.checked_add(*j),
                         IntOp::Sub => i.checked_sub(*j),
                         IntOp::Mul => i.checked_mul(*j),
+                        IntOp::Min | IntOp::Max => unreachable!("not an operator"),
                     };
                     return match v {
                         Some(v) => (Op::Int(v), Ty::Int),
@@ -538,6 +789,7 @@ impl Checker<'_> {
                 (Op::SetBin(sop, elem, bx, by), Ty::Set(elem))
             }
             BinOp::Times => mismatch(self, String::new()),
+            BinOp::At => unreachable!("checked above"),
         }
     }
 }
@@ -572,6 +824,26 @@ pub(super) fn text(e: &Expr) -> String {
     } else {
         t
     }
+}
+
+/// Has `g` a value for some element of type `e` (`row` of a cell, not
+/// of a digit)?
+fn geo_applies(g: Geo, e: Elem) -> bool {
+    let all = match e {
+        Elem::Cand => 0..729,
+        Elem::Var(_) => 0..324,
+        Elem::Cell => 0..81,
+        Elem::Digit => 0..9,
+        _ => 0..27,
+    };
+    all.filter(|&i| match e {
+        Elem::Row => i < 9,
+        Elem::Column => (9..18).contains(&i),
+        Elem::Block => i >= 18,
+        Elem::Var(Some(s)) => i / 81 == s as usize,
+        _ => true,
+    })
+    .any(|i| crate::search::pattern::geo(g, e, i).is_some())
 }
 
 /// The hint of a mismatch between unrelated element types.

@@ -61,6 +61,10 @@ struct Checker<'p> {
     cur_depth: usize,
     /// Did the expression being checked use a family parameter?
     used_param: bool,
+    /// The size of each set generator's slot (`let C: 2 cell`): a set
+    /// known to hold several elements, which a single-valued function
+    /// (`row(C)`) refuses.
+    set_sizes: HashMap<usize, usize>,
 }
 
 type Typed = (Op, Ty);
@@ -77,6 +81,7 @@ impl<'p> Checker<'p> {
             errs: Vec::new(),
             cur_depth: 0,
             used_param: false,
+            set_sizes: HashMap::new(),
         }
     }
 

@@ -138,6 +138,9 @@ impl Checker<'_> {
                         (None, false) => Ty::One(elem),
                     };
                     let slot = self.bind(n, ty, self.gens + 1);
+                    if let Some(k) = size {
+                        self.set_sizes.insert(slot, k);
+                    }
                     self.gens += 1;
                     gens.push(Instr::Gen {
                         slot,
@@ -187,6 +190,7 @@ impl Checker<'_> {
                         self.err(cl.span, "`parents` given twice");
                     }
                     let t = self.expr(e);
+                    self.no_givens(&t.0, e, "`parents`");
                     parents = Some(self.coerce_cands(t, e.span));
                 }
                 ClauseKind::Show(text, sp) => show = self.template(text, *sp),
@@ -425,6 +429,7 @@ impl Checker<'_> {
                     return None;
                 }
                 let (ctx, cty) = self.expr(&args[0]);
+                self.no_givens(&ctx, &args[0], "a show template");
                 let ctx_elem = match cty {
                     Ty::One(
                         e @ (Elem::Var(_) | Elem::Row | Elem::Column | Elem::Block | Elem::House),
@@ -438,6 +443,7 @@ impl Checker<'_> {
                     }
                 };
                 let (x, xty) = self.expr(&args[1]);
+                self.no_givens(&x, &args[1], "a show template");
                 if !matches!(xty, Ty::One(_) | Ty::Set(_)) {
                     self.err(args[1].span, format!("cannot show {}", xty.a()));
                 }
@@ -451,6 +457,7 @@ impl Checker<'_> {
             _ => {}
         }
         let (op, ty) = self.expr(e);
+        self.no_givens(&op, e, "a show template");
         match ty {
             Ty::Bool | Ty::Kind(_) | Ty::Text => {
                 self.err(e.span, format!("cannot show {}", ty.a()));
@@ -459,6 +466,28 @@ impl Checker<'_> {
             t => Some(ShowPart::Value(t.shape(), op)),
         }
     }
+
+    /// `givens` (and `given(C)`) belong to the run that searches (the
+    /// cells decided when it started: [`crate::search::SearchCx`]), which
+    /// a step shown later, or its parents read on a branch, no longer
+    /// has: `where` they are read, an error pointing to a name bound in
+    /// the pattern instead.
+    fn no_givens(&mut self, op: &Op, e: &Expr, place: &str) {
+        if reads_givens(op) {
+            self.err(
+                e.span,
+                format!(
+                    "`givens` cannot be read in {place} (a step is shown without the run that found it): \
+                     bind what you need in the pattern (`let G = givens & …`) and write its name"
+                ),
+            );
+        }
+    }
+}
+
+/// Does `op` read the run's given cells?
+fn reads_givens(op: &Op) -> bool {
+    matches!(op, Op::Givens) || op.operands().into_iter().flatten().any(reads_givens)
 }
 
 /// Moves an expression parsed from a template hole to its place in the file.

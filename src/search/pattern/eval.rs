@@ -11,7 +11,7 @@
 //! set conditions to `eval_bool_wide`, whose frame holds wide sets. The
 //! terms of an `and`/`or` chain are read in place ([`cond`]).
 
-use super::ir::{CmpOp, Elem, IntOp, Quant, SetOp, Val};
+use super::ir::{CmpOp, Elem, Geo, IntOp, Quant, SetOp, Test, Val};
 use super::sets::*;
 use super::typed::{ALL_DIGITS, COp, Dom, Prod, TOp, TQuant, WOp, WideQuant};
 use crate::grid::bits::Bits;
@@ -32,13 +32,17 @@ use crate::search::Clock;
 /// of its domain to the search's `clock` before it looks at them: past the
 /// deadline the evaluation stops as if undefined (so nested quantifiers
 /// over the grid cannot outlive `--max-seconds`), and the search stops at
-/// its next node.
+/// its next node. `givens` are the run's given values ([`SearchCx`]'s;
+/// `None` outside a run: every decided cell counts as a given).
+///
+/// [`SearchCx`]: crate::search::SearchCx
 pub struct Env<'a> {
     pub state: &'a State,
     pub vals: &'a mut [Val],
     pub undefined: bool,
     pub dc: &'a [u128; 10],
     pub clock: &'a mut Clock,
+    pub givens: &'a Option<Bits>,
 }
 
 impl<'a> Env<'a> {
@@ -52,6 +56,7 @@ impl<'a> Env<'a> {
             undefined: false,
             dc: &dc,
             clock: &mut Clock::default(),
+            givens: &None,
         })
     }
 
@@ -135,9 +140,211 @@ fn quantify_wide(qo: &WideQuant, cx: &mut Env) -> Val {
     match q {
         Quant::All | Quant::None => Val::Bool(true),
         Quant::Any => Val::Bool(false),
-        Quant::Count => Val::Int(count),
+        // Folds are evaluated by `fold` (a quantifier never holds one).
+        Quant::Count | Quant::Sum | Quant::Min | Quant::Max => Val::Int(count),
         Quant::Select => Val::Set(chosen),
     }
+}
+
+/// A fold's value (`sum`, `min`, `max` over the members; see
+/// [`Quant::is_fold`]): the sum of an empty domain is 0, its least or
+/// greatest member undefined.
+#[inline(never)]
+fn fold(qo: &WideQuant, cx: &mut Env) -> i64 {
+    let WideQuant {
+        q,
+        slot,
+        domain,
+        body,
+        pre,
+    } = qo;
+    let dom = set_of(domain, cx);
+    if cx.charge(|| dom.len() as u64) {
+        return 0;
+    }
+    if dom.is_empty() {
+        if *q != Quant::Sum {
+            cx.undefined = true;
+        }
+        return 0;
+    }
+    for (t, v) in pre {
+        v.eval_into(cx, *t);
+    }
+    let mut acc: Option<i64> = None;
+    for i in dom.iter() {
+        cx.vals[*slot] = Val::Idx(i);
+        let n = body.eval_int(cx);
+        if cx.undefined {
+            return 0;
+        }
+        acc = Some(match (q, acc) {
+            (_, None) => n,
+            (Quant::Min, Some(a)) => a.min(n),
+            (Quant::Max, Some(a)) => a.max(n),
+            (_, Some(a)) => a.saturating_add(n),
+        });
+    }
+    acc.unwrap_or(0)
+}
+
+/// The decided cells of a state, one bit a cell (kept out of
+/// [`TOp::eval_set`], whose common cases it would crowd).
+#[cold]
+#[inline(never)]
+fn decided_cells(state: &State) -> Bits {
+    cells_bits(state.decided_cells())
+}
+
+/// The given cells of the run (see [`Env::givens`]), one bit a cell.
+#[cold]
+#[inline(never)]
+fn given_cells(cx: &Env) -> Bits {
+    let values = cx.givens.as_ref().unwrap_or(&cx.state.values);
+    let mut cells = Bits::EMPTY;
+    for z in values.iter() {
+        cells.insert(cand_cell(z));
+    }
+    cells
+}
+
+/// What a cell, candidate, house, digit or variable is made of, by
+/// geometry (live candidates aside): its cell, its digit, its house.
+#[derive(Clone, Copy, Default)]
+struct Place {
+    cell: Option<usize>,
+    digit: Option<usize>,
+    house: Option<usize>,
+}
+
+fn place(e: Elem, i: usize) -> Place {
+    use crate::grid::geometry::{Space, var_space};
+    let p = Place::default();
+    match e {
+        Elem::Cell => Place { cell: Some(i), ..p },
+        Elem::Cand => Place {
+            cell: Some(cand_cell(i)),
+            digit: Some(cand_digit(i)),
+            ..p
+        },
+        Elem::Digit => Place {
+            digit: Some(i),
+            ..p
+        },
+        Elem::Row | Elem::Column | Elem::Block | Elem::House => Place {
+            house: Some(i),
+            ..p
+        },
+        Elem::Var(_) => {
+            let k = i % 81;
+            let house = match var_space(i) {
+                Space::Rc => {
+                    return Place { cell: Some(k), ..p };
+                }
+                Space::Rn => k / 9,
+                Space::Cn => 9 + k / 9,
+                Space::Bn => 18 + k / 9,
+            };
+            Place {
+                digit: Some(k % 9),
+                house: Some(house),
+                ..p
+            }
+        }
+    }
+}
+
+/// `g(x)` of the element `i` of type `e` ([`Op::Geo`]): a house, digit or
+/// cell index, or a band or stack number; `None` where `g` has no value
+/// for it (the column of a row).
+pub fn geo(g: Geo, e: Elem, i: usize) -> Option<usize> {
+    let p = place(e, i);
+    let cell = p.cell;
+    let house = |kind: usize| p.house.filter(|h| h / 9 == kind);
+    match g {
+        Geo::Row => cell.map(cell_row).or(house(0)),
+        Geo::Column => cell.map(|c| 9 + cell_col(c)).or(house(1)),
+        Geo::Block => cell.map(|c| 18 + cell_block(c)).or(house(2)),
+        Geo::Band => cell
+            .map(|c| cell_row(c) / 3 + 1)
+            .or(house(0).map(|h| h / 3 + 1))
+            .or(house(2).map(|h| (h - 18) / 3 + 1)),
+        Geo::Stack => cell
+            .map(|c| cell_col(c) / 3 + 1)
+            .or(house(1).map(|h| (h - 9) / 3 + 1))
+            .or(house(2).map(|h| (h - 18) % 3 + 1)),
+        Geo::Digit => p.digit,
+        Geo::Cell => cell,
+    }
+}
+
+/// The candidates of element `i` of type `e`, live or not.
+fn all_cands(e: Elem, i: usize) -> Bits {
+    let p = place(e, i);
+    let mut b = Bits::EMPTY;
+    for z in 0..N_CANDS {
+        let c = cand_cell(z);
+        if p.cell.is_none_or(|x| x == c)
+            && p.digit.is_none_or(|d| d == cand_digit(z))
+            && p.house.is_none_or(|h| cell_houses(c).contains(&h))
+        {
+            b.insert(z);
+        }
+    }
+    b
+}
+
+/// The one index a single-valued operand holds: a bound element, or a
+/// set of exactly one member; `None` otherwise.
+fn one_of(op: &TOp, cx: &mut Env) -> Option<usize> {
+    match ev(op, cx) {
+        Val::Idx(i) => Some(i),
+        Val::Set(b) if b.len() == 1 => b.min(),
+        _ => None,
+    }
+}
+
+/// The value of a single-valued function, `cell(R, C)` or `S at H`
+/// (undefined: `cx.undefined`, and a stand-in 0).
+#[inline(never)]
+fn single(op: &TOp, cx: &mut Env) -> Val {
+    let v = match op {
+        TOp::Geo(g, e, x) => one_of(x, cx).and_then(|i| geo(*g, *e, i)).map(|v| match g {
+            Geo::Band | Geo::Stack => Val::Int(v as i64),
+            _ => Val::Idx(v),
+        }),
+        TOp::Value(x) => one_of(x, cx).and_then(|c| {
+            let m = crate::grid::state::cell_mask(&cx.state.values, c);
+            (m != 0).then(|| Val::Idx(m.trailing_zeros() as usize))
+        }),
+        TOp::CellAt(r, c) => match (one_of(r, cx), one_of(c, cx)) {
+            (Some(r), Some(c)) if r < 9 && (9..18).contains(&c) => {
+                Some(Val::Idx(crate::grid::geometry::cell(r, c - 9)))
+            }
+            _ => None,
+        },
+        TOp::At(e, h, s, x) => {
+            let members = set_of(s, cx);
+            one_of(x, cx).and_then(|x| {
+                let region = all_cands(*h, x);
+                let mut hit = members
+                    .iter()
+                    .filter(|&m| all_cands(*e, m).intersects(&region));
+                match (hit.next(), hit.next()) {
+                    (Some(m), None) => Some(Val::Idx(m)),
+                    _ => None,
+                }
+            })
+        }
+        _ => unreachable!("single-valued operations only"),
+    };
+    v.unwrap_or_else(|| {
+        cx.undefined = true;
+        match op {
+            TOp::Geo(Geo::Band | Geo::Stack, ..) => Val::Int(0),
+            _ => Val::Idx(0),
+        }
+    })
 }
 
 /// The value of an operand: a bound value or a constant is read in place,
@@ -459,19 +666,20 @@ impl TOp {
         eval: impl FnOnce(&TOp, &mut Env) -> T,
     ) -> Option<T> {
         let dc = digit_cells(&state.cands);
-        self.defined_in(state, &dc, vals, &mut Clock::default(), eval)
+        self.defined_in(state, &dc, vals, (&mut Clock::default(), &None), eval)
     }
 
     /// [`TOp::defined`] with the cells of each digit's candidates in
-    /// `state` given (`dc`, as a search keeps them) and the search's
-    /// clock (`None` also when the deadline passed during the evaluation).
+    /// `state` given (`dc`, as a search keeps them), the search's clock
+    /// and the run's givens (`None` also when the deadline passed during
+    /// the evaluation).
     #[inline]
     pub fn defined_in<T>(
         &self,
         state: &State,
         dc: &[u128; 10],
         vals: &mut [Val],
-        clock: &mut Clock,
+        (clock, givens): (&mut Clock, &Option<Bits>),
         eval: impl FnOnce(&TOp, &mut Env) -> T,
     ) -> Option<T> {
         let mut cx = Env {
@@ -480,6 +688,7 @@ impl TOp {
             undefined: false,
             dc,
             clock,
+            givens,
         };
         let v = eval(self, &mut cx);
         (!cx.undefined).then_some(v)
@@ -547,6 +756,9 @@ impl TOp {
             | TOp::Or(..)
             | TOp::Not(_) => Val::Bool(self.eval_bool(cx)),
             TOp::Quant(qo) => quantify_wide(qo, cx),
+            TOp::Fold(qo) => Val::Int(fold(qo, cx)),
+            TOp::Geo(..) | TOp::CellAt(..) | TOp::At(..) | TOp::Value(_) => single(self, cx),
+            TOp::Decided | TOp::Givens => Val::Set(self.eval_set(cx)),
         }
     }
 
@@ -622,6 +834,8 @@ impl TOp {
             },
             TOp::Grid => cx.state.cands,
             TOp::ProdSet(p) => p.set(cx),
+            TOp::Decided => decided_cells(cx.state),
+            TOp::Givens => given_cells(cx),
             TOp::Cands(e, x) => match &**x {
                 TOp::Slot(s) => match &cx.vals[*s] {
                     Val::Idx(i) => cands_of(cx.state, *e, *i),
@@ -738,6 +952,8 @@ impl TOp {
                     IntOp::Add => a.saturating_add(b),
                     IntOp::Sub => a.saturating_sub(b),
                     IntOp::Mul => a.saturating_mul(b),
+                    IntOp::Min => a.min(b),
+                    IntOp::Max => a.max(b),
                 }
             }
             _ => self.eval(cx).int(),
@@ -757,7 +973,8 @@ impl TOp {
             | TOp::ProdLen(_)
             | TOp::ElemAndLen(_) => true,
             TOp::Quant(qo) => qo.q == Quant::Count,
-            TOp::TQuant(tq) => tq.q == Quant::Count,
+            TOp::TQuant(tq) => tq.q == Test::Count,
+            TOp::Fold(_) | TOp::Geo(Geo::Band | Geo::Stack, ..) => true,
             _ => false,
         }
     }
@@ -1246,10 +1463,10 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
     };
     if words.iter().all(|&w| w == 0) {
         return match q {
-            Quant::All | Quant::None => Answer::Bool(true),
-            Quant::Any => Answer::Bool(false),
-            Quant::Count => Answer::Count(0),
-            Quant::Select => Answer::Chosen,
+            Test::All | Test::None => Answer::Bool(true),
+            Test::Any => Answer::Bool(false),
+            Test::Count => Answer::Count(0),
+            Test::Select => Answer::Chosen,
         };
     }
     if cx.charge(|| words.iter().map(|w| u64::from(w.count_ones())).sum()) {
@@ -1274,19 +1491,19 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
                 return Answer::Undefined;
             }
             match (q, holds) {
-                (Quant::All, false) | (Quant::None, true) => return Answer::Bool(false),
-                (Quant::Any, true) => return Answer::Bool(true),
-                (Quant::Count, true) => count += 1,
-                (Quant::Select, true) => pick(i),
+                (Test::All, false) | (Test::None, true) => return Answer::Bool(false),
+                (Test::Any, true) => return Answer::Bool(true),
+                (Test::Count, true) => count += 1,
+                (Test::Select, true) => pick(i),
                 _ => {}
             }
         }
     }
     match q {
-        Quant::All | Quant::None => Answer::Bool(true),
-        Quant::Any => Answer::Bool(false),
-        Quant::Count => Answer::Count(count),
-        Quant::Select => Answer::Chosen,
+        Test::All | Test::None => Answer::Bool(true),
+        Test::Any => Answer::Bool(false),
+        Test::Count => Answer::Count(count),
+        Test::Select => Answer::Chosen,
     }
 }
 
@@ -1296,7 +1513,7 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
 /// the last member looked at (as [`quantify`] leaves it).
 #[inline(always)]
 fn within_loop(
-    q: Quant,
+    q: Test,
     slot: usize,
     e: Elem,
     outside: u64,
@@ -1315,16 +1532,16 @@ fn within_loop(
             last = i;
             let holds = digit_mask(cx.state, e, i) & outside == 0;
             match (q, holds) {
-                (Quant::All, false) | (Quant::None, true) => {
+                (Test::All, false) | (Test::None, true) => {
                     answer = Some(false);
                     break 'members;
                 }
-                (Quant::Any, true) => {
+                (Test::Any, true) => {
                     answer = Some(true);
                     break 'members;
                 }
-                (Quant::Count, true) => count += 1,
-                (Quant::Select, true) => pick(i),
+                (Test::Count, true) => count += 1,
+                (Test::Select, true) => pick(i),
                 _ => {}
             }
         }
@@ -1332,10 +1549,10 @@ fn within_loop(
     cx.vals[slot] = Val::Idx(last);
     match (answer, q) {
         (Some(b), _) => Answer::Bool(b),
-        (None, Quant::All | Quant::None) => Answer::Bool(true),
-        (None, Quant::Any) => Answer::Bool(false),
-        (None, Quant::Count) => Answer::Count(count),
-        (None, Quant::Select) => Answer::Chosen,
+        (None, Test::All | Test::None) => Answer::Bool(true),
+        (None, Test::Any) => Answer::Bool(false),
+        (None, Test::Count) => Answer::Count(count),
+        (None, Test::Select) => Answer::Chosen,
     }
 }
 

@@ -235,7 +235,10 @@ pub fn hoist(body: Op, slot: usize, next: &mut usize) -> (Vec<(usize, Op)>, Op) 
 }
 
 fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) -> Op {
-    if matches!(op, Op::Slot(_) | Op::Int(_) | Op::Grid) {
+    if matches!(
+        op,
+        Op::Slot(_) | Op::Int(_) | Op::Grid | Op::Decided | Op::Givens
+    ) {
         return op;
     }
     if !op.may_fail() && !reads_any(&op, bound) {
@@ -275,6 +278,10 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
         Op::In(a, b) => Op::In(go(a), go(b)),
         Op::And(a, b) => Op::And(go(a), go(b)),
         Op::Or(a, b) => Op::Or(go(a), go(b)),
+        Op::Geo(g, e, x) => Op::Geo(g, e, go(x)),
+        Op::CellAt(a, b) => Op::CellAt(go(a), go(b)),
+        Op::Value(x) => Op::Value(go(x)),
+        Op::At(e, h, a, b) => Op::At(e, h, go(a), go(b)),
         Op::Quant(q) => {
             // An inner quantifier: its domain and moved parts are evaluated
             // once per member of ours; its condition sees its own variable
@@ -317,7 +324,7 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
                 pre: inner,
             }))
         }
-        leaf @ (Op::Slot(_) | Op::Int(_) | Op::Grid) => leaf,
+        leaf @ (Op::Slot(_) | Op::Int(_) | Op::Grid | Op::Decided | Op::Givens) => leaf,
     }
 }
 

@@ -162,6 +162,10 @@ pub enum IntOp {
     Add,
     Sub,
     Mul,
+    /// `min(a, b)`: the lesser.
+    Min,
+    /// `max(a, b)`: the greater.
+    Max,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -211,6 +215,72 @@ pub enum Op {
     Grid,
     /// A quantifier (boxed: rare, and `Op` stays three words).
     Quant(Box<QuantOp>),
+    /// A single-valued function of one element of the given type
+    /// (`row(x)`, `band(x)`, `digit(z)`; see [`Geo`]). A set operand of
+    /// one member counts as that member; of none or several, or an
+    /// element the function has no value for, the value is undefined.
+    Geo(Geo, Elem, Box<Op>),
+    /// `cell(R, C)`: the cell at row R and column C.
+    CellAt(Box<Op>, Box<Op>),
+    /// The decided cells (the language's `decided`).
+    Decided,
+    /// The cells given in the puzzle (`givens`; see
+    /// [`crate::grid::state::State::givens`]).
+    Givens,
+    /// `value(C)`: the digit placed in the decided cell C (undefined for
+    /// an undecided cell; a set of one cell counts as that cell).
+    Value(Box<Op>),
+    /// `S at H`: the one member of S (of the first element type) whose
+    /// candidates, live or not, meet H's (H of the second type): the cell
+    /// of S in a house, the candidate of S in a cell or of a digit, the
+    /// house of S through a cell. Undefined when no member or several do.
+    At(Elem, Elem, Box<Op>, Box<Op>),
+}
+
+/// The single-valued functions of one element (`row(x)` …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Geo {
+    /// The row of a cell, candidate, rc or rn variable (a row: itself).
+    Row,
+    /// The column of a cell, candidate, rc or cn variable.
+    Column,
+    /// The block of a cell, candidate, rc or bn variable.
+    Block,
+    /// The band (1 to 3, top to bottom) of a cell, row or block, … (an
+    /// integer).
+    Band,
+    /// The stack (1 to 3, left to right) of a cell, column or block, …
+    Stack,
+    /// The digit of a candidate or an rn, cn or bn variable.
+    Digit,
+    /// The cell of a candidate or an rc variable.
+    Cell,
+}
+
+impl Geo {
+    pub fn name(self) -> &'static str {
+        match self {
+            Geo::Row => "row",
+            Geo::Column => "column",
+            Geo::Block => "block",
+            Geo::Band => "band",
+            Geo::Stack => "stack",
+            Geo::Digit => "digit",
+            Geo::Cell => "cell",
+        }
+    }
+
+    /// The type of the value: an element, or an integer (band, stack).
+    pub fn ty(self) -> Ty {
+        match self {
+            Geo::Row => Ty::One(Elem::Row),
+            Geo::Column => Ty::One(Elem::Column),
+            Geo::Block => Ty::One(Elem::Block),
+            Geo::Digit => Ty::One(Elem::Digit),
+            Geo::Cell => Ty::One(Elem::Cell),
+            Geo::Band | Geo::Stack => Ty::Int,
+        }
+    }
 }
 
 /// A quantifier: binds `slot` to each member of `domain` in turn and
@@ -240,6 +310,47 @@ pub enum Quant {
     /// `select(X in S: C)`: the members for which C holds (a set of S's
     /// element type).
     Select,
+    /// `sum(X in S: N)`: the sum of the integer N over the members (0 on
+    /// an empty set).
+    Sum,
+    /// `min(X in S: N)`: the least N (undefined on an empty set).
+    Min,
+    /// `max(X in S: N)`: the greatest N (undefined on an empty set).
+    Max,
+}
+
+impl Quant {
+    /// Is it a fold (`sum`, `min`, `max`: an integer body, an integer
+    /// value)?
+    pub fn is_fold(self) -> bool {
+        matches!(self, Quant::Sum | Quant::Min | Quant::Max)
+    }
+
+    /// The quantifier as a test of each member (`None` for a fold).
+    pub fn test(self) -> Option<Test> {
+        match self {
+            Quant::All => Some(Test::All),
+            Quant::Any => Some(Test::Any),
+            Quant::None => Some(Test::None),
+            Quant::Count => Some(Test::Count),
+            Quant::Select => Some(Test::Select),
+            Quant::Sum | Quant::Min | Quant::Max => None,
+        }
+    }
+}
+
+/// A quantifier that tests a condition on each member: every [`Quant`]
+/// but the folds. A typed quantifier runs one
+/// ([`super::typed::TQuant`]); an enum of its own so that the loop that
+/// runs it matches on these five only (with the folds in its `match`, the
+/// classic sets' searches ran 0.5% more instructions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Test {
+    All,
+    Any,
+    None,
+    Count,
+    Select,
 }
 
 impl Op {
@@ -247,7 +358,7 @@ impl Op {
     /// one walker for the analyses of a tree.
     pub fn operands(&self) -> [Option<&Op>; 2] {
         match self {
-            Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens => [None, None],
             Op::Quant(qo) => [Some(&qo.domain), Some(&qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
@@ -256,6 +367,8 @@ impl Op {
             | Op::First(x)
             | Op::Last(x)
             | Op::Len(x)
+            | Op::Geo(_, _, x)
+            | Op::Value(x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -264,6 +377,8 @@ impl Op {
             | Op::SubsetOf(a, b)
             | Op::In(a, b)
             | Op::And(a, b)
+            | Op::CellAt(a, b)
+            | Op::At(_, _, a, b)
             | Op::Or(a, b) => [Some(a), Some(b)],
         }
     }
@@ -272,7 +387,7 @@ impl Op {
     /// quantifier's are its domain and condition, as in [`Op::operands`]).
     pub fn operands_mut(&mut self) -> [Option<&mut Op>; 2] {
         match self {
-            Op::Int(_) | Op::Slot(_) | Op::Grid => [None, None],
+            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens => [None, None],
             Op::Quant(qo) => [Some(&mut qo.domain), Some(&mut qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
@@ -281,6 +396,8 @@ impl Op {
             | Op::First(x)
             | Op::Last(x)
             | Op::Len(x)
+            | Op::Geo(_, _, x)
+            | Op::Value(x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -289,6 +406,8 @@ impl Op {
             | Op::SubsetOf(a, b)
             | Op::In(a, b)
             | Op::And(a, b)
+            | Op::CellAt(a, b)
+            | Op::At(_, _, a, b)
             | Op::Or(a, b) => [Some(a), Some(b)],
         }
     }
@@ -311,8 +430,13 @@ impl Op {
             | Op::And(..)
             | Op::Or(..)
             | Op::Not(_) => Ty::Bool,
+            Op::Geo(g, ..) => g.ty(),
+            Op::CellAt(..) => Ty::One(Elem::Cell),
+            Op::Decided | Op::Givens => Ty::Set(Elem::Cell),
+            Op::Value(_) => Ty::One(Elem::Digit),
+            Op::At(e, ..) => Ty::One(*e),
             Op::Quant(qo) => match qo.q {
-                Quant::Count => Ty::Int,
+                Quant::Count | Quant::Sum | Quant::Min | Quant::Max => Ty::Int,
                 Quant::Select => (slots.get(qo.slot).copied())
                     .and_then(Ty::elem)
                     .map_or(Ty::Error, Ty::Set),
@@ -321,9 +445,13 @@ impl Op {
         }
     }
 
-    /// Can evaluation be undefined (does it use `first` or `last`)?
+    /// Can evaluation be undefined (does it use `first`, `last`, a
+    /// single-valued function, `at`, `min` or `max`)?
     pub fn may_fail(&self) -> bool {
-        matches!(self, Op::First(_) | Op::Last(_))
+        matches!(
+            self,
+            Op::First(_) | Op::Last(_) | Op::Geo(..) | Op::CellAt(..) | Op::At(..) | Op::Value(_)
+        ) || matches!(self, Op::Quant(q) if matches!(q.q, Quant::Min | Quant::Max))
             || self.operands().into_iter().flatten().any(Op::may_fail)
     }
 }

@@ -53,9 +53,9 @@ pub mod typed;
 #[cfg(test)]
 mod typed_tests;
 
-pub use eval::Env;
+pub use eval::{Env, geo};
 pub use ir::{
-    Checked, CmpOp, Elem, Instr, IntOp, Op, Quant, QuantOp, SetOp, Shape, ShowPart, Ty, Val,
+    Checked, CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, Shape, ShowPart, Ty, Val,
 };
 pub use plan::Plan;
 pub use prefix::{MAX_RECORDED, Prefix};

@@ -98,7 +98,7 @@ impl Plan {
                     fr.state,
                     &fr.dc,
                     &mut fr.env,
-                    &mut fr.cx.clock,
+                    fr.cx.clock_and_givens(),
                     TOp::eval_set,
                 ) else {
                     return fr.stopped();
@@ -107,7 +107,7 @@ impl Plan {
                 if t.is_empty() {
                     return ControlFlow::Continue(());
                 }
-                if !self.showable(fr.state, &fr.dc, &mut fr.env, &mut fr.cx.clock) {
+                if !self.showable(fr.state, &fr.dc, &mut fr.env, fr.cx.clock_and_givens()) {
                     return fr.stopped();
                 }
                 // The checker proves it (`assert` of a `cand` or of a name
@@ -132,6 +132,7 @@ impl Plan {
                         undefined: false,
                         dc: &fr.dc,
                         clock: &mut fr.cx.clock,
+                        givens: &fr.cx.givens,
                     };
                     while k != stop {
                         match self.instrs.get(k) {
@@ -177,7 +178,7 @@ impl Plan {
                                 fr.state,
                                 &fr.dc,
                                 &mut fr.env,
-                                &mut fr.cx.clock,
+                                fr.cx.clock_and_givens(),
                             );
                             fr.live[k] = Some(d);
                             d
@@ -190,7 +191,7 @@ impl Plan {
                             fr.state,
                             &fr.dc,
                             &mut fr.env,
-                            &mut fr.cx.clock,
+                            fr.cx.clock_and_givens(),
                             TOp::eval_set,
                         ) else {
                             return fr.stopped();
@@ -249,7 +250,7 @@ impl Plan {
                 fr.state,
                 &fr.dc,
                 &mut fr.env,
-                &mut fr.cx.clock,
+                fr.cx.clock_and_givens(),
                 TOp::eval_set,
             ) else {
                 if fr.cx.interrupted() {
@@ -316,15 +317,20 @@ impl Plan {
         state: &State,
         dc: &[u128; 10],
         env: &mut [Val],
-        clock: &mut Clock,
+        (clock, givens): (&mut Clock, &Option<Bits>),
     ) -> Bits {
-        let mut dom = live_domain_in(state, elem, dc);
+        let mut dom = if self.typed.dead[k] {
+            // Decided elements too (`let C: cell in decided`).
+            all_elements(elem)
+        } else {
+            live_domain_in(state, elem, dc)
+        };
         let conds = &self.typed.conds[k];
         if !conds.is_empty() {
             for i in dom.iter() {
                 env[slot] = Val::Idx(i);
                 if !(conds.iter()).all(|c| {
-                    c.defined_in(state, dc, env, clock, TOp::eval_bool)
+                    c.defined_in(state, dc, env, (clock, givens), TOp::eval_bool)
                         .unwrap_or(false)
                 }) {
                     dom.remove(i);
@@ -351,9 +357,17 @@ impl Plan {
     /// Is every hole of the show template defined? A match is only found
     /// where it can be shown (`first` or `last` of an empty set in a hole
     /// makes it no match, as anywhere else in the rule).
-    fn showable(&self, state: &State, dc: &[u128; 10], env: &mut [Val], clock: &mut Clock) -> bool {
+    fn showable(
+        &self,
+        state: &State,
+        dc: &[u128; 10],
+        env: &mut [Val],
+        (clock, givens): (&mut Clock, &Option<Bits>),
+    ) -> bool {
         let mut defined = |op: &Op, t: &TOp, env: &mut [Val]| {
-            !op.may_fail() || t.defined_in(state, dc, env, clock, TOp::eval).is_some()
+            !op.may_fail()
+                || t.defined_in(state, dc, env, (clock, givens), TOp::eval)
+                    .is_some()
         };
         (self.show.iter().zip(&self.typed.show)).all(|p| match p {
             (ShowPart::Lit(_), _) => true,
@@ -462,6 +476,26 @@ fn elem_words(e: Elem) -> usize {
         Elem::Digit | Elem::Row | Elem::Column | Elem::Block | Elem::House => 1,
         Elem::Cell => 2,
         Elem::Cand | Elem::Var(_) => Bits::CAPACITY / 64,
+    }
+}
+
+/// Every element of a type, live or not.
+#[cold]
+fn all_elements(e: Elem) -> Bits {
+    use crate::grid::geometry::{N_CANDS, N_CELLS, N_HOUSES, N_VARS};
+    match e {
+        Elem::Cand => Bits::first(N_CANDS),
+        Elem::Cell => Bits::first(N_CELLS),
+        Elem::Digit => Bits::first(9),
+        Elem::Row => Bits::first(9),
+        Elem::Column => Bits::first(18).minus(&Bits::first(9)),
+        Elem::Block => Bits::first(N_HOUSES).minus(&Bits::first(18)),
+        Elem::House => Bits::first(N_HOUSES),
+        Elem::Var(None) => Bits::first(N_VARS),
+        Elem::Var(Some(s)) => {
+            let lo = s as usize * 81;
+            Bits::first(lo + 81).minus(&Bits::first(lo))
+        }
     }
 }
 

@@ -44,7 +44,7 @@
 //! (shared prefixes and count plans read them).
 
 use super::fold::{Folded, Rest};
-use super::ir::{CmpOp, Elem, Instr, IntOp, Op, Quant, QuantOp, SetOp, ShowPart, Ty};
+use super::ir::{CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, ShowPart, Test, Ty};
 use super::schedule::Scheduled;
 use crate::grid::geometry::N_CELLS;
 
@@ -130,6 +130,20 @@ pub enum TOp {
     AnyOf(Box<[TOp]>),
     /// A quantifier whose domain is iterated in its width.
     TQuant(Box<TQuant>),
+    /// A single-valued function of an element (see [`Op::Geo`]).
+    Geo(Geo, Elem, Box<TOp>),
+    /// `cell(R, C)`.
+    CellAt(Box<TOp>, Box<TOp>),
+    /// The decided cells.
+    Decided,
+    /// The given cells.
+    Givens,
+    /// `value(C)`.
+    Value(Box<TOp>),
+    /// `S at H` (see [`Op::At`]).
+    At(Elem, Elem, Box<TOp>, Box<TOp>),
+    /// `sum`, `min` or `max` over a wide domain (see [`Quant::is_fold`]).
+    Fold(Box<WideQuant>),
 }
 
 /// A quantifier over a wide domain (the checked [`QuantOp`], its parts
@@ -177,6 +191,19 @@ impl TOp {
             Op::In(x, y) => TOp::In(b(x), b(y)),
             Op::And(x, y) => TOp::And(b(x), b(y)),
             Op::Or(x, y) => TOp::Or(b(x), b(y)),
+            Op::Geo(g, e, x) => TOp::Geo(*g, *e, b(x)),
+            Op::CellAt(x, y) => TOp::CellAt(b(x), b(y)),
+            Op::Decided => TOp::Decided,
+            Op::Givens => TOp::Givens,
+            Op::Value(x) => TOp::Value(b(x)),
+            Op::At(e, h, x, y) => TOp::At(*e, *h, b(x), b(y)),
+            Op::Quant(qo) if qo.q.is_fold() => TOp::Fold(Box::new(WideQuant {
+                q: qo.q,
+                slot: qo.slot,
+                domain: f(&qo.domain),
+                body: f(&qo.body),
+                pre: qo.pre.iter().map(|(t, p)| (*t, f(p))).collect(),
+            })),
             Op::Quant(qo) => TOp::Quant(Box::new(WideQuant {
                 q: qo.q,
                 slot: qo.slot,
@@ -270,7 +297,8 @@ pub enum Dom {
 /// A typed quantifier (see [`QuantOp`]).
 #[derive(Clone, Debug)]
 pub struct TQuant {
-    pub q: Quant,
+    /// Never a fold (a fold is a [`TOp::Fold`]).
+    pub q: Test,
     pub slot: usize,
     pub dom: Dom,
     pub body: TOp,
@@ -300,6 +328,10 @@ pub struct Typed {
     pub parents: Option<TOp>,
     /// The show template's values (wide).
     pub show: Vec<ShowPart<TOp>>,
+    /// By instruction: a generator whose domain reads `decided` or
+    /// `givens`, so its elements may have no live candidate (its domain is
+    /// not cut to the live elements).
+    pub dead: Vec<bool>,
 }
 
 impl Typed {
@@ -342,7 +374,11 @@ impl Typed {
                 _ => Vec::new(),
             })
             .collect();
+        let dead = (instrs.iter())
+            .map(|i| matches!(i, Instr::Gen { domain: Some(d), .. } if reads_decided(d)))
+            .collect();
         Typed {
+            dead,
             ops,
             conds,
             orders,
@@ -425,7 +461,7 @@ impl Typer<'_> {
     /// The typed form of an expression.
     pub(super) fn op(&self, op: &Op) -> TOp {
         match op {
-            Op::Int(_) | Op::Slot(_) | Op::Grid => TOp::wide(op),
+            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens => TOp::wide(op),
             Op::Len(x) => match self.kind(x).width() {
                 Width::Word => TOp::WLen(Box::new(self.word(x))),
                 Width::Cells => TOp::CLen(Box::new(self.cells(x))),
@@ -491,7 +527,7 @@ impl Typer<'_> {
                     TOp::AnyOf(terms)
                 }
             }
-            Op::Quant(qo) => match (qo.q, self.kind(op).width()) {
+            Op::Quant(qo) if !qo.q.is_fold() => match (qo.q, self.kind(op).width()) {
                 (Quant::Select, Width::Word) => TOp::WSet(Box::new(self.word(op))),
                 (Quant::Select, Width::Cells) => TOp::CSet(Box::new(self.cells(op))),
                 _ => TOp::TQuant(Box::new(self.quant(qo))),
@@ -696,7 +732,7 @@ impl Typer<'_> {
             _ => None,
         };
         TQuant {
-            q: qo.q,
+            q: (qo.q.test()).expect("a fold is typed as TOp::Fold, not as a TQuant"),
             slot: qo.slot,
             dom,
             body,
@@ -704,6 +740,11 @@ impl Typer<'_> {
             within,
         }
     }
+}
+
+/// Does `op` read the decided or the given cells?
+fn reads_decided(op: &Op) -> bool {
+    matches!(op, Op::Decided | Op::Givens) || op.operands().into_iter().flatten().any(reads_decided)
 }
 
 /// The terms of a chain of `and` (`and` true) or of `or`, in order.
