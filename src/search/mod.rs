@@ -27,6 +27,7 @@
 //! them. A searcher knows no technique by name: what it looks for comes
 //! from the rule text it was compiled from.
 
+pub mod ask;
 pub mod chain;
 pub mod implication;
 pub mod pattern;
@@ -81,14 +82,47 @@ pub struct Found {
     pub evidence: Evidence,
 }
 
+/// Why a search stopped before its end ([`SearchCx::stop`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stop {
+    /// The deadline passed (`--max-seconds`).
+    Deadline,
+    /// The node limit was reached ([`SearchCx::with_node_limit`]).
+    Nodes,
+    /// The memory the running searches hold went over the cap
+    /// ([`SearchCx::set_memory_limit`]).
+    Memory,
+}
+
+impl Stop {
+    /// The kebab-case name used in JSON and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Deadline => "time-limit",
+            Stop::Nodes => "node-limit",
+            Stop::Memory => "memory-limit",
+        }
+    }
+}
+
 /// Limits and counters shared by the searches of one run: a deadline that
 /// every searcher checks as it goes, so that a slow rule cannot outlive
-/// `--max-seconds`.
+/// `--max-seconds`, and a cap on the memory the searches hold (a chain
+/// search's partial chains, a trial's graphs), so that a search that grows
+/// without end stops instead.
 #[derive(Debug, Default)]
 pub struct SearchCx {
     deadline: Option<Instant>,
     ticks: u32,
-    interrupted: bool,
+    stop: Option<Stop>,
+    /// Bytes the running searches hold (as they count them: see
+    /// [`SearchCx::hold`]), and the cap on them.
+    memory: usize,
+    memory_limit: Option<usize>,
+    /// Wanted conclusions a targeted search ([`Searcher::search_for`])
+    /// gave up on, at the memory cap: whether the searcher concludes them
+    /// is not known. The caller reads and clears it.
+    pub undecided: Targets,
     /// Search nodes visited (bindings tried), for statistics.
     pub nodes: u64,
     /// The caller reads only what matches conclude and how they are
@@ -157,13 +191,64 @@ impl SearchCx {
         self.ticks += n;
         if self.ticks >= TICKS_PER_CLOCK {
             self.ticks = 0;
-            if self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.node_limit.is_some_and(|m| self.nodes >= m)
-            {
-                self.interrupted = true;
-            }
+            self.look_at_clock();
         }
-        self.interrupted
+        self.stop.is_some()
+    }
+
+    #[cold]
+    fn look_at_clock(&mut self) {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stop.get_or_insert(Stop::Deadline);
+        } else if self.node_limit.is_some_and(|m| self.nodes >= m) {
+            self.stop.get_or_insert(Stop::Nodes);
+        }
+    }
+
+    /// Sets the cap on the memory the searches in this context may hold
+    /// (bytes; `None`: no cap).
+    pub fn set_memory_limit(&mut self, limit: Option<usize>) {
+        self.memory_limit = limit;
+    }
+
+    /// The deadline searches in this context stop at.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// A search now holds `bytes` more (its buffers grew); `true` when the
+    /// searches hold more than the cap and must stop now, as at the
+    /// deadline. A search gives back what it counted with
+    /// [`SearchCx::release`] when it ends.
+    #[inline]
+    pub fn hold(&mut self, bytes: usize) -> bool {
+        self.memory += bytes;
+        if self.memory_limit.is_some_and(|m| self.memory > m) {
+            self.stop.get_or_insert(Stop::Memory);
+        }
+        self.stop.is_some()
+    }
+
+    /// A search gives back `bytes` it counted with [`SearchCx::hold`].
+    #[inline]
+    pub fn release(&mut self, bytes: usize) {
+        self.memory = self.memory.saturating_sub(bytes);
+    }
+
+    /// Why searches stopped (`None`: they did not).
+    pub fn stop(&self) -> Option<Stop> {
+        self.stop
+    }
+
+    /// Goes on after a search stopped at the memory cap: the caller gave
+    /// that search up (a targeted search, one target) and starts another.
+    /// A stop at the deadline or the node limit stays. Returns whether the
+    /// context may search again.
+    pub fn resume(&mut self) -> bool {
+        if self.stop == Some(Stop::Memory) {
+            self.stop = None;
+        }
+        self.stop.is_none()
     }
 
     /// Counts `n` nodes of a search made earlier whose result is taken
@@ -176,12 +261,78 @@ impl SearchCx {
             self.tick_n(k as u32);
             n -= k;
         }
-        self.interrupted
+        self.stop.is_some()
     }
 
-    /// Did a search stop at the deadline?
+    /// Did a search stop (at the deadline, the node limit or the memory
+    /// cap)?
     pub fn interrupted(&self) -> bool {
-        self.interrupted
+        self.stop.is_some()
+    }
+}
+
+/// Conclusions a caller wants to know about: candidates whose elimination,
+/// and candidates whose assertion, it asks a searcher for
+/// ([`Searcher::search_for`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Targets {
+    pub elim: Bits,
+    pub assert: Bits,
+}
+
+impl Targets {
+    /// Every live candidate of `state`, both ways.
+    pub fn all(state: &State) -> Targets {
+        Targets {
+            elim: state.cands,
+            assert: state.cands,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.elim.is_empty() && self.assert.is_empty()
+    }
+
+    /// The candidates of a match's kind among these.
+    pub fn of_kind(&self, kind: ConclusionKind) -> &Bits {
+        match kind {
+            ConclusionKind::Eliminate => &self.elim,
+            ConclusionKind::Assert => &self.assert,
+        }
+    }
+
+    /// Whether a match concludes some of these.
+    pub fn meets(&self, f: &Found) -> bool {
+        self.of_kind(f.kind).intersects(&f.conclusions)
+    }
+
+    /// These without what a match concludes.
+    pub fn remove(&mut self, f: &Found) {
+        match f.kind {
+            ConclusionKind::Eliminate => self.elim = self.elim.minus(&f.conclusions),
+            ConclusionKind::Assert => self.assert = self.assert.minus(&f.conclusions),
+        }
+    }
+
+    pub fn or(&self, o: &Targets) -> Targets {
+        Targets {
+            elim: self.elim.or(&o.elim),
+            assert: self.assert.or(&o.assert),
+        }
+    }
+
+    pub fn minus(&self, o: &Targets) -> Targets {
+        Targets {
+            elim: self.elim.minus(&o.elim),
+            assert: self.assert.minus(&o.assert),
+        }
+    }
+
+    pub fn and(&self, o: &Targets) -> Targets {
+        Targets {
+            elim: self.elim.and(&o.elim),
+            assert: self.assert.and(&o.assert),
+        }
     }
 }
 
@@ -227,6 +378,43 @@ pub trait Searcher: Send + Sync + fmt::Debug {
         found
     }
 
+    /// The matches of [`Searcher::search`] that conclude some of `wanted`,
+    /// found by a search for those conclusions: a chain rule searches the
+    /// wanted targets only. Every wanted conclusion that some match of
+    /// `search` makes is made by some match reported (each one a match of
+    /// `search`); matches that conclude nothing wanted, or only what a
+    /// match reported before concludes, may be left out, and the order is
+    /// the searcher's. At the memory cap, a searcher that can give up one
+    /// target and go on adds what it gave up to [`SearchCx::undecided`]
+    /// and resumes ([`SearchCx::resume`]); at any other stop it returns
+    /// `Break`. The default searches everything and filters.
+    fn search_for(
+        &self,
+        cx: &mut SearchCx,
+        state: &State,
+        wanted: &Targets,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        search_filtered(self, cx, state, wanted, f)
+    }
+
+    /// The first match of [`Searcher::search`], in its order, that
+    /// concludes some of `wanted` (`None`: none, or the search stopped).
+    /// A chain rule that concludes its target only looks at the wanted
+    /// targets. The default searches until it comes.
+    fn first_for(&self, cx: &mut SearchCx, state: &State, wanted: &Targets) -> Option<Found> {
+        let mut hit = None;
+        let _ = self.search(cx, state, &mut |m| {
+            if wanted.meets(&m) {
+                hit = Some(m);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        hit
+    }
+
     /// What a match found on `branch` (a trial's branch of `original`)
     /// relies on: the candidates of `original` gone from `branch` without
     /// which it would not hold. Empty when the rule does not say (a pattern
@@ -242,4 +430,43 @@ pub trait Searcher: Send + Sync + fmt::Debug {
 
     /// Which kind of searcher this is.
     fn kind(&self) -> SearcherKind<'_>;
+}
+
+/// [`Searcher::search_for`] by a whole search, filtered: what a searcher
+/// that cannot search for targets does. A search stopped at the memory cap
+/// leaves the wanted conclusions it had not made undecided.
+pub fn search_filtered<S: Searcher + ?Sized>(
+    s: &S,
+    cx: &mut SearchCx,
+    state: &State,
+    wanted: &Targets,
+    f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut left = *wanted;
+    let mut broke = false;
+    let _ = s.search(cx, state, &mut |m| {
+        if left.meets(&m) {
+            left.remove(&m);
+            if f(m).is_break() {
+                broke = true;
+                return ControlFlow::Break(());
+            }
+        }
+        if left.is_empty() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    if broke {
+        return ControlFlow::Break(());
+    }
+    if cx.stop() == Some(Stop::Memory) {
+        cx.undecided = cx.undecided.or(&left);
+        cx.resume();
+    }
+    if cx.interrupted() {
+        return ControlFlow::Break(());
+    }
+    ControlFlow::Continue(())
 }

@@ -30,15 +30,18 @@
 //! Architecture Invariant: no family is named here. A family is a
 //! combination of the spec's fields, chosen by a rule file.
 
-use super::{ConclusionKind, Evidence, Found, SearchCx, Searcher, SearcherKind};
-use crate::grid::bits::{Bits, VarSet};
+mod bfs;
+pub mod target;
+
+use super::{Evidence, Found, SearchCx, Searcher, SearcherKind, Targets};
+use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::links::links;
+use crate::grid::segments::segment_in_var;
 pub use crate::grid::segments::{SEGMENTS, Segment};
-use crate::grid::segments::{segment_in_var, segment_of};
 use crate::grid::state::State;
 use crate::grid::tables::*;
-use std::collections::HashSet;
+use bfs::{After, Buffers, Node, Outcome};
 use std::ops::ControlFlow;
 
 /// What the other candidates of a chain's variables may be.
@@ -132,24 +135,6 @@ pub struct ChainEvidence {
     pub links: Vec<Link>,
 }
 
-/// A partial chain: its last step and what it has used and covered.
-#[derive(Clone)]
-struct Partial {
-    /// Index of the previous partial chain in the arena (`u32::MAX` for none).
-    parent: u32,
-    var: u16,
-    left: u16,
-    /// A candidate, or `G_BASE + segment` for a g-candidate.
-    right: u16,
-    rights: Bits,
-    /// Segments of the g-candidates used as right-linking candidates.
-    g_rights: Bits,
-    lefts: Bits,
-    vars: VarSet,
-    /// Live candidates linked to some right-linking candidate so far.
-    t_cover: Bits,
-}
-
 /// A compiled chain rule of one length: the [`Searcher`] of the `chain` kind.
 #[derive(Clone, Debug)]
 pub struct ChainSearch {
@@ -231,168 +216,6 @@ impl ChainSearch {
         }
     }
 
-    /// Searches chains of the spec's length for target `z`; calls `f` with
-    /// the first one found. Returns `Break` when `f` (or the deadline) does.
-    fn search_target(
-        &self,
-        cx: &mut SearchCx,
-        state: &State,
-        z: usize,
-        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        let live = &state.cands;
-        let nz = links(z).and(live);
-        if nz.is_empty() {
-            return ControlFlow::Continue(());
-        }
-        let n = self.spec.length;
-        let mut arena: Vec<Partial> = Vec::new();
-        // The frontier: indices into the arena of partial chains of length k.
-        let mut frontier: Vec<u32> = vec![u32::MAX];
-        let mut seen: HashSet<(u16, Bits, Bits)> = HashSet::new();
-        for k in 0..n {
-            let last = k + 1 == n;
-            let mut next: Vec<u32> = Vec::new();
-            for &pi in &frontier {
-                let (rights, g_rights, lefts, vars, t_cover, rlast) = if pi == u32::MAX {
-                    let e = Bits::EMPTY;
-                    (e, e, e, VarSet::EMPTY, e, None)
-                } else {
-                    let p = &arena[pi as usize];
-                    let r = p.right as usize;
-                    (p.rights, p.g_rights, p.lefts, p.vars, p.t_cover, Some(r))
-                };
-                let mut ls = match (rlast, self.spec.linking) {
-                    (None, _) => nz,
-                    (Some(r), Linking::Previous) if r >= G_BASE => {
-                        SEGMENTS[r - G_BASE].glinks.and(live)
-                    }
-                    (Some(r), Linking::Previous) => links(r).and(live),
-                    (Some(_), Linking::TargetOrAny) => nz.or(&t_cover),
-                };
-                ls = ls.minus(&rights);
-                ls.remove(z);
-                if self.spec.one_digit {
-                    ls = ls.and(&TABLES.digit[cand_digit(z)]);
-                }
-                if self.spec.linking == Linking::Previous {
-                    ls = ls.minus(&lefts);
-                }
-                let cover = self.cover(k, &nz, &t_cover);
-                for l in ls.iter() {
-                    for v in cand_vars(l) {
-                        if cx.tick() {
-                            return ControlFlow::Break(());
-                        }
-                        if !self.space_ok(v) || vars.contains(v) {
-                            continue;
-                        }
-                        let live_v = live.and(&TABLES.var[v]);
-                        if last {
-                            let Some(shown) = self.ends(
-                                &live_v,
-                                l,
-                                &cover,
-                                &nz,
-                                Decided {
-                                    t_cover,
-                                    lefts,
-                                    rights,
-                                },
-                            ) else {
-                                continue;
-                            };
-                            let evidence = self.evidence(&arena, pi, z, v, l, shown);
-                            let mut conclusions = Bits::single(z);
-                            if self.spec.all_targets {
-                                for t in live.iter() {
-                                    if t != z && self.fits(state, t, &evidence.links) {
-                                        conclusions.insert(t);
-                                    }
-                                }
-                            }
-                            return f(Found {
-                                kind: ConclusionKind::Eliminate,
-                                conclusions,
-                                grade: None,
-                                evidence: Evidence::Chain(evidence),
-                            });
-                        }
-                        let mut rest = live_v.minus(&cover);
-                        rest.remove(l);
-                        let (r, r_links, new_rights, new_g_rights) = match rest.len() {
-                            1 => {
-                                let r = rest.min().unwrap_or(0);
-                                if r == z || rights.contains(r) || lefts.contains(r) || r == l {
-                                    continue;
-                                }
-                                let mut nr = rights;
-                                nr.insert(r);
-                                (r, links(r).and(live), nr, g_rights)
-                            }
-                            2.. if self.spec.groups => {
-                                let Some(sg) = segment_of(v, &rest) else {
-                                    continue;
-                                };
-                                let seg = &SEGMENTS[sg];
-                                if seg.cands.contains(l)
-                                    || seg.cands.contains(z)
-                                    || seg.cands.intersects(&rights)
-                                    || g_rights.contains(sg)
-                                {
-                                    continue;
-                                }
-                                // A candidate R of the segment after the same
-                                // R's is preferred to the g-candidate (as
-                                // CSP-Rules keeps it).
-                                let prefer_single = seg.cands.and(live).iter().any(|c| {
-                                    let mut nr = rights;
-                                    nr.insert(c);
-                                    seen.contains(&(c as u16, nr, g_rights))
-                                });
-                                if prefer_single {
-                                    continue;
-                                }
-                                let mut ng = g_rights;
-                                ng.insert(sg);
-                                (G_BASE + sg, seg.glinks.and(live), rights, ng)
-                            }
-                            _ => continue,
-                        };
-                        let key_last = match self.spec.linking {
-                            Linking::Previous => r as u16,
-                            Linking::TargetOrAny => u16::MAX,
-                        };
-                        if !seen.insert((key_last, new_rights, new_g_rights)) {
-                            continue;
-                        }
-                        let mut new_lefts = lefts;
-                        new_lefts.insert(l);
-                        let mut new_vars = vars;
-                        new_vars.insert(v);
-                        arena.push(Partial {
-                            parent: pi,
-                            var: v as u16,
-                            left: l as u16,
-                            right: r as u16,
-                            rights: new_rights,
-                            g_rights: new_g_rights,
-                            lefts: new_lefts,
-                            vars: new_vars,
-                            t_cover: t_cover.or(&r_links),
-                        });
-                        next.push((arena.len() - 1) as u32);
-                    }
-                }
-            }
-            if next.is_empty() {
-                break;
-            }
-            frontier = next;
-        }
-        ControlFlow::Continue(())
-    }
-
     /// Is the chain `links` (found for another target) a chain of the
     /// family for target `t` too? Its variables and linking candidates stay;
     /// what the extras cover and how it ends are judged for `t`.
@@ -463,7 +286,7 @@ impl ChainSearch {
     /// The chain ending with the partial chain `pi` and the last variable.
     fn evidence(
         &self,
-        arena: &[Partial],
+        arena: &[Node],
         mut pi: u32,
         z: usize,
         v: usize,
@@ -499,13 +322,42 @@ impl Searcher for ChainSearch {
         state: &State,
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        if self.spec.length == 0 {
-            return ControlFlow::Continue(());
-        }
+        let lengths = target::lengths_of(self.spec.length);
+        let mut buf = Buffers::default();
+        let mut flow = ControlFlow::Continue(());
         for z in state.cands.iter() {
-            self.search_target(cx, state, z, f)?;
+            let out = self.bfs(
+                cx,
+                state,
+                z,
+                lengths,
+                &mut buf,
+                &mut |_, found| match f(found) {
+                    ControlFlow::Continue(()) => After::NextTarget,
+                    ControlFlow::Break(()) => After::Abort,
+                },
+            );
+            if matches!(out, Outcome::Aborted | Outcome::Stopped) {
+                flow = ControlFlow::Break(());
+                break;
+            }
         }
-        ControlFlow::Continue(())
+        buf.release(cx);
+        flow
+    }
+
+    fn search_for(
+        &self,
+        cx: &mut SearchCx,
+        state: &State,
+        wanted: &Targets,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        target::Family::of(self).search_for(cx, state, wanted, &mut |_, found| f(found))
+    }
+
+    fn first_for(&self, cx: &mut SearchCx, state: &State, wanted: &Targets) -> Option<Found> {
+        target::Family::of(self).first_for(cx, state, wanted)
     }
 
     fn render(&self, _before: &State, evidence: &Evidence) -> String {
@@ -538,3 +390,8 @@ impl Searcher for ChainSearch {
         SearcherKind::Chain(self)
     }
 }
+
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
