@@ -24,7 +24,7 @@ use crate::grid::board::Board;
 use crate::grid::state::State;
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
-use crate::search::{ConclusionKind, Evidence, Found, Grade, SearchCx, trial};
+use crate::search::{ConclusionKind, Evidence, Found, Grade, SearchCx, Stop, trial};
 use serde::Serialize;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -43,6 +43,8 @@ pub enum StopReason {
     Contradiction,
     StepLimit,
     TimeLimit,
+    /// A search went over the memory cap ([`Runner::max_memory`]).
+    MemoryLimit,
 }
 
 impl StopReason {
@@ -54,6 +56,7 @@ impl StopReason {
             StopReason::Contradiction => "contradiction",
             StopReason::StepLimit => "step-limit",
             StopReason::TimeLimit => "time-limit",
+            StopReason::MemoryLimit => "memory-limit",
         }
     }
 }
@@ -368,6 +371,7 @@ pub struct Runner<'a> {
     limits: Limits,
     stats: bool,
     outcome_only: bool,
+    max_memory: Option<usize>,
 }
 
 impl<'a> Runner<'a> {
@@ -377,7 +381,16 @@ impl<'a> Runner<'a> {
             limits: Limits::default(),
             stats: false,
             outcome_only: false,
+            max_memory: None,
         }
+    }
+
+    /// A cap on the memory a search may hold (bytes, as searches count it:
+    /// [`SearchCx::hold`]); a search over it stops the run
+    /// ([`StopReason::MemoryLimit`]).
+    pub fn max_memory(mut self, bytes: Option<usize>) -> Self {
+        self.max_memory = bytes;
+        self
     }
 
     /// Only the steps' conclusions and grades will be read (their counts,
@@ -454,6 +467,7 @@ impl<'a> Runner<'a> {
         let start = Instant::now();
         let deadline = self.limits.max_time.and_then(|t| start.checked_add(t));
         let mut cx = SearchCx::new(deadline);
+        cx.set_memory_limit(self.max_memory);
         cx.trial = trial::Scratch::for_rules(set.rules.iter().map(|r| &*r.searcher));
         let keep = obs.wants_steps();
         // Statistics read every search's nodes, which an outcome-only
@@ -482,10 +496,11 @@ impl<'a> Runner<'a> {
             let mut found = None;
             let ri = find(set, &board, &mut cx, obs, &mut found);
             let Some(f) = &found else {
-                if cx.interrupted() {
-                    break StopReason::TimeLimit;
+                match cx.stop() {
+                    Some(Stop::Memory) => break StopReason::MemoryLimit,
+                    Some(_) => break StopReason::TimeLimit,
+                    None => break StopReason::Stuck,
                 }
-                break StopReason::Stuck;
             };
             made += 1;
             if !keep {

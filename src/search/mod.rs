@@ -229,6 +229,26 @@ impl SearchCx {
         self.stop.is_some()
     }
 
+    /// Would a search that holds `bytes` besides what is counted go over
+    /// the cap? Then searches stop, as at the deadline. For a search whose
+    /// memory is bounded but may be large (a trial's graphs and kept
+    /// propagations), looked at as it grows when there is a cap
+    /// ([`SearchCx::memory_limit`]).
+    pub fn over(&mut self, bytes: usize) -> bool {
+        if self
+            .memory_limit
+            .is_some_and(|m| self.memory.saturating_add(bytes) > m)
+        {
+            self.stop.get_or_insert(Stop::Memory);
+        }
+        self.stop.is_some()
+    }
+
+    /// The cap on the memory searches hold, if any.
+    pub fn memory_limit(&self) -> Option<usize> {
+        self.memory_limit
+    }
+
     /// A search gives back `bytes` it counted with [`SearchCx::hold`].
     #[inline]
     pub fn release(&mut self, bytes: usize) {

@@ -67,28 +67,37 @@ const ROOT: Partial = Partial {
 };
 
 /// The partial chains of one depth, told apart by key: an open-addressing
-/// table of indices into the depth's partial chains, emptied in one step
-/// (a slot belongs to the table when it has the table's generation).
+/// table of indices into the depth's partial chains (with their hashes),
+/// emptied slot by slot, or anew when it is much larger than the depth
+/// needs.
 #[derive(Default)]
 struct Seen {
-    /// (generation, index into the depth's partial chains, hash's top bits).
-    slots: Vec<(u32, u32, u32)>,
-    generation: u32,
-    len: usize,
+    /// (index into the depth's partial chains, hash): `EMPTY` when free.
+    slots: Vec<(u32, u32)>,
+    /// The slots in use.
+    used: Vec<u32>,
 }
 
+const EMPTY: (u32, u32) = (u32::MAX, 0);
+
 impl Seen {
-    fn clear(&mut self) {
-        self.len = 0;
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.slots.fill((0, 0, 0));
-            self.generation = 1;
+    /// Empties the table for a depth that starts from `frontier` partial
+    /// chains.
+    fn clear(&mut self, frontier: usize) {
+        let want = (4 * frontier).next_power_of_two().max(64);
+        if self.slots.len() < want || self.slots.len() > 8 * want {
+            self.slots.clear();
+            self.slots.resize(want, EMPTY);
+        } else {
+            for &i in &self.used {
+                self.slots[i as usize] = EMPTY;
+            }
         }
+        self.used.clear();
     }
 
     fn bytes(&self) -> usize {
-        self.slots.capacity() * size_of::<(u32, u32, u32)>()
+        self.slots.capacity() * size_of::<(u32, u32)>() + self.used.capacity() * 4
     }
 
     /// The key's hash (FxHash's mix, then a final avalanche).
@@ -106,14 +115,11 @@ impl Seen {
     /// The index of the partial chain of `parts` with this key, if any.
     #[inline]
     fn find(&self, h: u32, parts: &[Partial], key: (u16, &Bits, &Bits)) -> Option<u32> {
-        if self.slots.is_empty() {
-            return None;
-        }
         let mask = self.slots.len() - 1;
         let mut i = h as usize & mask;
         loop {
-            let (g, idx, sh) = self.slots[i];
-            if g != self.generation {
+            let (idx, sh) = self.slots[i];
+            if idx == u32::MAX {
                 return None;
             }
             if sh == h {
@@ -129,34 +135,32 @@ impl Seen {
     /// Records that `parts[idx]` has a key of hash `h` (not there yet).
     #[inline]
     fn insert(&mut self, h: u32, idx: u32) {
-        if (self.len + 1) * 2 > self.slots.len() {
+        if (self.used.len() + 1) * 2 > self.slots.len() {
             self.grow();
         }
         let mask = self.slots.len() - 1;
         let mut i = h as usize & mask;
-        while self.slots[i].0 == self.generation {
+        while self.slots[i].0 != u32::MAX {
             i = (i + 1) & mask;
         }
-        self.slots[i] = (self.generation, idx, h);
-        self.len += 1;
+        self.slots[i] = (idx, h);
+        self.used.push(i as u32);
     }
 
     #[cold]
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(64);
-        let old = std::mem::replace(&mut self.slots, vec![(0, 0, 0); size]);
-        let generation = self.generation;
-        self.generation = 1;
-        self.len = 0;
-        for (g, idx, h) in old {
-            if g == generation {
-                let mask = size - 1;
+        let old = std::mem::replace(&mut self.slots, vec![EMPTY; size]);
+        self.used.clear();
+        let mask = size - 1;
+        for (idx, h) in old {
+            if idx != u32::MAX {
                 let mut i = h as usize & mask;
-                while self.slots[i].0 == 1 {
+                while self.slots[i].0 != u32::MAX {
                     i = (i + 1) & mask;
                 }
-                self.slots[i] = (1, idx, h);
-                self.len += 1;
+                self.slots[i] = (idx, h);
+                self.used.push(i as u32);
             }
         }
     }
@@ -253,7 +257,7 @@ impl ChainSearch {
             let mut ends_here = lengths & (1 << (k + 1)) != 0;
             let extend = k + 1 < n;
             buf.next.clear();
-            buf.seen.clear();
+            buf.seen.clear(buf.frontier.len());
             let mut pushed = 0u32;
             for fi in 0..buf.frontier.len() {
                 let p = buf.frontier[fi];
@@ -308,7 +312,11 @@ impl ChainSearch {
                             let evidence = self.evidence(&buf.nodes, p.node, z, v, l, shown);
                             let mut conclusions = Bits::single(z);
                             if self.spec.all_targets {
-                                for t in live.iter() {
+                                // Another target fits only when linked to the
+                                // first left-linking candidate (links are
+                                // symmetric): the others are not tried.
+                                let first = evidence.links[0].left;
+                                for t in links(first).and(live).iter() {
                                     if t != z && self.fits(state, t, &evidence.links) {
                                         conclusions.insert(t);
                                     }
