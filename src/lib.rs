@@ -7,21 +7,25 @@
 //! 2. [`input`]: puzzle text in every common format → [`input::Puzzle`];
 //! 3. [`oracle`]: the brute-force solver and the referee built on it;
 //! 4. [`lang`]: rule text → AST → typed, checked rules → lowered searchers;
-//! 5. [`search`]: the [`search::Searcher`] interface and its kinds (pattern
-//!    plans today; chain and trial searches plug in beside them);
+//! 5. [`search`]: the [`search::Searcher`] interface and its three kinds
+//!    (pattern plans, chain searches, trial searches);
 //! 6. [`rule`] and [`ruleset`]: compiled rules (head + searcher) and linked
 //!    rule sets;
-//! 7. [`engine`]: the runner that applies a rule set to a state;
+//! 7. [`engine`]: the runner that applies a rule set to a board, one loop
+//!    whose observers are paths, statistics and tallies;
 //! 8. [`path`]: renderers of resolution paths (SudoRules text, JSON, CSV);
 //! 9. [`draw`]: pictures of steps (SVG) and paths as HTML pages, drawn
 //!    from the steps' evidence.
 //! 10. [`study`]: tools that study rules over collections (`subsume`,
-//!     `classify`).
+//!     `classify`);
+//! 11. [`rating`] and [`serate`]: ratings, and Sudoku Explainer's ER/EP/ED;
+//! 12. [`generate`]: random minimal puzzles, by the oracle alone.
 //!
 //! See `ARCHITECTURE.md` for the map and its invariants.
 
 pub mod draw;
 pub mod engine;
+pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod lang;

@@ -18,6 +18,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 mod filter_cli;
+mod generate_cli;
 mod study_cli;
 
 #[derive(Parser)]
@@ -117,6 +118,10 @@ enum Cmd {
     /// and go on with the simple rules. One line per puzzle (solved or not,
     /// the filter's eliminations) and a summary on standard error.
     Filter(filter_cli::FilterArgs),
+    /// Random minimal puzzles (a random grid, then givens removed in a random
+    /// order while the solution stays unique), by the brute-force oracle
+    /// alone: one line per puzzle. The same seed gives the same puzzles.
+    Generate(generate_cli::GenerateArgs),
 }
 
 #[derive(Subcommand)]
@@ -409,6 +414,7 @@ fn main() -> ExitCode {
         Cmd::Subsume(args) => study_cli::subsume(&args),
         Cmd::Classify(args) => study_cli::classify(&args),
         Cmd::Filter(args) => filter_cli::filter(&args),
+        Cmd::Generate(args) => generate_cli::generate_cmd(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

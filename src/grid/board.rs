@@ -9,8 +9,8 @@
 //!   decided one marked by an offset, [`DECIDED`]): "is some variable
 //!   empty" is a counter, "the variables of a space with exactly K
 //!   candidates" one look at 81 counters (a count plan's matches, see
-//!   `search::count`), and the undecided variables with one candidate a
-//!   set ([`Board::ones`]);
+//!   `search::pattern::count`), and the undecided variables with one
+//!   candidate a set ([`Board::ones`]);
 //! - the candidates by digit, one [`Plane`] (81 bits) a digit, and the
 //!   houses where each digit is undecided: a round of assertions of the
 //!   variables with one candidate is judged on them
@@ -314,7 +314,7 @@ impl Board {
 
     /// The variables of `v`'s space from its first to `v` that have a live
     /// candidate (the nodes a full search of a count plan visits up to
-    /// `v`, see `search::count`).
+    /// `v`, see `search::pattern::count`).
     #[inline]
     pub fn live_vars_upto(&self, v: usize) -> usize {
         let space = var_space(v);

@@ -1,7 +1,7 @@
 //! Conditions folded into generators' domains.
 //!
 //! A `where` clause runs right after the last generator it depends on
-//! ([`crate::lang::lower`]). When a condition, or a term of a top-level
+//! ([`super::schedule`]). When a condition, or a term of a top-level
 //! `and`, reads nothing but the element that generator binds (`let X:
 //! digit; where |houses(row, cands(X))| >= 4`, or `|A| >= 2` in `where A < B
 //! and |A| >= 2`), its answer for an element is the same under every

@@ -1,0 +1,175 @@
+//! Random puzzles: a random complete grid, then a minimal puzzle whose
+//! unique solution it is, by the brute-force oracle alone (no rules).
+//!
+//! The generator is *top-down*: starting from the grid's 81 givens, it
+//! tries the cells in a random order and removes each given whose removal
+//! keeps the solution unique. The result is minimal (removing any one
+//! given leaves several solutions): a given kept because its removal broke
+//! uniqueness at its turn still breaks it later, with fewer givens.
+//!
+//! Top-down generation is biased: it favours puzzles with more givens than
+//! minimal puzzles taken uniformly at random have (Berthier's
+//! controlled-bias generator, used for the cbg collections, corrects for
+//! it). The puzzles are good test and benchmark material, not a sample for
+//! statistics of the whole population of minimal puzzles.
+//!
+//! Puzzle `i` of seed `s` depends on `(s, i)` alone: a run of `n` puzzles
+//! is the first `n` of any longer run with the same seed, whatever the
+//! number of threads.
+//!
+//! Architecture Invariant: generation uses the oracle only, never rules, so
+//! the puzzles it makes are unbiased by what the rules can solve.
+
+use crate::oracle::solver::count_solutions;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
+
+/// Every digit possible: a cell's mask before anything is placed.
+const ALL: u16 = 0x1ff;
+
+/// The random number generator of puzzle `index` of a run with `seed`.
+fn rng_for(seed: u64, index: u64) -> Xoshiro256PlusPlus {
+    // Distinct indices of one seed give distinct seeds (the multiplier is
+    // odd, so `index ↦ index · k` is a bijection of u64).
+    Xoshiro256PlusPlus::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// A random complete grid (digits `1..=9`, row by row): cells in a random
+/// order each take a random digit among those that leave a solution.
+fn random_grid(rng: &mut Xoshiro256PlusPlus) -> [u8; 81] {
+    let mut masks = [ALL; 81];
+    let mut cells: Vec<usize> = (0..81).collect();
+    cells.shuffle(rng);
+    for &c in &cells {
+        let mut digits: Vec<u16> = (0..9).filter(|d| masks[c] >> d & 1 == 1).collect();
+        digits.shuffle(rng);
+        let placed = digits.into_iter().any(|d| {
+            masks[c] = 1 << d;
+            count_solutions(&masks, 1) == 1
+        });
+        // The mask held a digit that leaves a solution (the grid had one
+        // before this cell was placed), so one is always placed.
+        assert!(
+            placed,
+            "a cell of a solvable grid has a digit that keeps it solvable"
+        );
+    }
+    let mut grid = [0u8; 81];
+    for (g, m) in grid.iter_mut().zip(masks) {
+        *g = m.trailing_zeros() as u8 + 1;
+    }
+    grid
+}
+
+/// The cells' masks of a puzzle's givens (`0` = empty).
+fn masks_of(givens: &[u8; 81]) -> [u16; 81] {
+    let mut masks = [ALL; 81];
+    for (m, &g) in masks.iter_mut().zip(givens) {
+        if g != 0 {
+            *m = 1 << (g - 1);
+        }
+    }
+    masks
+}
+
+/// A minimal puzzle whose unique solution is `grid`: its givens tried for
+/// removal in a random order.
+fn minimal_puzzle(grid: &[u8; 81], rng: &mut Xoshiro256PlusPlus) -> [u8; 81] {
+    let mut givens = *grid;
+    let mut cells: Vec<usize> = (0..81).collect();
+    cells.shuffle(rng);
+    for c in cells {
+        let kept = givens[c];
+        givens[c] = 0;
+        if count_solutions(&masks_of(&givens), 2) != 1 {
+            givens[c] = kept;
+        }
+    }
+    givens
+}
+
+/// One generated puzzle: the minimal puzzle (`0` = empty cell) and its
+/// solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    pub puzzle: [u8; 81],
+    pub solution: [u8; 81],
+}
+
+impl Generated {
+    /// The givens: how many cells the puzzle fills.
+    pub fn clues(&self) -> usize {
+        self.puzzle.iter().filter(|&&g| g != 0).count()
+    }
+}
+
+/// Puzzle `index` of the run with `seed`.
+pub fn generate(seed: u64, index: u64) -> Generated {
+    let mut rng = rng_for(seed, index);
+    let solution = random_grid(&mut rng);
+    let puzzle = minimal_puzzle(&solution, &mut rng);
+    Generated { puzzle, solution }
+}
+
+/// A grid as an 81-character line, `.` for an empty cell.
+pub fn line(cells: &[u8; 81]) -> String {
+    cells
+        .iter()
+        .map(|&g| if g == 0 { '.' } else { char::from(b'0' + g) })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Removing any one given of a generated puzzle leaves several
+    /// solutions; the puzzle has exactly one, its solution, which is a
+    /// valid grid holding the givens.
+    #[test]
+    fn puzzles_are_minimal_and_unique() {
+        for i in 0..20 {
+            let g = generate(7, i);
+            assert_eq!(count_solutions(&masks_of(&g.puzzle), 2), 1);
+            assert_eq!(count_solutions(&masks_of(&g.solution), 2), 1);
+            for c in 0..81 {
+                if g.puzzle[c] != 0 {
+                    assert_eq!(g.puzzle[c], g.solution[c]);
+                    let mut fewer = g.puzzle;
+                    fewer[c] = 0;
+                    assert_eq!(
+                        count_solutions(&masks_of(&fewer), 2),
+                        2,
+                        "puzzle {i} cell {c}"
+                    );
+                }
+            }
+            assert!((17..=40).contains(&g.clues()), "{} clues", g.clues());
+        }
+    }
+
+    /// Each row, column and block of a generated grid holds each digit once.
+    #[test]
+    fn grids_are_valid() {
+        for i in 0..20 {
+            let s = generate(3, i).solution;
+            for k in 0..9 {
+                let row: u16 = (0..9).map(|j| 1 << s[k * 9 + j]).sum();
+                let col: u16 = (0..9).map(|j| 1 << s[j * 9 + k]).sum();
+                let (r0, c0) = (k / 3 * 3, k % 3 * 3);
+                let block: u16 = (0..9).map(|j| 1 << s[(r0 + j / 3) * 9 + c0 + j % 3]).sum();
+                assert_eq!((row, col, block), (0x3fe, 0x3fe, 0x3fe));
+            }
+        }
+    }
+
+    /// A puzzle depends on its seed and index only; other indices and seeds
+    /// give other puzzles.
+    #[test]
+    fn puzzles_are_reproducible() {
+        assert_eq!(generate(11, 5), generate(11, 5));
+        assert_ne!(generate(11, 5).puzzle, generate(11, 6).puzzle);
+        assert_ne!(generate(11, 5).puzzle, generate(12, 5).puzzle);
+    }
+}

@@ -1,0 +1,118 @@
+//! The `generate` command: random minimal puzzles
+//! ([`ruledoku::generate`]), one line per puzzle, in index order, with
+//! JSON and CSV forms.
+
+use super::{Fail, Results, count, positive, progress, worker_threads};
+use rayon::prelude::*;
+use ruledoku::generate::{Generated, generate, line};
+use serde_json::json;
+
+/// Puzzles made per batch of the workers (written, in order, before the
+/// next batch starts).
+const BATCH: u64 = 256;
+
+#[derive(clap::Args)]
+pub struct GenerateArgs {
+    /// How many puzzles (1 or more).
+    #[arg(short = 'n', long, value_name = "N", default_value = "1", value_parser = positive, allow_negative_numbers = true)]
+    count: usize,
+    /// The seed: the same seed gives the same puzzles (default: one from
+    /// the clock, printed on standard error so that the run can be made
+    /// again).
+    #[arg(long, value_name = "S", value_parser = seed, allow_negative_numbers = true)]
+    seed: Option<u64>,
+    /// The index of the first puzzle (default 0): puzzle i of a seed is the
+    /// same in every run, so `--start 1000 -n 1000` makes the second
+    /// thousand of `-n 2000`.
+    #[arg(long, value_name = "K", default_value = "0", value_parser = seed, allow_negative_numbers = true)]
+    start: u64,
+    /// Print the solution after each puzzle (text: `PUZZLE SOLUTION`).
+    #[arg(long)]
+    solution: bool,
+    /// One JSON object per puzzle: index, seed, puzzle, solution, clues.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// CSV: a header line, then index, seed, puzzle, solution, clues.
+    #[arg(long)]
+    csv: bool,
+    /// Worker threads (default: one per available core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    jobs: Option<usize>,
+}
+
+/// A seed or an index: a whole number that fits 64 bits.
+fn seed(s: &str) -> Result<u64, String> {
+    s.trim()
+        .parse()
+        .map_err(|_| "expected a whole number from 0 to 18446744073709551615".to_string())
+}
+
+/// One output line (with its line end) of puzzle `index`.
+fn render(args: &GenerateArgs, seed: u64, index: u64, g: &Generated) -> String {
+    let (puzzle, solution) = (line(&g.puzzle), line(&g.solution));
+    if args.json {
+        let v = json!({
+            "index": index,
+            "seed": seed,
+            "puzzle": puzzle,
+            "solution": solution,
+            "clues": g.clues(),
+        });
+        format!("{v}\n")
+    } else if args.csv {
+        format!("{index},{seed},{puzzle},{solution},{}\n", g.clues())
+    } else if args.solution {
+        format!("{puzzle} {solution}\n")
+    } else {
+        format!("{puzzle}\n")
+    }
+}
+
+/// Runs `generate`; `Ok(true)` when every puzzle was written.
+pub fn generate_cmd(args: &GenerateArgs) -> Result<bool, Fail> {
+    let seed = match args.seed {
+        Some(s) => s,
+        None => {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            eprintln!("generate: seed {now}");
+            now
+        }
+    };
+    let n = args.count as u64;
+    let Some(end) = args.start.checked_add(n) else {
+        return Err(Fail::Error(format!(
+            "--start {} with -n {n} goes beyond the last index, {}",
+            args.start,
+            u64::MAX
+        )));
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(worker_threads(Some(args.jobs.unwrap_or(0))))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let pb = progress(Some(n));
+    let mut out = Results::new(&pb);
+    if args.csv {
+        out.write("index,seed,puzzle,solution,clues\n")?;
+    }
+    let mut from = args.start;
+    while from < end {
+        let to = end.min(from.saturating_add(BATCH));
+        let lines: Vec<String> = pool.install(|| {
+            (from..to)
+                .into_par_iter()
+                .map(|i| render(args, seed, i, &generate(seed, i)))
+                .collect()
+        });
+        for l in &lines {
+            out.write(l)?;
+        }
+        pb.inc(to - from);
+        from = to;
+    }
+    out.finish()?;
+    pb.finish_and_clear();
+    Ok(true)
+}
