@@ -391,8 +391,8 @@ fn classify_refuses_bad_input() {
 
 /// The whole of cbg-000: the W rating of every puzzle against the reference
 /// ratings, by the rating and by the W ladder. They differ on one puzzle,
-/// line 8422, which ruledoku rates W6 and the reference file W7 (a known
-/// artefact of the CLIPS run that made the file), so the distribution is the
+/// line 8422, which ruledoku rates W6 and the reference file W7 (SudoRules
+/// misses a whip[6] there: docs/chains.md §5.8), so the distribution is the
 /// reference's (0:7489 1:2093 2:2771 3:4305 4:3690 5:788 6:168 7:52 8:12 9:4
 /// 10–12:1) with one puzzle moved from 7 to 6.
 #[test]

@@ -1,23 +1,26 @@
 //! The breadth-first search of one target: partial chains one variable
-//! longer at each depth, kept once per last right-linking candidate and set
-//! of right-linking candidates, until chains of the lengths asked for end.
+//! longer at each depth, kept once per key (last right-linking candidate,
+//! right-linking candidates, variables that can still matter) with their
+//! members (the left-linking candidates later steps can read), until
+//! chains of the lengths asked for end.
 //!
 //! One search may look for chains of several lengths at once (a family's
-//! rules, [`super::target`]): the partial chains of a depth are the same
-//! whatever length is asked for, so a chain of length `n` found at depth `n`
-//! is the one the search for length `n` alone finds, and its node count up
-//! to there is the same.
+//! rules, [`super::target`]): the partial chains of a depth (their keys)
+//! are the same whatever length is asked for, and their members keep the
+//! left-linking candidates the longest length can read (a superset of what
+//! a shorter one reads), so a chain of length `n` is found at depth `n`
+//! whenever the search for length `n` alone finds one.
 //!
-//! Memory: a found chain is read back from a light node per partial chain
-//! (its variable, linking candidates and parent); the sets a partial chain
-//! is extended with are kept for the current depth and the next only, and
+//! Memory: a found chain is read back from a light node per member (its
+//! variable, linking candidates and parent); the sets a partial chain is
+//! extended with are kept for the current depth and the next only, and
 //! partial chains are told apart by a table of indices into the next depth
 //! (the key of a partial chain has one right-linking candidate or segment
 //! per variable, so keys of different depths never meet, and the table is
 //! emptied at each depth). The bytes held are counted in the search
 //! context ([`SearchCx::hold`]), which stops the search at its memory cap.
 
-use super::{ChainSearch, Decided, G_BASE, Linking, SEGMENTS};
+use super::{ChainSearch, G_BASE, Linking, SEGMENTS, right_links};
 use crate::grid::bits::{Bits, VarSet};
 use crate::grid::geometry::*;
 use crate::grid::links::links;
@@ -38,32 +41,86 @@ pub(super) struct Node {
     pub(super) right: u16,
 }
 
-/// A partial chain of the current or next depth: what it has used and
-/// covered.
-#[derive(Clone, Copy)]
-struct Partial {
-    /// Its node (`u32::MAX`: the empty chain a search starts from).
-    node: u32,
-    /// The last part of its key: the last right-linking candidate (or
-    /// `u16::MAX` when only the set of them counts, braids).
-    key_last: u16,
-    rights: Bits,
+/// What the extensions of a partial chain read besides its left-linking
+/// candidates ([`ChainSearch::key`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Key {
+    /// The last right-linking candidate, when the next left-linking one is
+    /// linked to it (`u16::MAX` otherwise, and for the empty chain).
+    pub(super) last: u16,
+    pub(super) rights: Bits,
     /// Segments of the g-candidates used as right-linking candidates.
-    g_rights: Bits,
-    lefts: Bits,
-    vars: VarSet,
-    /// Live candidates linked to some right-linking candidate so far.
-    t_cover: Bits,
+    pub(super) g_rights: Bits,
+    /// The variables used that can still matter.
+    pub(super) vars: VarSet,
 }
 
+impl Key {
+    const ROOT: Key = Key {
+        last: u16::MAX,
+        rights: Bits::EMPTY,
+        g_rights: Bits::EMPTY,
+        vars: VarSet::EMPTY,
+    };
+
+    /// The key's hash (FxHash's mix, then a final avalanche).
+    #[inline]
+    fn hash(&self) -> u32 {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = u64::from(self.last).wrapping_mul(K);
+        let words = self
+            .rights
+            .0
+            .iter()
+            .chain(&self.g_rights.0)
+            .chain(&self.vars.0);
+        for w in words {
+            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        h ^= h >> 29;
+        (h.wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 32) as u32
+    }
+}
+
+/// The partial chains of the current or next depth with one key: what they
+/// have used and covered, and their members (those that differ in their
+/// left-linking candidates).
+#[derive(Clone, Copy)]
+struct Partial {
+    key: Key,
+    /// Live candidates linked to some right-linking candidate so far.
+    t_cover: Bits,
+    /// The first and last of its members (a list through
+    /// [`Member::next`] in the depth's members).
+    first: u32,
+    last: u32,
+}
+
+/// One partial chain: its node and its left-linking candidates.
+#[derive(Clone, Copy)]
+pub(super) struct Member {
+    /// Its node (`u32::MAX`: the empty chain a search starts from).
+    node: u32,
+    /// Its left-linking candidates that later steps can still read
+    /// ([`ChainSearch::lefts_kept`]).
+    pub(super) lefts: Bits,
+    /// The next member of its partial chain (`u32::MAX`: none).
+    next: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
 const ROOT: Partial = Partial {
-    node: u32::MAX,
-    key_last: u16::MAX,
-    rights: Bits::EMPTY,
-    g_rights: Bits::EMPTY,
-    lefts: Bits::EMPTY,
-    vars: VarSet::EMPTY,
+    key: Key::ROOT,
     t_cover: Bits::EMPTY,
+    first: 0,
+    last: 0,
+};
+
+const ROOT_MEMBER: Member = Member {
+    node: NONE,
+    lefts: Bits::EMPTY,
+    next: NONE,
 };
 
 /// The partial chains of one depth, told apart by key: an open-addressing
@@ -100,21 +157,9 @@ impl Seen {
         self.slots.capacity() * size_of::<(u32, u32)>() + self.used.capacity() * 4
     }
 
-    /// The key's hash (FxHash's mix, then a final avalanche).
-    #[inline]
-    fn hash(last: u16, rights: &Bits, g_rights: &Bits) -> u32 {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut h = u64::from(last).wrapping_mul(K);
-        for w in rights.0.iter().chain(g_rights.0.iter()) {
-            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-        }
-        h ^= h >> 29;
-        (h.wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 32) as u32
-    }
-
     /// The index of the partial chain of `parts` with this key, if any.
     #[inline]
-    fn find(&self, h: u32, parts: &[Partial], key: (u16, &Bits, &Bits)) -> Option<u32> {
+    fn find(&self, h: u32, parts: &[Partial], key: &Key) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let mut i = h as usize & mask;
         loop {
@@ -122,11 +167,8 @@ impl Seen {
             if idx == u32::MAX {
                 return None;
             }
-            if sh == h {
-                let p = &parts[idx as usize];
-                if p.key_last == key.0 && p.rights == *key.1 && p.g_rights == *key.2 {
-                    return Some(idx);
-                }
+            if sh == h && parts[idx as usize].key == *key {
+                return Some(idx);
             }
             i = (i + 1) & mask;
         }
@@ -172,6 +214,9 @@ pub(super) struct Buffers {
     pub(super) nodes: Vec<Node>,
     frontier: Vec<Partial>,
     next: Vec<Partial>,
+    /// The members of the frontier's partial chains, and of the next's.
+    members: Vec<Member>,
+    next_members: Vec<Member>,
     seen: Seen,
     /// Bytes counted in the search context ([`SearchCx::hold`]).
     held: usize,
@@ -181,6 +226,7 @@ impl Buffers {
     fn bytes(&self) -> usize {
         self.nodes.capacity() * size_of::<Node>()
             + (self.frontier.capacity() + self.next.capacity()) * size_of::<Partial>()
+            + (self.members.capacity() + self.next_members.capacity()) * size_of::<Member>()
             + self.seen.bytes()
     }
 
@@ -200,6 +246,54 @@ impl Buffers {
     pub(super) fn release(&mut self, cx: &mut SearchCx) {
         cx.release(self.held);
         *self = Buffers::default();
+    }
+
+    /// The first member of frontier partial chain `p` that `ok` accepts.
+    fn first_member(&self, p: &Partial, ok: impl Fn(&Bits) -> bool) -> Option<&Member> {
+        let mut m = p.first;
+        while m != NONE {
+            let mb = &self.members[m as usize];
+            if ok(&mb.lefts) {
+                return Some(mb);
+            }
+            m = mb.next;
+        }
+        None
+    }
+
+    /// Adds to next partial chain `c` a member extending `parent` by
+    /// `step` with left-linking candidates `lefts`, unless one of its
+    /// members has the same (it has the same extensions).
+    fn add_member(&mut self, c: u32, parent: u32, step: (usize, usize, usize), lefts: Bits) {
+        let part = &self.next[c as usize];
+        let mut m = part.first;
+        while m != NONE {
+            let mb = &self.next_members[m as usize];
+            if mb.lefts == lefts {
+                return;
+            }
+            m = mb.next;
+        }
+        let (var, left, right) = step;
+        self.nodes.push(Node {
+            parent,
+            var: var as u16,
+            left: left as u16,
+            right: right as u16,
+        });
+        let new = self.next_members.len() as u32;
+        self.next_members.push(Member {
+            node: (self.nodes.len() - 1) as u32,
+            lefts,
+            next: NONE,
+        });
+        let part = &mut self.next[c as usize];
+        if part.last == NONE {
+            part.first = new;
+        } else {
+            self.next_members[part.last as usize].next = new;
+        }
+        part.last = new;
     }
 }
 
@@ -235,6 +329,15 @@ impl ChainSearch {
     /// longest length of `lengths`; at each length of `lengths`, calls
     /// `hit` with the first chain of that length (in the order of
     /// [`ChainSearch::search`]), which says whether to go on.
+    ///
+    /// The partial chains of length `k + 1` are the children of those of
+    /// length `k`. A child goes to the partial chain of its key (made when
+    /// first needed) as a member; a member with the same relevant
+    /// left-linking candidates as another of its partial chain is dropped,
+    /// as it has the same extensions (see [`ChainSearch::key`]). So a chain
+    /// of each length asked for is found whenever one exists. A partial
+    /// chain is extended once per `(L, V)` for all its members, and each
+    /// member is tested only where its left-linking candidates are read.
     pub(super) fn bfs(
         &self,
         cx: &mut SearchCx,
@@ -250,41 +353,51 @@ impl ChainSearch {
             return Outcome::Done;
         }
         let n = 63 - lengths.leading_zeros() as usize;
+        let previous = self.spec.linking == Linking::Previous;
+        let vars_matter = self.candidate_vars_matter();
         buf.nodes.clear();
         buf.frontier.clear();
         buf.frontier.push(ROOT);
+        buf.members.clear();
+        buf.members.push(ROOT_MEMBER);
         for k in 0..n {
             let mut ends_here = lengths & (1 << (k + 1)) != 0;
             let extend = k + 1 < n;
             buf.next.clear();
+            buf.next_members.clear();
             buf.seen.clear(buf.frontier.len());
             let mut pushed = 0u32;
             for fi in 0..buf.frontier.len() {
                 let p = buf.frontier[fi];
-                let rlast = (p.node != u32::MAX).then(|| buf.nodes[p.node as usize].right as usize);
-                let Partial {
+                let Key {
+                    last,
                     rights,
                     g_rights,
-                    lefts,
                     vars,
-                    t_cover,
-                    ..
-                } = p;
-                let mut ls = match (rlast, self.spec.linking) {
-                    (None, _) => nz,
-                    (Some(r), Linking::Previous) if r >= G_BASE => {
-                        SEGMENTS[r - G_BASE].glinks.and(live)
-                    }
-                    (Some(r), Linking::Previous) => links(r).and(live),
-                    (Some(_), Linking::TargetOrAny) => nz.or(&t_cover),
+                } = p.key;
+                let t_cover = p.t_cover;
+                let mut ls = if k == 0 {
+                    nz
+                } else if previous {
+                    right_links(last as usize, live)
+                } else {
+                    nz.or(&t_cover)
                 };
                 ls = ls.minus(&rights);
                 ls.remove(z);
                 if self.spec.one_digit {
                     ls = ls.and(&TABLES.digit[cand_digit(z)]);
                 }
-                if self.spec.linking == Linking::Previous {
-                    ls = ls.minus(&lefts);
+                if previous && k > 0 {
+                    // An `l` every member used already is no member's.
+                    let mut all = Bits::first(N_CANDS);
+                    let mut m = p.first;
+                    while m != NONE {
+                        let mb = &buf.members[m as usize];
+                        all = all.and(&mb.lefts);
+                        m = mb.next;
+                    }
+                    ls = ls.minus(&all);
                 }
                 let cover = self.cover(k, &nz, &t_cover);
                 for l in ls.iter() {
@@ -297,19 +410,13 @@ impl ChainSearch {
                         }
                         let live_v = live.and(&TABLES.var[v]);
                         if ends_here
-                            && let Some(shown) = self.ends(
-                                &live_v,
-                                l,
-                                &cover,
-                                &nz,
-                                Decided {
-                                    t_cover,
-                                    lefts,
-                                    rights,
-                                },
-                            )
+                            && let Some((shown, cond)) =
+                                self.ends(&live_v, l, &cover, &nz, &t_cover, &rights)
+                            && let Some(mb) = buf.first_member(&p, |lefts| {
+                                !(previous && lefts.contains(l)) && cond.holds(lefts)
+                            })
                         {
-                            let evidence = self.evidence(&buf.nodes, p.node, z, v, l, shown);
+                            let evidence = self.evidence(&buf.nodes, mb.node, z, v, l, shown);
                             let mut conclusions = Bits::single(z);
                             if self.spec.all_targets {
                                 // Another target fits only when linked to the
@@ -342,7 +449,7 @@ impl ChainSearch {
                         let (r, r_links, new_rights, new_g_rights) = match rest.len() {
                             1 => {
                                 let r = rest.min().unwrap_or(0);
-                                if r == z || rights.contains(r) || lefts.contains(r) || r == l {
+                                if r == z || rights.contains(r) || r == l {
                                     continue;
                                 }
                                 let mut nr = rights;
@@ -361,62 +468,56 @@ impl ChainSearch {
                                 {
                                     continue;
                                 }
-                                // A candidate R of the segment after the same
-                                // R's is preferred to the g-candidate (as
-                                // CSP-Rules keeps it).
-                                let prefer_single = seg.cands.and(live).iter().any(|c| {
-                                    let mut nr = rights;
-                                    nr.insert(c);
-                                    let h = Seen::hash(c as u16, &nr, &g_rights);
-                                    buf.seen
-                                        .find(h, &buf.next, (c as u16, &nr, &g_rights))
-                                        .is_some()
-                                });
-                                if prefer_single {
-                                    continue;
-                                }
                                 let mut ng = g_rights;
                                 ng.insert(sg);
                                 (G_BASE + sg, seg.glinks.and(live), rights, ng)
                             }
                             _ => continue,
                         };
-                        let key_last = match self.spec.linking {
-                            Linking::Previous => r as u16,
-                            Linking::TargetOrAny => u16::MAX,
-                        };
-                        let h = Seen::hash(key_last, &new_rights, &new_g_rights);
-                        if buf
-                            .seen
-                            .find(h, &buf.next, (key_last, &new_rights, &new_g_rights))
-                            .is_some()
-                        {
-                            continue;
-                        }
-                        let mut new_lefts = lefts;
-                        new_lefts.insert(l);
+                        let single = r < G_BASE;
                         let mut new_vars = vars;
-                        new_vars.insert(v);
-                        buf.nodes.push(Node {
-                            parent: p.node,
-                            var: v as u16,
-                            left: l as u16,
-                            right: r as u16,
-                        });
-                        let idx = buf.next.len() as u32;
-                        buf.next.push(Partial {
-                            node: (buf.nodes.len() - 1) as u32,
-                            key_last,
-                            rights: new_rights,
-                            g_rights: new_g_rights,
-                            lefts: new_lefts,
-                            vars: new_vars,
-                            t_cover: t_cover.or(&r_links),
-                        });
-                        buf.seen.insert(h, idx);
-                        pushed += 1;
-                        if pushed.is_multiple_of(1024) && buf.count(cx) {
-                            return Outcome::Stopped;
+                        if vars_matter || !single {
+                            new_vars.insert(v);
+                        }
+                        let key = self.key(r, new_rights, new_g_rights, new_vars);
+                        let new_t_cover = t_cover.or(&r_links);
+                        let h = key.hash();
+                        let mut child = buf.seen.find(h, &buf.next, &key);
+                        let kept = self.lefts_kept((k, n), r, &new_t_cover, &nz, live);
+                        let mut m = p.first;
+                        while m != NONE {
+                            let mb = buf.members[m as usize];
+                            m = mb.next;
+                            // Members that used `l` or `r` as a left-linking
+                            // candidate already make no child.
+                            if (previous && mb.lefts.contains(l))
+                                || (single && mb.lefts.contains(r))
+                            {
+                                continue;
+                            }
+                            let mut new_lefts = mb.lefts;
+                            new_lefts.insert(l);
+                            let new_lefts = new_lefts.and(&kept);
+                            let c = match child {
+                                Some(c) => c,
+                                None => {
+                                    let c = buf.next.len() as u32;
+                                    buf.next.push(Partial {
+                                        key,
+                                        t_cover: new_t_cover,
+                                        first: NONE,
+                                        last: NONE,
+                                    });
+                                    buf.seen.insert(h, c);
+                                    child = Some(c);
+                                    c
+                                }
+                            };
+                            buf.add_member(c, mb.node, (v, l, r), new_lefts);
+                            pushed += 1;
+                            if pushed.is_multiple_of(1024) && buf.count(cx) {
+                                return Outcome::Stopped;
+                            }
                         }
                     }
                 }
@@ -425,6 +526,7 @@ impl ChainSearch {
                 break;
             }
             std::mem::swap(&mut buf.frontier, &mut buf.next);
+            std::mem::swap(&mut buf.members, &mut buf.next_members);
             if buf.count(cx) {
                 return Outcome::Stopped;
             }

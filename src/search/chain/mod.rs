@@ -22,10 +22,19 @@
 //! target at a time, as bitsets: the set of right-linking candidates so
 //! far, the left-linking ones, the variables used, and the candidates the
 //! allowed extras cover. Extending a partial chain is a few set
-//! operations per candidate variable; partial chains with the same last
-//! `R` and the same set of `R`s (whips, chains), or the same set of `R`s
-//! (braids), are kept once (CSP-Rules keeps the first as well). See
-//! `docs/chains.md` for the definitions and their sources.
+//! operations per candidate variable. The search is complete: it finds a
+//! chain of the spec's length whenever one exists. Partial chains are
+//! merged only when they have exactly the same extensions: those with the
+//! same last `R` (when it links the next `L`), the same `R`s, the same
+//! variables that can still matter and the same left-linking candidates
+//! that later steps can still read ([`ChainSearch::key`],
+//! [`ChainSearch::lefts_kept`]); the ones that differ only in those
+//! candidates share one partial chain of the search and are extended
+//! together ([`bfs`]). CSP-Rules keeps one partial whip per `R` sequence,
+//! whatever its `L`s, and so misses whips a kept copy's `L`s forbid
+//! (`docs/chains.md` §5.6). See `docs/chains.md` for the definitions and
+//! their sources; `tests/chain_completeness.rs` holds the search equal to a
+//! brute-force enumeration of the definitions.
 //!
 //! Architecture Invariant: no family is named here. A family is a
 //! combination of the spec's fields, chosen by a rule file.
@@ -34,14 +43,14 @@ mod bfs;
 pub mod target;
 
 use super::{Evidence, Found, SearchCx, Searcher, SearcherKind, Targets};
-use crate::grid::bits::Bits;
+use crate::grid::bits::{Bits, VarSet};
 use crate::grid::geometry::*;
 use crate::grid::links::links;
 use crate::grid::segments::segment_in_var;
 pub use crate::grid::segments::{SEGMENTS, Segment};
 use crate::grid::state::State;
 use crate::grid::tables::*;
-use bfs::{After, Buffers, Node, Outcome};
+use bfs::{After, Buffers, Key, Node, Outcome};
 use std::ops::ControlFlow;
 
 /// What the other candidates of a chain's variables may be.
@@ -109,14 +118,25 @@ pub struct ChainSpec {
 /// (a segment of [`SEGMENTS`], in `grid::segments`).
 pub const G_BASE: usize = N_CANDS;
 
-/// What a partial chain has decided, the target assumed true: the
-/// candidates linked to its right-linking candidates (false), its
-/// left-linking candidates (false) and its right-linking candidates (true).
+/// What a chain's left-linking candidates must be for its last variable
+/// to end it ([`ChainSearch::ends`]).
 #[derive(Clone, Copy)]
-struct Decided {
-    t_cover: Bits,
-    lefts: Bits,
-    rights: Bits,
+enum EndIf {
+    Always,
+    /// This candidate is none of them (it is the last, new, `R`).
+    LeftNot(usize),
+    /// One of these is one of them (a lasso closing on an earlier `L`).
+    LeftIn(Bits),
+}
+
+impl EndIf {
+    fn holds(self, lefts: &Bits) -> bool {
+        match self {
+            EndIf::Always => true,
+            EndIf::LeftNot(r) => !lefts.contains(r),
+            EndIf::LeftIn(c) => c.intersects(lefts),
+        }
+    }
 }
 
 /// One variable of a found chain.
@@ -166,9 +186,11 @@ impl ChainSearch {
     }
 
     /// Does the last variable `v` with left-linking `l` end a chain, given
-    /// what the extras set aside (`cover`), the target's links `nz` and what
-    /// the chain decided before? Returns the last right-linking candidate
-    /// shown (if any).
+    /// what the extras set aside (`cover`), the target's links `nz`, the
+    /// candidates linked to the chain's right-linking ones (`t_cover`) and
+    /// those (`rights`)? Returns the last right-linking candidate shown (if
+    /// any) and what the chain's left-linking candidates must be for it
+    /// (the rest of the test, which [`EndIf::holds`] makes).
     #[inline]
     fn ends(
         &self,
@@ -176,13 +198,9 @@ impl ChainSearch {
         l: usize,
         cover: &Bits,
         nz: &Bits,
-        before: Decided,
-    ) -> Option<Option<usize>> {
-        let Decided {
-            t_cover,
-            lefts,
-            rights,
-        } = before;
+        t_cover: &Bits,
+        rights: &Bits,
+    ) -> Option<(Option<usize>, EndIf)> {
         // A variable with one candidate is a single, not a chain's end.
         if live_v.len() < 2 {
             return None;
@@ -190,30 +208,163 @@ impl ChainSearch {
         let mut rest = live_v.minus(cover);
         rest.remove(l);
         if self.spec.ending == Ending::Lasso {
+            // The candidate that would be the next R (or, none left, any
+            // other) is linked to an earlier R, or is an earlier L.
             let mut others = *live_v;
             others.remove(l);
-            let closes = match rest.len() {
-                0 => others.intersects(&t_cover.or(&lefts)),
-                1 => rest.intersects(&t_cover.or(&lefts)),
-                _ => false,
+            let closing = match rest.len() {
+                0 => others,
+                1 => rest,
+                _ => return None,
             };
-            return closes.then_some(None);
+            let cond = if closing.intersects(t_cover) {
+                EndIf::Always
+            } else {
+                EndIf::LeftIn(closing)
+            };
+            return Some((None, cond));
         }
         if !rest.is_subset(nz) {
             return None;
         }
         match self.spec.ending {
             Ending::Lasso => None,
-            Ending::Contradiction => Some(None),
+            Ending::Contradiction => Some((None, EndIf::Always)),
             // The last right-linking candidate is a new one: all the
             // candidates of a chain differ (Berthier's no-loop condition).
             Ending::LinkedToTarget => match rest.min() {
-                Some(r) if rest.len() == 1 && !rights.contains(r) && !lefts.contains(r) => {
-                    Some(Some(r))
+                Some(r) if rest.len() == 1 && !rights.contains(r) => {
+                    Some((Some(r), EndIf::LeftNot(r)))
                 }
                 _ => None,
             },
         }
+    }
+
+    /// The key of a partial chain, after its step `k` (0-based): its last
+    /// right-linking candidate `last` (the links of the next left-linking
+    /// one come from it when linking is `Previous`), its right-linking
+    /// candidates and segments, and the variables it used that can still
+    /// matter, `vars` (all of them, or those of its segment steps: see
+    /// [`ChainSearch::candidate_vars_matter`]).
+    ///
+    /// Claim: partial chains of one target with the same key and the same
+    /// [`ChainSearch::lefts_kept`] have exactly the same extensions:
+    /// for each left-linking candidate `l` and variable `v`, both make a
+    /// child, with the same key and relevant left-linking candidates, or
+    /// neither does; and both end a chain at `(l, v)` or neither does. So,
+    /// by induction on the length still to go, keeping one of them loses
+    /// no chain. Proof, by what an extension reads (`ChainSearch::bfs`,
+    /// `ends`), besides the target and the state:
+    ///
+    /// - `k` is `|rights| + |g_rights|` (each step adds one right-linking
+    ///   candidate or segment, new to the chain), and `t_cover` (the live
+    ///   candidates linked to one of `rights` or g-linked to one of
+    ///   `g_rights`) is a function of the key; so is the cover of the
+    ///   extras (`cover`), from `k`, `t_cover` and the target's links.
+    /// - The candidates `l` tried are the links of `last` (`Previous`) or
+    ///   of the target and `t_cover` (`TargetOrAny`), less `rights`, the
+    ///   target and, for `Previous`, the left-linking candidates.
+    /// - The left-linking candidates are read by that last test, by "a
+    ///   new right-linking candidate is no earlier left-linking one" (a
+    ///   single `R`, and the last one of `LinkedToTarget`) and by a lasso's
+    ///   end: [`ChainSearch::lefts_kept`] keeps every one these can
+    ///   read.
+    /// - The variables are read by "no variable twice" only. A variable
+    ///   `Vj` whose `Rj` is a candidate can give no later child and no end:
+    ///   `Rj` stays live, is not the target, is never a later `L` (they
+    ///   exclude `rights`) and stays outside the cover: for `t`, the
+    ///   right-linking candidates are pairwise unlinked (each was outside
+    ///   the links of the earlier ones when chosen), and a later segment
+    ///   `R` has two live members outside `Rj`'s links, so is not g-linked
+    ///   to `Rj`; for `z` (not first-only), `Rj` was outside the target's
+    ///   links when chosen. So `Rj` is in `rest`, which then makes no
+    ///   single `R` (`Rj` is in `rights`) and no segment (it would hold
+    ///   `Rj`); nor an end: `LinkedToTarget` wants a new `R`,
+    ///   `Contradiction` wants `rest` within the target's links, which
+    ///   `Rj` is not when `z` is set aside at every step, and a lasso wants
+    ///   `Rj` in `t_cover` or among the left-linking candidates, in neither
+    ///   of which it is when `t` is set aside. Only then are the variables
+    ///   of candidate steps left out of the key
+    ///   ([`ChainSearch::candidate_vars_matter`]).
+    /// - A child's key is a function of the parent's and of `(l, v)` and
+    ///   its `R`; so are its relevant left-linking candidates (below).
+    fn key(&self, last: usize, rights: Bits, g_rights: Bits, vars: VarSet) -> Key {
+        Key {
+            last: match self.spec.linking {
+                Linking::Previous => last as u16,
+                Linking::TargetOrAny => u16::MAX,
+            },
+            rights,
+            g_rights,
+            vars,
+        }
+    }
+
+    /// Can a variable whose right-linking candidate is a candidate give a
+    /// child or an end when taken again (see [`ChainSearch::key`])? Only
+    /// when the extras do not set the target's links aside at every step
+    /// and the chain ends in a contradiction, or do not set `t` aside and
+    /// it ends in a lasso.
+    fn candidate_vars_matter(&self) -> bool {
+        let e = self.spec.extras;
+        match self.spec.ending {
+            Ending::Contradiction => !e.z || e.z_in_first_only,
+            Ending::LinkedToTarget => false,
+            Ending::Lasso => !e.t,
+        }
+    }
+
+    /// Which left-linking candidates of a partial chain of length `k + 1`,
+    /// in a search for chains of `n` variables at most, whose key has
+    /// `t_cover` and last right-linking candidate `last`, its extensions
+    /// can read (a partial chain keeps its left-linking candidates within
+    /// this mask, [`Member::lefts`]):
+    ///
+    /// - all of them for a lasso, whose end reads them anywhere;
+    /// - those a later `L` could be, with linking `Previous`: any, when a
+    ///   step follows the next one, else the links of `last` (the next
+    ///   step's candidates `l`);
+    /// - those a later `R` (single, or the last one of `LinkedToTarget`)
+    ///   could be: a later `R` lies in a later `rest`, outside what the
+    ///   extras set aside at that step, which holds `stable`, what they
+    ///   set aside at every later step (`t_cover`, which only grows, when
+    ///   `t`; the target's links when `z` is not first-only).
+    ///
+    /// A child keeps its parent's kept candidates and its `l` within its
+    /// own mask, which only shrinks along a chain: so what a child keeps is
+    /// a function of what its parent kept, the step and the child's key.
+    ///
+    /// A search for several lengths keeps what the longest can read (a
+    /// superset of what a shorter one keeps: the same chains are found).
+    ///
+    /// [`Member::lefts`]: bfs::Member::lefts
+    fn lefts_kept(
+        &self,
+        (k, n): (usize, usize),
+        last: usize,
+        t_cover: &Bits,
+        nz: &Bits,
+        live: &Bits,
+    ) -> Bits {
+        if self.spec.ending == Ending::Lasso
+            || (self.spec.linking == Linking::Previous && k + 2 < n)
+        {
+            return Bits::first(N_CANDS);
+        }
+        let e = self.spec.extras;
+        let mut stable = Bits::EMPTY;
+        if e.t {
+            stable = stable.or(t_cover);
+        }
+        if e.z && !e.z_in_first_only {
+            stable = stable.or(nz);
+        }
+        let mut keep = live.minus(&stable);
+        if self.spec.linking == Linking::Previous {
+            keep = keep.or(&right_links(last, live));
+        }
+        keep
     }
 
     /// Is the chain `links` (found for another target) a chain of the
@@ -243,18 +394,8 @@ impl ChainSearch {
             let cover = self.cover(k, &nt, &t_cover);
             if k + 1 == n {
                 return self
-                    .ends(
-                        &live_v,
-                        link.left,
-                        &cover,
-                        &nt,
-                        Decided {
-                            t_cover,
-                            lefts,
-                            rights,
-                        },
-                    )
-                    .is_some();
+                    .ends(&live_v, link.left, &cover, &nt, &t_cover, &rights)
+                    .is_some_and(|(_, cond)| cond.holds(&lefts));
             }
             lefts.insert(link.left);
             let Some(r) = link.right else {
@@ -388,6 +529,16 @@ impl Searcher for ChainSearch {
 
     fn kind(&self) -> SearcherKind<'_> {
         SearcherKind::Chain(self)
+    }
+}
+
+/// The live candidates linked to a right-linking candidate `r` (g-linked
+/// when it is a segment).
+fn right_links(r: usize, live: &Bits) -> Bits {
+    if r >= G_BASE {
+        SEGMENTS[r - G_BASE].glinks.and(live)
+    } else {
+        links(r).and(live)
     }
 }
 

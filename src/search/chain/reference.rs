@@ -1,7 +1,7 @@
-//! The chain search as it was before targeted searches (one
-//! breadth-first search per target and length, every partial chain kept
-//! with its sets): the reference the breadth-first search of `bfs` must
-//! equal, match for match and node for node.
+//! The chain search as it was before it was complete (one breadth-first
+//! search per target and length, one partial chain kept per last
+//! right-linking candidate and set of them, whatever its left-linking
+//! candidates, as CSP-Rules keeps them): kept to show what it missed.
 
 use super::*;
 use crate::grid::bits::VarSet;
@@ -122,17 +122,10 @@ fn old_search_target(
                     }
                     let live_v = live.and(&TABLES.var[v]);
                     if last {
-                        let Some(shown) = s.ends(
-                            &live_v,
-                            l,
-                            &cover,
-                            &nz,
-                            Decided {
-                                t_cover,
-                                lefts,
-                                rights,
-                            },
-                        ) else {
+                        let Some(shown) = s
+                            .ends(&live_v, l, &cover, &nz, &t_cover, &rights)
+                            .and_then(|(shown, cond)| cond.holds(&lefts).then_some(shown))
+                        else {
                             continue;
                         };
                         let evidence = old_evidence(&arena, pi, z, v, l, shown);
