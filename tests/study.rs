@@ -520,3 +520,52 @@ fn a_hard_puzzle_is_beyond_te2() {
         s.stdout
     );
 }
+
+/// A random minimal puzzle (`generate --seed 7`, its 4th) on whose path
+/// bivalue chains of every length (up to 36, every target) take minutes.
+const LONG_BIV_CHAINS: &str =
+    "......3.5..1.5.9...9...72..5.7..4..1..62.........3..........7..1.4.6..2.85......9";
+
+#[test]
+fn max_seconds_stops_a_study_inside_its_searches() {
+    // Before, the limit was looked at between states only: this ran for
+    // minutes.
+    let t0 = std::time::Instant::now();
+    let r = ruledoku_stdin(
+        [
+            "subsume",
+            "biv-chain",
+            "whip",
+            "-",
+            "--max-seconds",
+            "1",
+            "-j",
+            "1",
+        ],
+        LONG_BIV_CHAINS,
+    );
+    assert!(t0.elapsed().as_secs() < 20, "{:?}", t0.elapsed());
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(
+        field(&r.stdout, "time limit: ").starts_with("1 puzzle stopped, "),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        field(&r.stdout, "result: "),
+        "A ⊆ B not shown: no counter-example, but limits left states undecided or not examined"
+    );
+}
+
+#[test]
+fn max_counterexamples_stops_the_study_at_the_first() {
+    let (code, out) = subsume("x-wing", "whip[..2]", 20, &["--max-counterexamples", "1"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(field(&out, "puzzles: "), "1 studied, 0 not studied");
+    assert_eq!(field(&out, "states examined: "), "1");
+    assert_eq!(
+        field(&out, "stopped: "),
+        "--max-counterexamples 1 reached at <stdin>:1; the puzzles after it were not studied"
+    );
+    assert_eq!(field(&out, "result: "), "A ⊄ B");
+}
