@@ -30,7 +30,33 @@ fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
+/// The commit being built (`RULEDOKU_COMMIT`, `unknown` outside a git
+/// checkout), for `--version` and batch summaries; rebuilt when HEAD moves.
+fn commit() {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    println!("cargo:rustc-env=RULEDOKU_COMMIT={commit}");
+    // Only files that exist: cargo reruns the script for a missing one.
+    let mut watch = vec!["HEAD".to_string(), "packed-refs".to_string()];
+    watch.extend(git(&["symbolic-ref", "-q", "HEAD"]));
+    for p in watch {
+        if let Some(path) = git(&["rev-parse", "--git-path", &p])
+            && Path::new(&path).exists()
+        {
+            println!("cargo:rerun-if-changed={path}");
+        }
+    }
+}
+
 fn main() {
+    commit();
     println!("cargo:rerun-if-changed=rules");
     let root = Path::new("rules");
     let mut files = Vec::new();

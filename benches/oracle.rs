@@ -1,18 +1,31 @@
 //! Throughput of the brute-force oracle (`ruledoku::oracle::solver`): every puzzle of
-//! a shared collection is checked for uniqueness (solutions counted up to 2).
+//! a collection is checked for uniqueness (solutions counted up to 2).
 //!
-//! The collections live outside the repository, in `../shared/data/`
-//! (override with the `RULEDOKU_DATA` environment variable); a missing file is
-//! reported and its benchmark skipped.
+//! Two fixed samples kept in the repository always run: `tests/data/cbg-000-first1000.txt`
+//! (the first 1000 lines of cbg-000, random minimal puzzles) and
+//! `tests/data/se-hard-first100.txt` (the first 100 lines of `se-hard/hard-972.txt`,
+//! SE 10.4 to 11.9). The whole shared collections live outside the repository, in
+//! `../shared/data/` (override with the `RULEDOKU_DATA` environment variable); a missing
+//! file is reported and its benchmark skipped.
+//!
+//! Each benchmark's name ends with the oracle's tier (`-avx2`, `-sse4`, `-sse2` or
+//! `-scalar`): the best the CPU has, or the one `RULEDOKU_ORACLE` names
+//! (`RULEDOKU_ORACLE=sse2 cargo bench --bench oracle` measures the x86-64 baseline).
 
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ruledoku::oracle::solver::count_solutions;
+use ruledoku::oracle::solver::{count_solutions, instruction_set};
 
-/// The collections: benchmark name and path below the data directory.
+/// The fixed samples: benchmark name and path below the repository.
+const SAMPLES: [(&str, &str); 2] = [
+    ("cbg-000-first1000", "tests/data/cbg-000-first1000.txt"),
+    ("se-hard-first100", "tests/data/se-hard-first100.txt"),
+];
+
+/// The shared collections: benchmark name and path below the data directory.
 const FILES: [(&str, &str); 2] = [
     ("cbg-000", "cbg-000/puzzles.txt"),
     ("se-hard-972", "se-hard/hard-972.txt"),
@@ -46,14 +59,18 @@ fn load(path: &PathBuf) -> Option<Vec<[u16; 81]>> {
 }
 
 fn oracle(c: &mut Criterion) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = data_dir();
+    let files = SAMPLES
+        .iter()
+        .map(|&(name, file)| (name, root.join(file)))
+        .chain(FILES.iter().map(|&(name, file)| (name, dir.join(file))));
     let mut group = c.benchmark_group("oracle");
     group
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(5));
-    for (name, file) in FILES {
-        let path = dir.join(file);
+    for (name, path) in files {
         let Some(puzzles) = load(&path).filter(|p| !p.is_empty()) else {
             eprintln!(
                 "oracle bench: {} not found or empty, skipping {name}",
@@ -62,7 +79,7 @@ fn oracle(c: &mut Criterion) {
             continue;
         };
         group.throughput(Throughput::Elements(puzzles.len() as u64));
-        group.bench_function(name, |b| {
+        group.bench_function(format!("{name}-{}", instruction_set()), |b| {
             b.iter(|| {
                 let mut unique = 0usize;
                 for masks in &puzzles {
@@ -75,5 +92,12 @@ fn oracle(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, oracle);
+criterion_group! {
+    name = benches;
+    // No plots: criterion draws them with system fonts, which a headless
+    // machine may lack (its SVG backend then panics after the first
+    // measurement).
+    config = Criterion::default().without_plots();
+    targets = oracle
+}
 criterion_main!(benches);

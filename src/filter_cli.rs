@@ -8,19 +8,23 @@
 //! threads, in input order, and prints one line per puzzle and a summary.
 
 use super::study_cli::each_record;
-use super::{Fail, Results, count, no_puzzle, progress, records, seconds, worker_threads};
+use super::{
+    Fail, Results, Status, count, no_puzzle, note, note_text, progress, records, seconds,
+    worker_threads,
+};
 use ruledoku::engine::{Limits, Runner, StopReason, Tally};
 use ruledoku::grid::state::State;
 use ruledoku::path::counted;
 use ruledoku::ruleset;
 use ruledoku::search::SearcherKind;
 use serde_json::json;
+use std::ffi::OsStr;
 use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct FilterArgs {
     /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
-    input: String,
+    input: std::ffi::OsString,
     /// The fast filter (the default): one round of singles after each assumption.
     #[arg(long, conflicts_with_all = ["slow", "rules"])]
     fast: bool,
@@ -29,7 +33,7 @@ pub struct FilterArgs {
     slow: bool,
     /// Another filter: a rule set whose trial rules do the eliminating.
     #[arg(long, value_name = "SET")]
-    rules: Option<String>,
+    rules: Option<std::ffi::OsString>,
     /// Stop a puzzle after this many seconds (it counts as not solved and
     /// says so); the batch goes on.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true)]
@@ -55,35 +59,58 @@ pub struct FilterArgs {
 }
 
 /// Puzzles and puzzles solved per rating band (half a point: band `k`
-/// holds ratings in `[k/2, k/2 + 0.5)`).
-#[derive(Default)]
+/// holds ratings in `[k/2, k/2 + 0.5)`). The ratings file is read as the
+/// puzzles come, up to the line of the last one: memory stays bounded
+/// whatever the file (an endless pipe, `/dev/zero`).
 struct Bands {
-    ratings: Vec<Option<f64>>,
+    ratings: Box<dyn std::io::BufRead>,
+    /// The number of the next line of the ratings file.
+    next: usize,
     rows: std::collections::BTreeMap<i64, (usize, usize)>,
 }
 
+/// The bytes of a ratings line kept (the rest is no rating).
+const RATING_BYTES: usize = 64;
+
 impl Bands {
     fn read(path: &std::path::Path) -> Result<Bands, Fail> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Fail::Error(format!("{}: {e}", path.display())))?;
-        let ratings = text
-            .lines()
-            .map(|l| {
-                l.split_whitespace()
-                    .next()
-                    .and_then(|w| w.parse::<f64>().ok())
-            })
-            .collect();
+        let shown = path.display();
+        if path.is_dir() {
+            return Err(Fail::Error(format!("--bands {shown}: is a directory")));
+        }
+        let f = std::fs::File::open(path).map_err(|e| Fail::Error(format!("{shown}: {e}")))?;
         Ok(Bands {
-            ratings,
+            ratings: Box::new(std::io::BufReader::new(f)),
+            next: 1,
             rows: Default::default(),
         })
+    }
+
+    /// The rating on line `line` of the file (lines before it skipped;
+    /// `None` past its end, on a line with no number, or for a line
+    /// already passed).
+    fn rating(&mut self, line: usize) -> Option<f64> {
+        let mut text = Vec::new();
+        while self.next <= line {
+            text.clear();
+            if !read_line_start(&mut self.ratings, &mut text) {
+                // The end (or a read error): no more ratings.
+                self.next = usize::MAX;
+                return None;
+            }
+            self.next += 1;
+        }
+        if self.next != line + 1 {
+            return None;
+        }
+        let text = String::from_utf8_lossy(&text);
+        text.split_whitespace().next()?.parse().ok()
     }
 
     /// Counts the puzzle of input line `line`; `false` when the file has
     /// no rating for it.
     fn add(&mut self, line: usize, solved: bool) -> bool {
-        let Some(Some(r)) = self.ratings.get(line.wrapping_sub(1)) else {
+        let Some(r) = self.rating(line) else {
             return false;
         };
         let row = self
@@ -106,6 +133,39 @@ impl Bands {
             );
         }
         t
+    }
+}
+
+/// Reads one line of `r`, keeping its first [`RATING_BYTES`] bytes in
+/// `text`; `false` at the end of the input, on a read error, or on a line
+/// longer than [`ruledoku::input::MAX_LINE_BYTES`] (no ratings file has
+/// one: `/dev/zero` would be an endless line).
+fn read_line_start(r: &mut dyn std::io::BufRead, text: &mut Vec<u8>) -> bool {
+    let (mut any, mut length) = (false, 0usize);
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return false,
+        };
+        if buf.is_empty() {
+            return any;
+        }
+        any = true;
+        let (piece, used, ended) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1, true),
+            None => (buf, buf.len(), false),
+        };
+        let room = RATING_BYTES.saturating_sub(text.len());
+        text.extend_from_slice(&piece[..piece.len().min(room)]);
+        length += piece.len();
+        r.consume(used);
+        if ended {
+            return true;
+        }
+        if length > ruledoku::input::MAX_LINE_BYTES {
+            return false;
+        }
     }
 }
 
@@ -150,13 +210,21 @@ impl Filtered {
     }
 }
 
-pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
-    let name = match (&args.rules, args.slow) {
-        (Some(s), _) => s.as_str(),
-        (None, true) => "filter-slow",
-        (None, false) => "filter-fast",
+pub fn filter(args: &FilterArgs) -> Result<Status, Fail> {
+    let spec: &OsStr = match (&args.rules, args.slow) {
+        (Some(s), _) => s,
+        (None, true) => "filter-slow".as_ref(),
+        (None, false) => "filter-fast".as_ref(),
     };
-    let set = ruleset::load(name).map_err(|e| e.to_string())?;
+    // How messages name the filter (a path that is not UTF-8 shown with
+    // what is not replaced).
+    let name = &std::path::Path::new(spec).display().to_string();
+    super::input_cli::one_reader_of_stdin(&args.input, args.rules.as_deref())?;
+    let set = ruleset::load(spec).map_err(|e| e.to_string())?;
+    if let Some(b) = args.bands.as_deref() {
+        // The ratings are read as the results are written.
+        super::Inputs::of([b]).refuse_stdout()?;
+    }
     let mut bands = args.bands.as_deref().map(Bands::read).transpose()?;
     let mut unrated = 0usize;
     if !set
@@ -271,14 +339,15 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
     }
     out.finish()?;
     if puzzles == 0 {
-        return Err(Fail::Error(if bad == 0 {
+        note(&if bad == 0 {
             no_puzzle(&source)
         } else {
             format!("{source}: no puzzle could be filtered")
-        }));
+        });
+        return Ok(Status::Invalid);
     }
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
+    note(&format!(
         "{name}: {}, {solved} solved by the filter ({:.1}%), {} by its trial rules{}{}; {secs:.2} s, {:.1} puzzles/s",
         counted(puzzles, "puzzle"),
         100.0 * solved as f64 / puzzles as f64,
@@ -294,19 +363,19 @@ pub fn filter(args: &FilterArgs) -> Result<bool, Fail> {
             String::new()
         },
         puzzles as f64 / secs.max(1e-9),
-    );
+    ));
     if let Some(b) = &bands {
-        eprint!("{}", b.table(name));
+        note_text(&b.table(name));
         if unrated > 0 {
-            eprintln!(
+            note(&format!(
                 "{} without a rating in {}",
                 counted(unrated, "puzzle"),
                 args.bands
                     .as_deref()
                     .unwrap_or(std::path::Path::new(""))
                     .display()
-            );
+            ));
         }
     }
-    Ok(bad == 0)
+    Ok(Status::invalid_if(bad > 0))
 }

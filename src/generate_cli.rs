@@ -2,7 +2,7 @@
 //! ([`ruledoku::generate`]), one line per puzzle, in index order, with
 //! JSON and CSV forms.
 
-use super::{Fail, Results, count, positive, progress, worker_threads};
+use super::{Fail, Results, Status, count, note, positive, progress, worker_threads};
 use rayon::prelude::*;
 use ruledoku::generate::{Generated, generate, line};
 use serde_json::json;
@@ -68,15 +68,15 @@ fn render(args: &GenerateArgs, seed: u64, index: u64, g: &Generated) -> String {
     }
 }
 
-/// Runs `generate`; `Ok(true)` when every puzzle was written.
-pub fn generate_cmd(args: &GenerateArgs) -> Result<bool, Fail> {
+/// Runs `generate`; [`Status::Done`] when every puzzle was written.
+pub fn generate_cmd(args: &GenerateArgs) -> Result<Status, Fail> {
     let seed = match args.seed {
         Some(s) => s,
         None => {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64);
-            eprintln!("generate: seed {now}");
+            note(&format!("generate: seed {now}"));
             now
         }
     };
@@ -114,5 +114,5 @@ pub fn generate_cmd(args: &GenerateArgs) -> Result<bool, Fail> {
     }
     out.finish()?;
     pb.finish_and_clear();
-    Ok(true)
+    Ok(Status::Done)
 }

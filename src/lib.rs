@@ -19,10 +19,13 @@
 //! 10. [`study`]: tools that study rules over collections (`subsume`,
 //!     `classify`);
 //! 11. [`rating`] and [`serate`]: ratings, and Sudoku Explainer's ER/EP/ED;
-//! 12. [`generate`]: random minimal puzzles, by the oracle alone.
+//! 12. [`generate`]: random minimal puzzles, by the oracle alone;
+//! 13. [`batch`]: slices of a batch's input, their summaries and how
+//!     pieces tile the input (`rate --shard`, `--resume`, `merge`).
 //!
 //! See `ARCHITECTURE.md` for the map and its invariants.
 
+pub mod batch;
 pub mod draw;
 pub mod engine;
 pub mod generate;

@@ -15,9 +15,11 @@ pub struct RuleHead {
     pub name: String,
     /// Doc comment lines (`///`).
     pub docs: Vec<String>,
-    /// The file it was compiled from, and the line of its name.
+    /// The file it was compiled from, and the line and column of its
+    /// name.
     pub file: String,
     pub line: usize,
+    pub column: usize,
     /// Ordering key: smaller runs first (SudoRules' simplest-first).
     pub complexity: i64,
     /// The rating level (0 = singles; W[n]'s n; SE's 7.5).

@@ -2,7 +2,7 @@
 //! The work is in the library's [`ruledoku::study`]; this module reads the
 //! options, runs puzzles on the worker threads in input order, and prints.
 
-use super::{Fail, Input, Results, no_puzzle, progress, records, worker_threads};
+use super::{Fail, Input, Results, Status, no_puzzle, progress, records, worker_threads};
 use ruledoku::engine::Limits;
 use ruledoku::grid::state::State;
 use ruledoku::input::{InputError, Puzzle};
@@ -26,7 +26,7 @@ pub struct SubsumeArgs {
     /// B: the same kinds of spec as A.
     b: String,
     /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
-    input: String,
+    input: std::ffi::OsString,
     /// The rule set whose resolution paths give the states examined.
     #[arg(long, value_name = "SET", default_value = "basic+w")]
     path_rules: String,
@@ -196,7 +196,7 @@ fn names(r: &Resolved) -> String {
     )
 }
 
-pub fn subsume(args: &SubsumeArgs) -> Result<bool, Fail> {
+pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
     let mut lib = Library::new();
     let universe = match &args.from {
         Some(s) => lib.load(s).map_err(|e| e.to_string())?.rules.clone(),
@@ -285,12 +285,12 @@ pub fn subsume(args: &SubsumeArgs) -> Result<bool, Fail> {
     }
     if total.puzzles == 0 {
         out.finish()?;
-        let why = if bad == 0 {
+        super::note(&if bad == 0 {
             no_puzzle(&source)
         } else {
             format!("{source}: no puzzle could be studied")
-        };
-        return Err(Fail::Error(why));
+        });
+        return Ok(Status::Invalid);
     }
     let verdict = if total.missed() > 0 {
         Verdict::No
@@ -321,7 +321,11 @@ pub fn subsume(args: &SubsumeArgs) -> Result<bool, Fail> {
     };
     out.write(&text)?;
     out.finish()?;
-    Ok(verdict == Verdict::Yes)
+    Ok(match verdict {
+        Verdict::Yes => Status::invalid_if(bad > 0),
+        Verdict::No => Status::Verdict,
+        Verdict::NotShown => Status::Invalid,
+    })
 }
 
 /// What a study shows.
@@ -438,7 +442,7 @@ fn text_report(
 #[derive(clap::Args)]
 pub struct ClassifyArgs {
     /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
-    input: String,
+    input: std::ffi::OsString,
     /// A ladder: a built-in name (w, l, m) or a ladder file; may be repeated.
     #[arg(long, value_name = "SPEC")]
     ladder: Vec<String>,
@@ -452,7 +456,7 @@ pub struct ClassifyArgs {
     rating: Option<String>,
     /// The distribution of the levels a rule set rates puzzles at.
     #[arg(long, value_name = "SET")]
-    rules: Option<String>,
+    rules: Option<std::ffi::OsString>,
     /// Print one line per puzzle (in input order) before the tables.
     #[arg(long)]
     each: bool,
@@ -484,7 +488,7 @@ fn rating_set(name: &str) -> Result<String, String> {
     }
 }
 
-pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
+pub fn classify(args: &ClassifyArgs) -> Result<Status, Fail> {
     use ruledoku::study::classify::{
         Climb, Distribution, LADDER_CSV_HEADER, LadderTable, climb, levels_table, rate,
     };
@@ -510,7 +514,10 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
     }
     if let Some(p) = &args.plot {
         plot::check_target(p)?;
+        super::Inputs::of(super::input_path(&args.input))
+            .refuse(p, "give the plot another name")?;
     }
+    super::input_cli::one_reader_of_stdin(&args.input, args.rules.as_deref())?;
     let mut lib = Library::new();
     let ladders = args
         .ladder
@@ -589,12 +596,12 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
         .unwrap_or(0);
     if studied == 0 {
         out.finish()?;
-        let why = if bad == 0 {
+        super::note(&if bad == 0 {
             no_puzzle(&source)
         } else {
             format!("{source}: no puzzle could be classified")
-        };
-        return Err(Fail::Error(why));
+        });
+        return Ok(Status::Invalid);
     }
     let mut text = String::new();
     if args.csv {
@@ -686,5 +693,5 @@ pub fn classify(args: &ClassifyArgs) -> Result<bool, Fail> {
         };
         plot::draw(path, &chart)?;
     }
-    Ok(true)
+    Ok(Status::invalid_if(bad > 0))
 }

@@ -17,6 +17,9 @@ const NOT_LAYERS: &[&str] = &[
     "study_cli.rs",
     "filter_cli.rs",
     "generate_cli.rs",
+    "input_cli.rs",
+    "output_cli.rs",
+    "batch_cli.rs",
     "test_data.rs",
 ];
 

@@ -98,8 +98,8 @@ fn oracle_solution(puzzle: &str) -> String {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let first = run.lines()[0].to_string();
     let fields: Vec<&str> = first.split(' ').collect();
-    assert_eq!(fields[..2], [puzzle, "unique"], "{first}");
-    fields[2].to_string()
+    assert_eq!(fields[..3], ["1", puzzle, "unique"], "{first}");
+    fields[3].to_string()
 }
 
 /// The 81-character grid printed by `solve` after "PUZZLE SOLVED.".
@@ -676,10 +676,32 @@ fn check_broken_file_reports_each_bad_line_and_goes_on() {
     ];
     assert_eq!(good[4].len(), 81);
     assert_eq!(good[6].len(), 81);
+    // One line per record, in input order, with the line it starts on:
+    // the bad ones too, as `rate` lists them.
     let out = run.lines();
-    assert_eq!(out.len(), good.len() + 1, "{}", run.stdout);
-    for (line, puzzle) in out.iter().zip(&good) {
+    assert_eq!(out.len(), good.len() + bad.len() + 1, "{}", run.stdout);
+    let starts = [
+        5, 6, 8, 9, 11, 13, 15, 17, 20, 22, 25, 38, 48, 51, 66, 76, 77,
+    ];
+    let numbers: Vec<usize> = out[..starts.len()]
+        .iter()
+        .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(numbers, starts, "{}", run.stdout);
+    let (invalid, valid): (Vec<&str>, Vec<&str>) = out[..starts.len()]
+        .iter()
+        .partition(|l| l.split(' ').nth(1) == Some("-"));
+    for ((n, _), line) in bad.iter().zip(&invalid) {
+        let error = errors
+            .iter()
+            .find(|e| e.starts_with(&format!("{FILE}:{n}:")))
+            .unwrap();
+        let message = error.split_once(": ").unwrap().1;
+        assert_eq!(*line, format!("{n} - invalid {message}"));
+    }
+    for (line, puzzle) in valid.iter().zip(&good) {
         let (text, verdict) = line.rsplit_once(' ').unwrap();
+        let text = text.split_once(' ').unwrap().1;
         assert_eq!(verdict, "unique", "{line}");
         if puzzle.is_empty() {
             // The resolution state comes out as a pencil-mark line.
@@ -693,7 +715,7 @@ fn check_broken_file_reports_each_bad_line_and_goes_on() {
         }
     }
     assert_eq!(
-        out[good.len()],
+        out[starts.len()],
         "9 puzzles: 9 unique, 0 multiple, 0 no solution; 8 invalid lines"
     );
 }
@@ -706,8 +728,8 @@ fn check_first_200_corpus_puzzles() {
     assert_eq!(run.stderr, "");
     let out = run.lines();
     assert_eq!(out.len(), 201);
-    for (line, input) in out.iter().zip(&lines) {
-        assert_eq!(*line, format!("{} unique", cells(input)));
+    for (i, (line, input)) in out.iter().zip(&lines).enumerate() {
+        assert_eq!(*line, format!("{} {} unique", i + 1, cells(input)));
     }
     assert_eq!(
         out[200],
@@ -750,11 +772,11 @@ fn check_solution_prints_solutions_that_keep_the_givens() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let out = run.lines();
     assert_eq!(out.len(), 201);
-    for (line, input) in out.iter().zip(&lines) {
+    for (i, (line, input)) in out.iter().zip(&lines).enumerate() {
         let fields: Vec<&str> = line.split(' ').collect();
-        assert_eq!(fields.len(), 3, "{line}");
-        assert_eq!(fields[..2], [cells(input), "unique"]);
-        assert_solution_of(fields[2], cells(input));
+        assert_eq!(fields.len(), 4, "{line}");
+        assert_eq!(fields[..3], [&(i + 1).to_string(), cells(input), "unique"]);
+        assert_solution_of(fields[3], cells(input));
     }
 
     let json = ruledoku([
@@ -766,7 +788,7 @@ fn check_solution_prints_solutions_that_keep_the_givens() {
     assert_eq!(json.code, Some(0), "{}", json.stderr);
     for (line, text) in json.lines().iter().zip(&out).take(200) {
         let o: Value = serde_json::from_str(line).unwrap();
-        assert_eq!(o["solution"], text.split(' ').nth(2).unwrap(), "{o}");
+        assert_eq!(o["solution"], text.split(' ').nth(3).unwrap(), "{o}");
     }
 }
 
@@ -776,7 +798,9 @@ fn check_reads_standard_input() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(
         run.stdout,
-        format!("{FSHT} unique\n1 puzzle: 1 unique, 0 multiple, 0 no solution; 0 invalid lines\n")
+        format!(
+            "1 {FSHT} unique\n1 puzzle: 1 unique, 0 multiple, 0 no solution; 0 invalid lines\n"
+        )
     );
 
     let input = format!("# three verdicts\n{MULTIPLE}\n{NO_SOLUTION}\n{EMPTY_GRID}\n\n{FSHT}\n");
@@ -785,10 +809,10 @@ fn check_reads_standard_input() {
     assert_eq!(
         run.lines(),
         [
-            format!("{MULTIPLE} multiple"),
-            format!("{NO_SOLUTION} none"),
-            format!("{EMPTY_GRID} multiple"),
-            format!("{FSHT} unique"),
+            format!("2 {MULTIPLE} multiple"),
+            format!("3 {NO_SOLUTION} none"),
+            format!("4 {EMPTY_GRID} multiple"),
+            format!("6 {FSHT} unique"),
             "4 puzzles: 1 unique, 2 multiple, 1 no solution; 0 invalid lines".to_string(),
         ]
     );
@@ -802,7 +826,8 @@ fn check_reads_standard_input() {
     assert_eq!(
         run.lines(),
         [
-            format!("{FSHT} unique"),
+            format!("1 {FSHT} unique"),
+            "2 - invalid digit 1 given twice in row 1 (r1c1, r1c2)".to_string(),
             "1 puzzle: 1 unique, 0 multiple, 0 no solution; 1 invalid line".to_string(),
         ]
     );
@@ -1071,12 +1096,12 @@ fn resolution_state_rows_are_as_wide_as_its_borders() {
 // ---------------------------------------------------------------------------
 // 5. bench
 
-/// The number before " puzzles/s" in a bench line.
-fn puzzles_per_second(line: &str) -> f64 {
-    let (head, _) = line
-        .split_once(" puzzles/s")
-        .unwrap_or_else(|| panic!("no puzzles/s in {line:?}"));
-    head.rsplit(' ').next().unwrap().parse().unwrap()
+/// What the oracle's bench line ends with on this machine.
+fn oracle_tail(repeat: usize) -> String {
+    format!(
+        "best of {repeat}, one thread, {} oracle",
+        ruledoku::oracle::solver::instruction_set()
+    )
 }
 
 #[test]
@@ -1084,16 +1109,9 @@ fn bench_oracle_and_rule_set() {
     let (_dir, file, _) = corpus_head(200);
     let run = ruledoku([OsStr::new("bench"), file.as_os_str()]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let line = run.lines()[0].to_string();
-    assert!(
-        line.starts_with("oracle: 200 puzzles (200 unique) in "),
-        "{line}"
-    );
-    assert!(
-        line.ends_with(" puzzles/s (best of 1, one thread)"),
-        "{line}"
-    );
-    assert!(puzzles_per_second(&line) > 0.0, "{line}");
+    let line = bench_line(run.lines()[0], 200);
+    assert_eq!(line.head, "oracle: 200 puzzles (200 unique)");
+    assert_eq!(line.tail, oracle_tail(1));
 
     let run = ruledoku([
         OsStr::new("bench"),
@@ -1104,16 +1122,10 @@ fn bench_oracle_and_rule_set() {
         file.as_os_str(),
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.stdout.starts_with("oracle: 10 puzzles (10 unique) in "),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout.contains("(best of 3, one thread)"),
-        "{}",
-        run.stdout
-    );
+    let line = bench_line(run.lines()[0], 10);
+    assert_eq!(line.head, "oracle: 10 puzzles (10 unique)");
+    assert_eq!(line.tail, oracle_tail(3));
+    assert_eq!(run.lines().len(), 1, "{}", run.stdout);
 
     let run = ruledoku([
         OsStr::new("bench"),
@@ -1122,15 +1134,17 @@ fn bench_oracle_and_rule_set() {
         file.as_os_str(),
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let line = run.lines()[0].to_string();
+    let line = bench_line(run.lines()[0], 200);
+    assert_eq!(line.tail, "one thread");
     let solved: usize = line
+        .head
         .strip_prefix("rule set sfin: 200 puzzles (")
-        .and_then(|s| s.split_once(" solved)"))
-        .unwrap_or_else(|| panic!("{line}"))
-        .0
+        .and_then(|s| s.strip_suffix(" solved)"))
+        .unwrap_or_else(|| panic!("{}", line.head))
         .parse()
         .unwrap();
-    assert!(puzzles_per_second(&line) > 0.0, "{line}");
+    // Solving takes longer than the clocks' resolution.
+    assert!(line.cpu > 0.0 && line.wall > 0.0, "{}", run.stdout);
     // As many solved as `rate` finds.
     let rate = ruledoku([
         OsStr::new("rate"),
@@ -1146,8 +1160,8 @@ fn bench_oracle_and_rule_set() {
         .skip(1)
         .filter(|l| l.contains(",true,solved,"))
         .count();
-    assert_eq!(solved, rated, "{line}");
-    assert!(solved > 0 && solved < 200, "{line}");
+    assert_eq!(solved, rated, "{}", run.stdout);
+    assert!(solved > 0 && solved < 200, "{}", run.stdout);
 }
 
 // ---------------------------------------------------------------------------

@@ -324,7 +324,11 @@ fn huge_files_and_many_errors_are_cut_short() {
     assert_eq!(errs.len(), ruledoku::lang::MAX_ERRORS + 1);
     assert_eq!(
         (errs[0].line, errs[0].column, errs[0].message.as_str()),
-        (1, 6, "missing `complexity` clause")
+        (
+            1,
+            6,
+            "missing `complexity` clause: every rule needs one (`complexity 100`; smaller runs first); also missing, and optional: `level` (level 0), `rating` (the rule's name is its label), `show` (a step shows its conclusions only)"
+        )
     );
     assert_eq!(
         places(&errs[100..]),
@@ -620,7 +624,7 @@ fn the_shipped_rules_have_no_warnings() {
 fn rules_check_se_prints_no_warning() {
     let out = ruledoku(["rules", "check", "se"]);
     assert_eq!(out.code, Some(0));
-    assert_eq!(out.stdout, "se: ok, 112 rules\n");
+    assert_eq!(out.stdout, "se: ok, 136 rules\n");
     assert_eq!(out.stderr, "");
 }
 

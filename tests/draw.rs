@@ -486,7 +486,9 @@ fn solve_svg_and_html_errors_are_clear() {
     assert_eq!(r.code, Some(2));
     assert_eq!(
         r.stderr,
-        format!("error: {i}: is the input; give the page another name\n")
+        format!(
+            "error: {i}: is the input, which writing it would destroy; give the page another name\n"
+        )
     );
     assert_eq!(
         std::fs::read_to_string(&input).expect("read"),

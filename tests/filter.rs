@@ -96,8 +96,8 @@ fn filter_output_forms_and_bad_input() {
         assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
     }
     let none = ruledoku(["filter", "/dev/null"]);
-    assert_eq!(none.code, Some(2));
-    assert_eq!(none.stderr, "error: /dev/null: no puzzle found\n");
+    assert_eq!(none.code, Some(1));
+    assert_eq!(none.stderr, "/dev/null: no puzzle found\n");
 }
 
 /// `--bands FILE`: the share solved per half-point rating band, after the

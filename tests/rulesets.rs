@@ -491,7 +491,7 @@ fn a_rule_defined_twice_names_both_places() {
     assert_eq!(
         check(d, "twice.rules"),
         (
-            "twice.rules:17: rule `my-x-wing-in-rows` is defined twice (first at twice.rules:3)\n"
+            "error: rule `my-x-wing-in-rows` is defined twice (first at line 3): give each rule a name of its own\n  --> twice.rules:17:6\n   |\n17 | rule my-x-wing-in-rows {\n   |      ^^^^^^^^^^^^^^^^^\n\n1 error(s)\n"
                 .into(),
             Some(1)
         )
@@ -499,7 +499,7 @@ fn a_rule_defined_twice_names_both_places() {
     assert_eq!(
         check(d, "both.yaml"),
         (
-            "b/copy.rules:5: rule `my-x-wing-in-rows` is defined twice (first at a.rules:3)\n"
+            "b/copy.rules:5:6: rule `my-x-wing-in-rows` is defined twice (first at a.rules:3:6)\n"
                 .into(),
             Some(1)
         )
@@ -507,7 +507,7 @@ fn a_rule_defined_twice_names_both_places() {
     assert_eq!(
         check(d, "singles+./singles-copy.rules"),
         (
-            "./singles-copy.rules:8: rule `naked-single` is defined twice (first at rules/singles.rules:8 (built in))\n"
+            "./singles-copy.rules:8:6: rule `naked-single` is defined twice (first at rules/singles.rules:8:6 (built in))\n"
                 .into(),
             Some(1)
         )
@@ -577,7 +577,7 @@ fn settings_of_an_included_set_shape_its_part_and_the_includer_shapes_the_union(
     assert_eq!(
         check(d, "clash.yaml"),
         (
-            "rule `whip[1]` (rules/whips1.rules:10 (built in)) is included twice with different ratings: \
+            "rule `whip[1]` (rules/whips1.rules:10:6 (built in)) is included twice with different ratings: \
              `low` rates it W1 (level 1, complexity 10), `whips` rates it W[1] (level 1, complexity 10); \
              include it through one set only\n"
                 .into(),
@@ -751,9 +751,9 @@ fn blocked_is_the_including_sets_own() {
         ("outer-unblocked.yaml", "files: [sfin]\nblocked: false\n"),
     ]);
     let at = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
-    assert!(!ruleset::load(&at("unblocked.yaml")).unwrap().blocked);
-    assert!(ruleset::load(&at("outer.yaml")).unwrap().blocked);
-    assert!(!ruleset::load(&at("outer-unblocked.yaml")).unwrap().blocked);
+    assert!(!ruleset::load(at("unblocked.yaml")).unwrap().blocked);
+    assert!(ruleset::load(at("outer.yaml")).unwrap().blocked);
+    assert!(!ruleset::load(at("outer-unblocked.yaml")).unwrap().blocked);
     // A `+` join is a set with no settings of its own: blocked.
     let joined = format!("{}+singles", at("unblocked.yaml"));
     assert!(ruleset::load(&joined).unwrap().blocked);

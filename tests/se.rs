@@ -269,3 +269,35 @@ fn wing_pincers_are_taken_in_se_s_order() {
         assert_eq!(got, Some(want), "line {} ({})", h.line, h.name);
     }
 }
+
+/// Unique loops SE 1.2.1.3 finds beyond the pair form and the eight-cell
+/// loops (`tests/data/se-cb-loops.txt`: folder:line of Berthier's
+/// controlled-bias collection, folders 001-003, the puzzle, SE's
+/// ER/EP/ED from `serate` built from SE's source, and the rule that needs
+/// to be there): type 3 with a hidden triplet, loops of ten cells of types
+/// 1 and 2. Each puzzle's path takes that rule and gets SE's ratings, every
+/// step checked against the solution.
+#[test]
+fn unique_loops_with_hidden_sets_and_ten_cells_give_se_s_ratings() {
+    let set = ruleset::load("se").unwrap();
+    let text = std::fs::read_to_string(data("se-cb-loops.txt")).unwrap();
+    let mut n = 0;
+    for l in text.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let (at, puzzle, want, rule) = (f[0], f[1], f[2], f[3]);
+        let se = rate_checked(&set, puzzle, at);
+        let got = format!(
+            "{}/{}/{}",
+            se.rating.er_text(),
+            se.rating.ep_text(),
+            se.rating.ed_text()
+        );
+        assert_eq!(got, want, "{at}");
+        assert!(
+            se.run.steps.iter().any(|s| s.rule_name() == rule),
+            "{at}: no step of {rule}"
+        );
+        n += 1;
+    }
+    assert_eq!(n, 8);
+}

@@ -103,7 +103,7 @@ fn verify_on_the_command_line_names_the_wrong_rule() {
     for cmd in ["solve", "rate"] {
         let out = ruledoku([cmd, "--verify", "--rules", set.to_str().unwrap(), FSHT]);
         let err = &out.stderr;
-        assert_eq!(out.code, Some(1), "{cmd}: {err}");
+        assert_eq!(out.code, Some(4), "{cmd}: {err}");
         assert!(
             err.contains(
                 "wrong step 15 by rule `bivalue-wipe`: bivalue-wipe: r1c3 ==> r1c3 ≠ 7, r1c3 ≠ 4"

@@ -15,7 +15,8 @@
 //!
 //! A page is written in pieces, so that a long input streams to disk:
 //! [`header`], then one [`puzzle_section`] or [`rejected_section`] per
-//! input record, in input order, then [`footer`].
+//! input record, in input order (a [`left_out_section`] when the page
+//! reached its size limit), then [`footer`].
 
 use super::figure::Figure;
 use super::style::*;
@@ -256,6 +257,17 @@ pub fn puzzle_section(line: usize, puzzle: &str, set: &RuleSet, run: &Run) -> St
         escape(&render_run(puzzle, set, run))
     );
     o
+}
+
+/// The page's last section when it reached its size limit (`limit`
+/// bytes) at input line `line`: `n` records from there on are left out.
+pub fn left_out_section(line: usize, n: usize, limit: u64) -> String {
+    format!(
+        "<section class=\"rejected\" id=\"left-out\"><h2>Not drawn</h2><p>The page reached its limit of {} MiB at input line {line}: {n} record{} from there on {} left out. Split the input to draw them.</p></section>\n",
+        limit >> 20,
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "is" } else { "are" }
+    )
 }
 
 /// The section of a record that was not solved (not a puzzle, or not one

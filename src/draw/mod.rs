@@ -32,6 +32,15 @@ pub fn svg_name(line: usize, step: usize) -> String {
     format!("{line:06}-{step:03}.svg")
 }
 
+/// Is `name` a name [`svg_name`] gives (a picture `--svg` may replace)?
+pub fn is_svg_name(name: &str) -> bool {
+    let Some((line, step)) = name.strip_suffix(".svg").and_then(|s| s.split_once('-')) else {
+        return false;
+    };
+    let digits = |s: &str, least: usize| s.len() >= least && s.bytes().all(|b| b.is_ascii_digit());
+    digits(line, 6) && digits(step, 3)
+}
+
 /// The figures of a run's steps, in order, each titled with the puzzle's
 /// input line and the step's number.
 pub fn step_figures(line: usize, run: &Run) -> impl Iterator<Item = Figure> + '_ {
@@ -89,5 +98,9 @@ mod tests {
         assert_eq!(svg_name(1234567, 1000), "1234567-1000.svg");
         assert!(svg_name(9, 99) < svg_name(9, 100));
         assert!(svg_name(9, 100) < svg_name(10, 1));
+        assert!(is_svg_name(&svg_name(3, 12)) && is_svg_name(&svg_name(1234567, 1000)));
+        for other in ["in.txt", "000003-012.svg.bak", "3-12.svg", "00000a-012.svg"] {
+            assert!(!is_svg_name(other), "{other}");
+        }
     }
 }

@@ -246,7 +246,7 @@ impl Board {
     }
 
     /// Applies a conclusion on candidate `z` when it is live; whether it was.
-    #[inline]
+    #[inline(always)]
     pub fn conclude(&mut self, kind: ConclusionKind, z: usize) -> bool {
         let live = self.state.cands.contains(z);
         if live {

@@ -634,7 +634,19 @@ impl Assembler {
                                 },
                             ));
                         }
-                        mask |= 1 << (c as u8 - b'1');
+                        let bit = 1 << (c as u8 - b'1');
+                        // A candidate is written once (`1128` is no cell).
+                        if mask & bit != 0 && count < 9 {
+                            return Err(self.error(
+                                row.first,
+                                Some(column(text, off + i)),
+                                ErrorKind::RepeatedCandidate {
+                                    cell: r * 9 + count,
+                                    digit: c as u8 - b'0',
+                                },
+                            ));
+                        }
+                        mask |= bit;
                     }
                 }
                 if count < 9 {

@@ -49,6 +49,9 @@ pub enum ErrorKind {
     },
     /// A candidate state leaves cell `cell` (0..81) without any candidate.
     NoCandidate { cell: usize },
+    /// In a candidate grid, digit `digit` written twice among the
+    /// candidates of cell `cell` (0..81).
+    RepeatedCandidate { cell: usize, digit: u8 },
     /// A grid block without 9 rows.
     GridRows { found: usize },
     /// Grid row `row` (1-based within its grid) without 9 cells.
@@ -79,6 +82,7 @@ impl ErrorKind {
             ErrorKind::GroupLength { .. } => "group-length",
             ErrorKind::DuplicateGiven { .. } => "duplicate-given",
             ErrorKind::NoCandidate { .. } => "no-candidate",
+            ErrorKind::RepeatedCandidate { .. } => "repeated-candidate",
             ErrorKind::GridRows { .. } => "grid-rows",
             ErrorKind::RowCells { .. } => "row-cells",
             ErrorKind::NotAPuzzle { .. } => "not-a-puzzle",
@@ -130,6 +134,11 @@ impl fmt::Display for ErrorKind {
                 cell_name(*second)
             ),
             ErrorKind::NoCandidate { cell } => write!(f, "{} has no candidate", cell_name(*cell)),
+            ErrorKind::RepeatedCandidate { cell, digit } => write!(
+                f,
+                "digit {digit} written twice among the candidates of {}",
+                cell_name(*cell)
+            ),
             ErrorKind::GridRows { found } => {
                 let s = if *found == 1 { "" } else { "s" };
                 write!(f, "grid has {found} row{s}, expected 9")

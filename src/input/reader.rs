@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::iter::FusedIterator;
+use std::path::Path;
 
 use super::MAX_LINE_BYTES;
 use super::Puzzle;
@@ -11,15 +12,19 @@ use super::assemble::Assembler;
 use super::error::{ErrorKind, InputError};
 
 /// Opens a file (`-` = standard input) as a streaming [`PuzzleReader`].
-pub fn open(path: &str) -> io::Result<PuzzleReader<Box<dyn BufRead + Send>>> {
-    if path == "-" {
+/// Any file name will do (not only UTF-8 ones); messages show it with
+/// what is not UTF-8 replaced.
+pub fn open(path: impl AsRef<Path>) -> io::Result<PuzzleReader<Box<dyn BufRead + Send>>> {
+    let path = path.as_ref();
+    if path == Path::new("-") {
         // Not a lock: the records may be read on a thread of their own.
         let stdin = BufReader::with_capacity(1 << 16, io::stdin());
         return Ok(PuzzleReader::new("<stdin>", Box::new(stdin)));
     }
-    let file = File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))?;
+    let name = path.display().to_string();
+    let file = File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
     Ok(PuzzleReader::new(
-        path,
+        name,
         Box::new(BufReader::with_capacity(1 << 16, file)),
     ))
 }

@@ -76,6 +76,13 @@ impl<'a> SourceMap<'a> {
             .partition_point(|&s| s <= pos.min(self.text.len()))
     }
 
+    /// The 1-based column (in characters) of byte `pos`.
+    pub fn column_of(&self, pos: usize) -> usize {
+        let pos = self.text.floor_char_boundary(pos.min(self.text.len()));
+        let start = self.line_starts[self.line_of(pos) - 1];
+        self.text[start..pos].chars().count() + 1
+    }
+
     /// An error at `span`.
     pub fn error(&self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.diagnostic(Severity::Error, span, message)

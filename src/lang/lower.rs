@@ -23,7 +23,7 @@
 //! its two digits). So a rule beyond [`HUGE_SEARCH`] is also searched on
 //! reference states (`reference-states.txt`: real states from the middle
 //! of resolutions, some right before an eight-cell loop) with a budget of
-//! [`MEASURE_BUDGET`] nodes each ([`measured_search`]); only a rule that
+//! [`MEASURE_BUDGET`] units of work each ([`measured_search`]); only a rule that
 //! goes beyond the budget on one of them gets the warning
 //! ([`huge_search_warning`]) in `rules check`.
 
@@ -60,11 +60,43 @@ pub struct GenSpace {
 }
 
 /// The estimated search space of a plan: one entry per generator, in
-/// written order, and their product.
+/// written order, and their product; and what its expressions cost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchSpace {
     pub gens: Vec<GenSpace>,
     pub total: f64,
+    /// The members the quantifiers of the plan's expressions may look at
+    /// in one search: for each definition, filter and domain, the
+    /// bindings of the generators before it times what one evaluation
+    /// looks at ([`quantified_work`]), summed.
+    pub evaluation: f64,
+    /// The most that one evaluation of one of them looks at.
+    pub one_evaluation: f64,
+}
+
+/// The most members the quantifiers of `op` can look at in one
+/// evaluation, each quantifier's domain bounded by its element type (729
+/// candidates, 324 variables, 81 cells, 27 houses, 9 digits, rows, columns
+/// or blocks); nested quantifiers multiply. 0 when `op` holds none.
+pub fn quantified_work(op: &Op, slots: &[pattern::Ty]) -> f64 {
+    match op {
+        Op::Quant(qo) => {
+            let members = match qo.domain.ty(slots).elem() {
+                Some(pattern::Elem::Cand) | None => 729.0,
+                Some(pattern::Elem::Var(None)) => 324.0,
+                Some(pattern::Elem::Var(Some(_)) | pattern::Elem::Cell) => 81.0,
+                Some(pattern::Elem::House) => 27.0,
+                Some(_) => 9.0,
+            };
+            let pre: f64 = qo.pre.iter().map(|(_, p)| quantified_work(p, slots)).sum();
+            members * (1.0 + quantified_work(&qo.body, slots))
+                + quantified_work(&qo.domain, slots)
+                + pre
+        }
+        _ => (op.operands().into_iter().flatten())
+            .map(|x| quantified_work(x, slots))
+            .sum(),
+    }
 }
 
 /// `C(n, k)` as a float (exact for the sizes that occur here).
@@ -83,7 +115,18 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
     // Slots holding a value computed from generators' first values.
     let mut known = vec![false; plan.slots];
     let mut gens = Vec::new();
+    let (mut evaluation, mut one_evaluation) = (0.0f64, 0.0f64);
     for instr in &plan.instrs {
+        let evaluated = match instr {
+            Instr::Gen { domain, order, .. } => domain.iter().chain(order).collect(),
+            Instr::Def { op, .. } | Instr::Filter(op) => vec![op],
+        };
+        for op in evaluated {
+            let one = quantified_work(op, &plan.slot_types);
+            let bindings: f64 = gens.iter().map(|g: &GenSpace| g.bindings).product();
+            evaluation += bindings * one;
+            one_evaluation = one_evaluation.max(one);
+        }
         match instr {
             Instr::Gen {
                 slot,
@@ -134,7 +177,12 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
         }
     }
     let total = gens.iter().map(|g| g.bindings).product();
-    SearchSpace { gens, total }
+    SearchSpace {
+        gens,
+        total,
+        evaluation,
+        one_evaluation,
+    }
 }
 
 fn as_set(v: Val) -> Bits {
@@ -203,12 +251,12 @@ pub fn huge_search_warning(
     name: &str,
     space: &SearchSpace,
 ) -> Option<(Span, String)> {
-    if space.total < HUGE_SEARCH {
-        return None;
-    }
     let RuleBody::Pattern(clauses) = &ast.body else {
         return None;
     };
+    if space.total < HUGE_SEARCH {
+        return huge_evaluation_warning(clauses, name, space);
+    }
     // Generators appear in the plan in written order.
     let gen_names: Vec<&super::ast::Ident> = clauses
         .iter()
@@ -237,9 +285,67 @@ pub fn huge_search_warning(
     ))
 }
 
-/// Nodes a search may visit on each reference state for a rule beyond
-/// [`HUGE_SEARCH`] to be bounded in practice: a tenth of a second of
-/// matching, a thousandth of the threshold.
+/// The warning for a rule whose quantifiers may look at more than
+/// [`HUGE_SEARCH`] members in one search (nested quantifiers over the
+/// grid): the span of the outermost quantifier of the most deeply nested
+/// ones, and the message; `None` when they look at fewer.
+fn huge_evaluation_warning(
+    clauses: &[super::ast::Clause],
+    name: &str,
+    space: &SearchSpace,
+) -> Option<(Span, String)> {
+    if space.evaluation < HUGE_SEARCH {
+        return None;
+    }
+    let (depth, span) = clauses
+        .iter()
+        .flat_map(|c| match &c.kind {
+            ClauseKind::Gen { domain, then, .. } => domain.iter().chain(then).collect(),
+            ClauseKind::Def { expr, .. } | ClauseKind::Where(expr) => vec![expr],
+            _ => vec![],
+        })
+        .filter_map(deepest_quantifier)
+        .max_by_key(|(depth, _)| *depth)?;
+    let these = if depth > 1 {
+        format!("these {depth} nested quantifiers")
+    } else {
+        "this quantifier".to_string()
+    };
+    Some((
+        span,
+        format!(
+            "huge evaluation: rule `{name}` may look at about {} members of quantifiers' domains in one search; {these} alone may look at {} in one evaluation on an empty grid (restrict their domains, e.g. `cells(H)` rather than `grid`)",
+            approx(space.evaluation),
+            approx(space.one_evaluation)
+        ),
+    ))
+}
+
+/// The quantifier of `e` with the most quantifiers nested in it (its
+/// depth, 1 for one alone, and its span), if `e` has one.
+fn deepest_quantifier(e: &super::ast::Expr) -> Option<(usize, Span)> {
+    use super::ast::ExprKind;
+    let inner = |xs: &[&super::ast::Expr]| {
+        xs.iter()
+            .filter_map(|x| deepest_quantifier(x))
+            .max_by_key(|(d, _)| *d)
+    };
+    match &e.kind {
+        ExprKind::Quant { domain, body, .. } => {
+            let below = inner(&[domain, body]).map_or(0, |(d, _)| d);
+            Some((below + 1, e.span))
+        }
+        ExprKind::Call(_, args) => inner(&args.iter().collect::<Vec<_>>()),
+        ExprKind::Count(x) | ExprKind::Not(x) => inner(&[x]),
+        ExprKind::Binary(_, a, b) => inner(&[a, b]),
+        ExprKind::Int(_) | ExprKind::Str(_) | ExprKind::Name(_) => None,
+    }
+}
+
+/// Work a search may do on each reference state for a rule beyond
+/// [`HUGE_SEARCH`] to be bounded in practice (search nodes, and the
+/// members nested quantifiers look at: [`crate::search::Clock`]): a tenth
+/// of a second of matching, a thousandth of the threshold.
 pub const MEASURE_BUDGET: u64 = 1_000_000;
 
 /// The states a rule beyond [`HUGE_SEARCH`] is searched on
@@ -261,7 +367,7 @@ fn reference_states() -> Vec<State> {
 }
 
 /// The most nodes a search of `plan` visits on one reference state, or
-/// `None` when a search goes beyond [`MEASURE_BUDGET`] (it is stopped
+/// `None` when a search goes beyond [`MEASURE_BUDGET`] of work (it is stopped
 /// there). The estimate of [`search_space`] is a worst case that ignores
 /// filters; this measure sees what the filters and the data leave: a rule
 /// whose filters bound it (`where |S| == 2` before a loop of eight cells)
@@ -270,7 +376,7 @@ fn reference_states() -> Vec<State> {
 pub fn measured_search(plan: &Plan) -> Option<u64> {
     let mut most = 0;
     for state in reference_states() {
-        let mut cx = crate::search::SearchCx::with_node_limit(MEASURE_BUDGET);
+        let mut cx = crate::search::SearchCx::with_work_limit(MEASURE_BUDGET);
         let _ = crate::search::Searcher::search(plan, &mut cx, &state, &mut |_| {
             std::ops::ControlFlow::Continue(())
         });

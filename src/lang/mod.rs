@@ -98,6 +98,8 @@ pub fn compile_file(
     // Each pattern family and its instances (a range of `checked`).
     let mut families: Vec<(&RuleAst, std::ops::Range<usize>)> = Vec::new();
     let mut errs: Vec<(Span, String)> = Vec::new();
+    // Each rule name and the line of the rule that defined it first.
+    let mut defined: std::collections::HashMap<String, usize> = Default::default();
     for ast in asts {
         let instances = match expand::expand(ast) {
             Ok(i) => i,
@@ -107,6 +109,7 @@ pub fn compile_file(
             }
         };
         let line = map.line_of(ast.name_span.start);
+        let column = map.column_of(ast.name_span.start);
         let mut seen_errs = Vec::new();
         // The head of one instance: the family's docs and place, the
         // instance's name and grade.
@@ -115,6 +118,7 @@ pub fn compile_file(
             docs: ast.docs.clone(),
             file: file.to_string(),
             line,
+            column,
             complexity,
             level,
             label,
@@ -143,7 +147,24 @@ pub fn compile_file(
                 }),
             };
             match result {
-                Ok(c) => checked.push(c),
+                Ok(c) => {
+                    let name = match &c {
+                        Checked::Rule(r) => &r.head.name,
+                        Checked::Pattern(head, _) => &head.name,
+                    };
+                    match defined.get(name) {
+                        Some(&first) if first != line => seen_errs.push((
+                            ast.name_span,
+                            format!(
+                                "rule `{name}` is defined twice (first at line {first}): give each rule a name of its own"
+                            ),
+                        )),
+                        _ => {
+                            defined.insert(name.clone(), line);
+                        }
+                    }
+                    checked.push(c)
+                }
                 Err(es) => {
                     for (sp, m) in es {
                         // One instance's errors usually repeat in every instance.

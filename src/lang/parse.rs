@@ -204,11 +204,11 @@ fn pest_error(source: &str, e: &pest::error::Error<Rule>) -> ParseError {
             }
             words.sort();
             words.dedup();
-            let found = source[pos..]
-                .split_whitespace()
-                .next()
-                .map_or("end of file".to_string(), |w| quote(w, 24));
-            let msg = if words.is_empty() {
+            let word = source[pos..].split_whitespace().next();
+            let found = word.map_or("end of file".to_string(), |w| quote(w, 24));
+            let msg = if let Some(m) = mistake(source, pos, word.unwrap_or(""), &words) {
+                m
+            } else if words.is_empty() {
                 format!("syntax error: unexpected {found}")
             } else {
                 format!(
@@ -225,6 +225,45 @@ fn pest_error(source: &str, e: &pest::error::Error<Rule>) -> ParseError {
         }
         pest::error::ErrorVariant::CustomError { message } => (at(pos), message.clone()),
     }
+}
+
+/// The message of a syntax error that is a known slip, saying what was
+/// expected and what to write instead: `=` for `==`, a negative number.
+fn mistake(source: &str, pos: usize, word: &str, expected: &[String]) -> Option<String> {
+    let operator = expected.iter().any(|w| w == "an operator");
+    if word.starts_with('=') && !word.starts_with("==") && operator {
+        return Some(
+            "syntax error: expected an operator or the next clause, found `=`; to compare, \
+             write `==` (a single `=` only defines a name: `let X = EXPR`)"
+                .to_string(),
+        );
+    }
+    let negative = word
+        .strip_prefix('-')
+        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+    if negative && expected.iter().any(|w| w == "an expression") {
+        let number = quote(word.trim_end_matches(|c: char| !c.is_ascii_digit()), 24);
+        let line_start = source[..pos].rfind('\n').map_or(0, |i| i + 1);
+        let clause = source[line_start..pos]
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
+        let hint = match clause {
+            "complexity" => "`complexity` is a whole number, 0 or more: a number, a family \
+                             parameter, or `+ - *` of them (`100 * N + 17`)"
+                .to_string(),
+            "level" => "`level` is 0 or more: a whole number, a decimal (`7.5`), a family \
+                        parameter, or `+ - *` of them (`N + 1`)"
+                .to_string(),
+            _ => "numbers are written without a sign: for a negative value, subtract \
+                  (`0 - 1`)"
+                .to_string(),
+        };
+        return Some(format!(
+            "syntax error: expected an expression, found {number}; {hint}"
+        ));
+    }
+    None
 }
 
 fn nesting_message() -> String {

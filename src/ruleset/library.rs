@@ -14,7 +14,8 @@ use crate::lang::{Diagnostic, compile_source_with_warnings};
 use crate::rating::Rating;
 use crate::rule::Rule;
 use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// How deeply sets may include sets (a longer chain is surely a mistake,
@@ -204,28 +205,38 @@ impl Library {
     }
 
     /// Loads a spec as given to `--rules`: one or more specs joined by `+`
-    /// (`basic+./my-rules/`), paths relative to the current directory.
-    /// A joined spec is the set whose `files:` are its parts.
-    pub fn load(&mut self, spec: &str) -> Result<Arc<RuleSet>, SetError> {
+    /// (`basic+./my-rules/`), paths relative to the current directory;
+    /// `-` is standard input (a rule file or a set file). A joined spec is
+    /// the set whose `files:` are its parts. A part that is not UTF-8 is a
+    /// path (no built-in set has such a name).
+    pub fn load(&mut self, spec: impl AsRef<OsStr>) -> Result<Arc<RuleSet>, SetError> {
+        let spec = spec.as_ref();
         let r = self.load_parts(spec);
         match r {
-            Err(_) if spec.contains('+') && std::path::Path::new(spec).exists() => {
-                Err(SetError::PlusInPath(spec.to_string()))
+            Err(_) if spec.as_encoded_bytes().contains(&b'+') && Path::new(spec).exists() => {
+                Err(SetError::PlusInPath(shown(spec)))
             }
             r => r,
         }
     }
 
-    fn load_parts(&mut self, spec: &str) -> Result<Arc<RuleSet>, SetError> {
-        let parts: Vec<&str> = spec.split('+').collect();
+    fn load_parts(&mut self, spec: &OsStr) -> Result<Arc<RuleSet>, SetError> {
+        if spec.is_empty() {
+            return Err(SetError::EmptyName);
+        }
+        let parts = split_plus(spec);
         if parts.iter().any(|p| p.is_empty()) {
-            return Err(SetError::EmptyPart(spec.to_string()));
+            return Err(SetError::EmptyPart(shown(spec)));
         }
         let here = Location::Disk(PathBuf::new());
         let mut diags = Diags::default();
         let mut linked = Vec::new();
         for part in &parts {
-            let loc = self.resolve(part, &here, None)?;
+            let loc = match part.to_str() {
+                Some("-") => Location::Stdin,
+                Some(p) => self.resolve(p, &here, None)?,
+                None => Location::Disk(PathBuf::from(part)),
+            };
             if let Some(l) = diags.take(self.get(&loc, None))? {
                 linked.push(l);
             }
@@ -276,6 +287,9 @@ impl Library {
                     hint.push_str(&format!(
                         "; to use the path `{name}`, write `./{name}` (a path has a `/` or an extension)"
                     ));
+                }
+                if name == "-" {
+                    hint.push_str("; `-` (standard input) names a set on the command line only");
                 }
                 if name.contains('+') {
                     hint.push_str(
@@ -454,16 +468,20 @@ fn rule_file(loc: &Location, id: &Id, text: &str) -> Result<Linked, SetError> {
             why: "the file defines no rule".into(),
         });
     }
-    let mut members: Members = Vec::new();
+    let mut members: Members = Vec::with_capacity(rules.len());
     let mut known = BTreeSet::new();
+    // The compiler refuses a name defined twice in one file; kept as a
+    // guard (a set look-up per rule, not a scan).
+    let mut first: HashMap<String, usize> = HashMap::with_capacity(rules.len());
     for r in rules {
-        if let Some((prev, _)) = members.iter().find(|(p, _)| p.head.name == r.head.name) {
+        if let Some(&i) = first.get(&r.head.name) {
             return Err(SetError::Duplicate {
                 name: r.head.name.clone(),
-                first: place(prev, id),
+                first: place(&members[i].0, id),
                 second: place(&r, id),
             });
         }
+        first.insert(r.head.name.clone(), members.len());
         known.insert(r.head.name.clone());
         members.push((Arc::new(r), id.clone()));
     }
@@ -488,14 +506,40 @@ fn warnings_of(parts: &[Arc<Linked>]) -> Vec<Diagnostic> {
     out
 }
 
-/// `file:line` of a rule, marked when the file is built in.
+/// A spec's parts, split at each `+` (a name that is not UTF-8 too).
+fn split_plus(spec: &OsStr) -> Vec<OsString> {
+    if let Some(s) = spec.to_str() {
+        return s.split('+').map(OsString::from).collect();
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        (spec.as_bytes().split(|&b| b == b'+'))
+            .map(|b| OsStr::from_bytes(b).to_os_string())
+            .collect()
+    }
+    #[cfg(not(unix))]
+    {
+        vec![spec.to_os_string()]
+    }
+}
+
+/// A spec as messages show it (what is not UTF-8 replaced).
+fn shown(spec: &OsStr) -> String {
+    Path::new(spec).display().to_string()
+}
+
+/// `file:line:column` of a rule, marked when the file is built in.
 fn place(rule: &Rule, origin: &Id) -> String {
     let built_in = if origin.is_built_in() {
         " (built in)"
     } else {
         ""
     };
-    format!("{}:{}{built_in}", rule.head.file, rule.head.line)
+    format!(
+        "{}:{}:{}{built_in}",
+        rule.head.file, rule.head.line, rule.head.column
+    )
 }
 
 /// The rules of several loaded parts, in order; a rule of the same file
@@ -577,10 +621,12 @@ fn apply_settings(
         });
     }
     let before = members.len();
+    let excluded: std::collections::HashSet<&str> =
+        set.exclude.iter().map(String::as_str).collect();
     members.retain(|(r, _)| {
         set.max_level
             .is_none_or(|m| r.head.level <= Rating::level(m))
-            && !set.exclude.contains(&r.head.name)
+            && !excluded.contains(r.head.name.as_str())
     });
     if members.is_empty() {
         let mut by = Vec::new();

@@ -93,7 +93,7 @@ pub enum SetError {
     /// Errors in rule files, every one of them.
     #[error("{}", render_diags(.0))]
     Rules(Vec<Diagnostic>),
-    /// Two rules of one name, from two places (`file:line`).
+    /// Two rules of one name, from two places (`file:line:column`).
     #[error("{second}: rule `{name}` is defined twice (first at {first})")]
     Duplicate {
         name: String,
@@ -158,6 +158,11 @@ pub enum SetError {
     /// `a+` or `+b`.
     #[error("`{0}`: empty part: `+` joins two rule sets")]
     EmptyPart(String),
+    /// An empty spec.
+    #[error(
+        "the rule set is empty: give a built-in set (`basic`, `w`, …), a path, or `-` for standard input"
+    )]
+    EmptyName,
 }
 
 fn render_diags(d: &[Diagnostic]) -> String {
@@ -193,7 +198,8 @@ pub(crate) fn closest<'a>(
             let c_chars: Vec<char> = c.to_lowercase().chars().collect();
             (edit_distance(&w, &c_chars), c)
         })
-        .filter(|&(d, _)| d <= limit)
+        // A word changed as a whole is no misspelling (`-` is not `b`).
+        .filter(|&(d, _)| d <= limit && d < w.len())
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
 }
@@ -221,7 +227,7 @@ pub fn embedded_set_names() -> Vec<String> {
 /// Loads a rule set from a spec (see the module docs): a built-in set name,
 /// a path to a set file, rule file or folder, or specs joined by `+`.
 /// Paths are relative to the current directory. An empty set is an error.
-pub fn load(spec: &str) -> Result<RuleSet, SetError> {
+pub fn load(spec: impl AsRef<std::ffi::OsStr>) -> Result<RuleSet, SetError> {
     Library::new().load(spec).map(Arc::unwrap_or_clone)
 }
 

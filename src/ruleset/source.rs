@@ -38,6 +38,10 @@ pub enum Location {
     /// A path in the built-in copy of `rules/`, such as `sets/basic.yaml`
     /// or `singles.rules` (`""` is `rules/` itself).
     BuiltIn(String),
+    /// Standard input (`-` on the command line): a rule file or a set
+    /// file, told apart by content as a pipe is; its entries are relative
+    /// to the current directory.
+    Stdin,
 }
 
 impl Location {
@@ -53,6 +57,7 @@ impl Location {
             Location::Disk(p) => p.display().to_string(),
             Location::BuiltIn(k) if k.is_empty() => "rules/".to_string(),
             Location::BuiltIn(k) => format!("rules/{k}"),
+            Location::Stdin => "<stdin>".to_string(),
         }
     }
 
@@ -60,7 +65,7 @@ impl Location {
     /// (so it is not taken for a file of the same name on disk).
     pub fn describe(&self) -> String {
         match self {
-            Location::Disk(_) => self.display(),
+            Location::Disk(_) | Location::Stdin => self.display(),
             Location::BuiltIn(_) => format!("{} (built in)", self.display()),
         }
     }
@@ -74,6 +79,7 @@ impl Location {
             Location::BuiltIn(k) => {
                 Location::BuiltIn(k.rsplit_once('/').map_or("", |(d, _)| d).to_string())
             }
+            Location::Stdin => Location::Disk(PathBuf::new()),
         }
     }
 
@@ -88,6 +94,7 @@ impl Location {
             // `./x` from `dir` is `dir/x`, not `dir/./x`.
             Location::Disk(d) => Location::Disk(d.join(p.strip_prefix(".").unwrap_or(p))),
             Location::BuiltIn(d) => Location::BuiltIn(normalize(&Path::new(d).join(p))),
+            Location::Stdin => self.parent().join(rel),
         }
     }
 
@@ -98,6 +105,7 @@ impl Location {
             Location::Disk(p) => std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()),
             Location::BuiltIn(k) if k.is_empty() => PathBuf::from("rules"),
             Location::BuiltIn(k) => PathBuf::from(k),
+            Location::Stdin => PathBuf::from("stdin"),
         };
         path.file_stem()
             .map_or_else(|| self.display(), |s| s.to_string_lossy().into_owned())
@@ -111,6 +119,7 @@ impl Location {
 pub(crate) enum Id {
     Disk(PathBuf),
     BuiltIn(String),
+    Stdin,
 }
 
 impl Id {
@@ -122,6 +131,7 @@ impl Id {
                     .unwrap_or_else(|_| p.clone()),
             ),
             Location::BuiltIn(k) => Id::BuiltIn(normalize(Path::new(k))),
+            Location::Stdin => Id::Stdin,
         }
     }
 
@@ -296,8 +306,13 @@ pub(crate) fn open(loc: &Location, built_ins: BuiltIns) -> Result<Opened, SetErr
             if !meta.is_file() {
                 base = Location::Disk(PathBuf::new());
             }
-            let bytes = std::fs::read(p).map_err(|e| file_error(loc, io_message(&e)))?;
+            let bytes = read_capped(p).map_err(|e| file_error(loc, io_message(&e)))?;
             (decode(loc, bytes)?, extension(p))
+        }
+        Location::Stdin => {
+            let bytes = read_capped_from(std::io::stdin().lock())
+                .map_err(|e| file_error(loc, io_message(&e)))?;
+            (decode(loc, bytes)?, None)
         }
     };
     match ext.as_deref() {
@@ -305,6 +320,46 @@ pub(crate) fn open(loc: &Location, built_ins: BuiltIns) -> Result<Opened, SetErr
         Some("yaml" | "yml") => Ok(Opened::Set { text, base }),
         _ => by_content(loc, text, base),
     }
+}
+
+/// Largest rule file, set file or ladder file read, in bytes: 2 MiB (the
+/// rule compiler's own limit, [`crate::lang::parse::MAX_SOURCE`]). A
+/// regular file is refused by its size before it is read; anything else
+/// (a pipe, a device such as `/dev/zero`, standard input) is read up to
+/// the limit and refused beyond it, so memory stays bounded.
+pub const MAX_FILE_BYTES: usize = crate::lang::parse::MAX_SOURCE;
+
+/// The contents of the file at `p`, at most [`MAX_FILE_BYTES`]; an error
+/// (kind `FileTooLarge`) beyond.
+pub fn read_capped(p: &Path) -> std::io::Result<Vec<u8>> {
+    let f = std::fs::File::open(p)?;
+    if let Ok(m) = f.metadata()
+        && m.is_file()
+        && m.len() > MAX_FILE_BYTES as u64
+    {
+        return Err(too_large(Some(m.len())));
+    }
+    read_capped_from(f)
+}
+
+/// What `r` gives, at most [`MAX_FILE_BYTES`] (read while it comes: an
+/// endless source stops one byte beyond).
+pub fn read_capped_from(r: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    r.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes)?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(too_large(None));
+    }
+    Ok(bytes)
+}
+
+fn too_large(size: Option<u64>) -> std::io::Error {
+    let size = size.map_or(format!("more than {MAX_FILE_BYTES}"), |n| n.to_string());
+    std::io::Error::new(
+        std::io::ErrorKind::FileTooLarge,
+        format!("too large: {size} bytes, at most {MAX_FILE_BYTES} (2 MiB) are read"),
+    )
 }
 
 fn extension(p: &Path) -> Option<String> {

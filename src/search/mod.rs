@@ -87,8 +87,8 @@ pub struct Found {
 pub enum Stop {
     /// The deadline passed (`--max-seconds`).
     Deadline,
-    /// The node limit was reached ([`SearchCx::with_node_limit`]).
-    Nodes,
+    /// The budget of work was spent ([`SearchCx::with_work_limit`]).
+    Work,
     /// The memory the running searches hold went over the cap
     /// ([`SearchCx::set_memory_limit`]).
     Memory,
@@ -99,7 +99,7 @@ impl Stop {
     pub fn name(self) -> &'static str {
         match self {
             Stop::Deadline => "time-limit",
-            Stop::Nodes => "node-limit",
+            Stop::Work => "work-limit",
             Stop::Memory => "memory-limit",
         }
     }
@@ -112,9 +112,10 @@ impl Stop {
 /// without end stops instead.
 #[derive(Debug, Default)]
 pub struct SearchCx {
-    deadline: Option<Instant>,
-    ticks: u32,
-    stop: Option<Stop>,
+    /// When searches must stop (read by searches, and by the evaluation of
+    /// a pattern's expressions, through [`Clock::charge`]), and why they
+    /// stopped.
+    pub(crate) clock: Clock,
     /// Bytes the running searches hold (as they count them: see
     /// [`SearchCx::hold`]), and the cap on them.
     memory: usize,
@@ -130,9 +131,6 @@ pub struct SearchCx {
     /// search of its own (a trial rule replaying its branches) may leave it
     /// empty.
     pub outcome_only: bool,
-    /// Nodes after which searches stop as at the deadline (looked at with
-    /// the clock, so a search may pass it by a few thousand nodes).
-    node_limit: Option<u64>,
     /// The run's scratch for trial searches: buffers and graphs reused
     /// from one search to the next, the propagations the run's trials
     /// share in one state, and how deeply trial searches are nested.
@@ -144,23 +142,99 @@ pub struct SearchCx {
     pub(crate) pattern: pattern::Scratch,
 }
 
-/// How many search nodes pass between two looks at the clock.
-const TICKS_PER_CLOCK: u32 = 4096;
+/// How many units of work pass between two looks at the clock.
+const TICKS_PER_CLOCK: u64 = 4096;
+
+/// When searches must stop: at the run's deadline, or, for a search being
+/// measured, after a budget of work. Work is search nodes and, when there
+/// is a deadline or a budget, the members that the quantifiers of a
+/// pattern's expressions look at (`count(X in grid: …)` looks at up to
+/// 729), so that one long evaluation within a single binding (nested
+/// quantifiers over the grid) stops too; the clock is read every
+/// [`TICKS_PER_CLOCK`] units. Only search nodes go to the statistics
+/// ([`SearchCx::nodes`]); a run without a limit does not count members.
+#[derive(Debug, Default)]
+pub struct Clock {
+    deadline: Option<Instant>,
+    /// Work after which searches stop as at the deadline (looked at with
+    /// the clock, so a search may pass it by a few thousand units).
+    work_limit: Option<u64>,
+    /// Work done up to the last look at the clock.
+    work: u64,
+    /// Work since then.
+    ticks: u64,
+    /// Searches must stop (`stop` says why).
+    interrupted: bool,
+    stop: Option<Stop>,
+    /// A deadline or a budget is set.
+    limited: bool,
+}
+
+impl Clock {
+    /// Counts `n` units of work; `true` when the search must stop now.
+    #[inline]
+    pub fn charge(&mut self, n: u64) -> bool {
+        self.ticks += n;
+        if self.ticks >= TICKS_PER_CLOCK {
+            self.look();
+        }
+        self.interrupted
+    }
+
+    #[inline]
+    fn look(&mut self) {
+        self.work += std::mem::take(&mut self.ticks);
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.halt(Stop::Deadline);
+        } else if self.work_limit.is_some_and(|m| self.work >= m) {
+            self.halt(Stop::Work);
+        }
+    }
+
+    /// Searches must stop, for `why` (the first reason stays).
+    #[cold]
+    fn halt(&mut self, why: Stop) {
+        self.interrupted = true;
+        self.stop.get_or_insert(why);
+    }
+
+    /// Has the deadline (or the budget) passed?
+    #[inline]
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// Are the members quantifiers look at counted (is there a deadline
+    /// or a budget)?
+    #[inline(always)]
+    pub fn counts_evaluation(&self) -> bool {
+        self.limited
+    }
+}
 
 impl SearchCx {
     /// A context that stops searches at `deadline`.
     pub fn new(deadline: Option<Instant>) -> SearchCx {
         SearchCx {
-            deadline,
+            clock: Clock {
+                deadline,
+                limited: deadline.is_some(),
+                ..Clock::default()
+            },
             ..SearchCx::default()
         }
     }
 
-    /// A context that stops searches after about `limit` nodes (see
+    /// A context that stops searches after about `limit` units of work
+    /// (search nodes and members of quantifiers' domains; see
     /// [`SearchCx::interrupted`]): a measure of a search that must end.
-    pub fn with_node_limit(limit: u64) -> SearchCx {
+    pub fn with_work_limit(limit: u64) -> SearchCx {
         SearchCx {
-            node_limit: Some(limit),
+            clock: Clock {
+                work_limit: Some(limit),
+                limited: true,
+                ..Clock::default()
+            },
             ..SearchCx::default()
         }
     }
@@ -188,21 +262,7 @@ impl SearchCx {
     #[inline]
     pub fn tick_n(&mut self, n: u32) -> bool {
         self.nodes += u64::from(n);
-        self.ticks += n;
-        if self.ticks >= TICKS_PER_CLOCK {
-            self.ticks = 0;
-            self.look_at_clock();
-        }
-        self.stop.is_some()
-    }
-
-    #[cold]
-    fn look_at_clock(&mut self) {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stop.get_or_insert(Stop::Deadline);
-        } else if self.node_limit.is_some_and(|m| self.nodes >= m) {
-            self.stop.get_or_insert(Stop::Nodes);
-        }
+        self.clock.charge(u64::from(n))
     }
 
     /// Sets the cap on the memory the searches in this context may hold
@@ -213,7 +273,7 @@ impl SearchCx {
 
     /// The deadline searches in this context stop at.
     pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
+        self.clock.deadline
     }
 
     /// A search now holds `bytes` more (its buffers grew); `true` when the
@@ -224,9 +284,9 @@ impl SearchCx {
     pub fn hold(&mut self, bytes: usize) -> bool {
         self.memory += bytes;
         if self.memory_limit.is_some_and(|m| self.memory > m) {
-            self.stop.get_or_insert(Stop::Memory);
+            self.clock.halt(Stop::Memory);
         }
-        self.stop.is_some()
+        self.clock.interrupted
     }
 
     /// Would a search that holds `bytes` besides what is counted go over
@@ -239,9 +299,9 @@ impl SearchCx {
             .memory_limit
             .is_some_and(|m| self.memory.saturating_add(bytes) > m)
         {
-            self.stop.get_or_insert(Stop::Memory);
+            self.clock.halt(Stop::Memory);
         }
-        self.stop.is_some()
+        self.clock.interrupted
     }
 
     /// The cap on the memory searches hold, if any.
@@ -257,7 +317,7 @@ impl SearchCx {
 
     /// Why searches stopped (`None`: they did not).
     pub fn stop(&self) -> Option<Stop> {
-        self.stop
+        self.clock.stop
     }
 
     /// Goes on after a search stopped at the memory cap: the caller gave
@@ -265,29 +325,26 @@ impl SearchCx {
     /// A stop at the deadline or the node limit stays. Returns whether the
     /// context may search again.
     pub fn resume(&mut self) -> bool {
-        if self.stop == Some(Stop::Memory) {
-            self.stop = None;
+        if self.clock.stop == Some(Stop::Memory) {
+            self.clock.stop = None;
+            self.clock.interrupted = false;
         }
-        self.stop.is_none()
+        !self.clock.interrupted
     }
 
     /// Counts `n` nodes of a search made earlier whose result is taken
     /// again (a cached propagation or match), as [`SearchCx::tick_n`] would
     /// have counted them one batch at a time; `true` when the search must
     /// stop now.
-    pub fn charge(&mut self, mut n: u64) -> bool {
-        while n > 0 {
-            let k = n.min(u64::from(u32::MAX));
-            self.tick_n(k as u32);
-            n -= k;
-        }
-        self.stop.is_some()
+    pub fn charge(&mut self, n: u64) -> bool {
+        self.nodes += n;
+        self.clock.charge(n)
     }
 
     /// Did a search stop (at the deadline, the node limit or the memory
     /// cap)?
     pub fn interrupted(&self) -> bool {
-        self.stop.is_some()
+        self.clock.interrupted
     }
 }
 

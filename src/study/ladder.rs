@@ -106,9 +106,16 @@ fn err(what: &str, msg: impl std::fmt::Display) -> String {
 /// Loads a ladder: a built-in name or a path (as rule-set specs are told
 /// apart, by spelling).
 pub fn load(spec: &str, lib: &mut Library) -> Result<Ladder, String> {
+    if spec.is_empty() {
+        return Err(
+            "the ladder is empty: give a built-in ladder (w, l, m, …) or a ladder file".into(),
+        );
+    }
     let (loc, text) = match source::classify(spec) {
         Target::Path(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| err(spec, e))?;
+            // At most 2 MiB, read while it comes (a pipe, `/dev/zero`).
+            let bytes = source::read_capped(std::path::Path::new(p)).map_err(|e| err(spec, e))?;
+            let text = String::from_utf8(bytes).map_err(|_| err(spec, "not UTF-8 text"))?;
             (Location::Disk(PathBuf::from(p)), text)
         }
         Target::BuiltIn(name) => {

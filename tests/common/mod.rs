@@ -196,3 +196,50 @@ pub fn errors(src: &str) -> Vec<(usize, usize, String)> {
             .collect(),
     }
 }
+
+/// The parts of a `bench` line, `HEAD in C s CPU, W s wall: R puzzles per
+/// CPU-second (TAIL)`, its shape checked (seconds with three decimals, a
+/// rate that is the puzzles over the CPU seconds).
+pub struct BenchLine {
+    pub head: String,
+    pub cpu: f64,
+    pub wall: f64,
+    pub rate: f64,
+    pub tail: String,
+}
+
+/// Reads a `bench` line; panics when it is not of that shape. `puzzles` is
+/// the number of puzzles the line counts.
+pub fn bench_line(line: &str, puzzles: usize) -> BenchLine {
+    fn bad<T>(line: &str) -> T {
+        panic!("not a bench line: {line:?}")
+    }
+    let (head, rest) = line.split_once(" in ").unwrap_or_else(|| bad(line));
+    let (cpu, rest) = rest.split_once(" s CPU, ").unwrap_or_else(|| bad(line));
+    let (wall, rest) = rest.split_once(" s wall: ").unwrap_or_else(|| bad(line));
+    let (rate, rest) = rest
+        .split_once(" puzzles per CPU-second (")
+        .unwrap_or_else(|| bad(line));
+    let tail = rest.strip_suffix(')').unwrap_or_else(|| bad(line));
+    let seconds = |s: &str| -> f64 {
+        let (_, decimals) = s.split_once('.').unwrap_or_else(|| bad(line));
+        assert_eq!(decimals.len(), 3, "{line:?}");
+        s.parse().unwrap_or_else(|_| bad(line))
+    };
+    let (cpu, wall) = (seconds(cpu), seconds(wall));
+    let rate: f64 = rate.parse().unwrap_or_else(|_| bad(line));
+    assert!(rate > 0.0 && rate.is_finite(), "{line:?}");
+    // The rate is computed from the unrounded CPU time: check it when the
+    // rounding is small.
+    if cpu >= 0.05 {
+        let expected = puzzles as f64 / cpu;
+        assert!((rate / expected - 1.0).abs() < 0.05, "{line:?}");
+    }
+    BenchLine {
+        head: head.to_string(),
+        cpu,
+        wall,
+        rate,
+        tail: tail.to_string(),
+    }
+}

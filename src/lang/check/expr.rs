@@ -401,6 +401,18 @@ impl Checker<'_> {
                     text(a),
                     cands_text(b, ty)
                 )
+            } else if op == BinOp::In && matches!(tx, Ty::One(_)) {
+                // `A in S`, with A a variable, cell, digit or house and S
+                // of another type: S read as A's type, or A's candidates.
+                format!(
+                    "; write `{} in {}` (the {} with a candidate in it), or `{} & {}` for the candidates of `{}` in it",
+                    text(a),
+                    projected_text(b, ty, p),
+                    plural(p),
+                    cands_text(a, tx),
+                    cands_text(b, ty),
+                    text(a)
+                )
             } else {
                 String::new()
             };
@@ -590,6 +602,32 @@ fn live_set(e: Elem) -> String {
 }
 
 /// `cands(x)` for an operand of element type, `x` for candidates.
+/// The name of several elements of type `e` (`rn variables`, `cells`).
+fn plural(e: Elem) -> String {
+    match e {
+        Elem::Var(None) => "variables".into(),
+        Elem::Var(Some(_)) => format!("{} variables", e.name()),
+        Elem::Cand => "candidates".into(),
+        _ => format!("{}s", e.name()),
+    }
+}
+
+/// The expression for the elements of type `onto` that a live candidate
+/// of `e` (of type `t`) occupies: `cells(S)`, `vars(rn, S)`.
+fn projected_text(e: &Expr, t: Ty, onto: Elem) -> String {
+    let x = text(e);
+    match onto {
+        Elem::Cand => cands_text(e, t),
+        Elem::Digit => format!("digits({x})"),
+        Elem::Cell => format!("cells({x})"),
+        Elem::Row => format!("rows({x})"),
+        Elem::Column => format!("columns({x})"),
+        Elem::Block => format!("blocks({x})"),
+        Elem::House => format!("houses(house, {x})"),
+        Elem::Var(_) => format!("vars({}, {x})", onto.name()),
+    }
+}
+
 pub(super) fn cands_text(e: &Expr, t: Ty) -> String {
     match t {
         Ty::One(Elem::Cand) | Ty::Set(Elem::Cand) => text(e),

@@ -186,7 +186,7 @@ impl<'p> Checker<'p> {
             }
         }
         if complexity.is_none() {
-            self.err(ast.name_span, "missing `complexity` clause");
+            self.err(ast.name_span, missing_complexity(ast, &seen));
         }
         (complexity.flatten(), level, label)
     }
@@ -256,4 +256,31 @@ impl<'p> Checker<'p> {
         }
         v
     }
+}
+
+/// The error of a rule without `complexity`, which every rule needs; the
+/// other head clauses and a pattern's `show` that are missing too are
+/// named with what their absence means (they are optional).
+fn missing_complexity(ast: &RuleAst, seen: &[&str]) -> String {
+    let mut optional = Vec::new();
+    if !seen.contains(&"level") {
+        optional.push("`level` (level 0)");
+    }
+    if !seen.contains(&"rating") {
+        optional.push("`rating` (the rule's name is its label)");
+    }
+    if let RuleBody::Pattern(clauses) = &ast.body
+        && !clauses
+            .iter()
+            .any(|c| matches!(c.kind, ClauseKind::Show(..)))
+    {
+        optional.push("`show` (a step shows its conclusions only)");
+    }
+    let mut m = "missing `complexity` clause: every rule needs one (`complexity 100`; \
+                 smaller runs first)"
+        .to_string();
+    if !optional.is_empty() {
+        m += &format!("; also missing, and optional: {}", optional.join(", "));
+    }
+    m
 }

@@ -346,6 +346,18 @@ impl Checker<'_> {
     }
 
     fn template(&mut self, text: &str, sp: Span) -> Vec<ShowPart> {
+        // The conclusions are added after the template: written in it,
+        // they would show twice.
+        if let Some(i) = text.find("==>") {
+            self.err(
+                Span {
+                    start: sp.start + i,
+                    end: sp.start + i + 3,
+                },
+                "`==>` in a show template: a step prints as `NAME: TEMPLATE ==> CONCLUSIONS`, \
+                 the conclusions added after the template; leave them out of it",
+            );
+        }
         let mut parts = Vec::new();
         let mut rest = text;
         let mut off = sp.start;

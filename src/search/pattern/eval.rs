@@ -20,6 +20,7 @@ use crate::grid::links::common_links_in;
 use crate::grid::plane::HOUSE81;
 use crate::grid::state::State;
 use crate::grid::tables::*;
+use crate::search::Clock;
 
 /// What an expression is evaluated with: the state, the bound values, and
 /// whether an undefined value was met (`first` or `last` of an empty
@@ -27,16 +28,22 @@ use crate::grid::tables::*;
 /// rule does not match there. `dc` holds the cells of each digit's
 /// candidates in the state, then of any digit's ([`digit_cells`]), read
 /// once for the evaluation (a search reads them once for all of its own,
-/// from its context's [`DigitCells`]).
+/// from its context's [`DigitCells`]). Each quantifier charges the members
+/// of its domain to the search's `clock` before it looks at them: past the
+/// deadline the evaluation stops as if undefined (so nested quantifiers
+/// over the grid cannot outlive `--max-seconds`), and the search stops at
+/// its next node.
 pub struct Env<'a> {
     pub state: &'a State,
     pub vals: &'a mut [Val],
     pub undefined: bool,
     pub dc: &'a [u128; 10],
+    pub clock: &'a mut Clock,
 }
 
 impl<'a> Env<'a> {
-    /// `f` of an environment on `state` with the bound values `vals`.
+    /// `f` of an environment on `state` with the bound values `vals` (an
+    /// evaluation outside a search: no deadline).
     pub fn on<R>(state: &'a State, vals: &'a mut [Val], f: impl FnOnce(&mut Env) -> R) -> R {
         let dc = digit_cells(&state.cands);
         f(&mut Env {
@@ -44,7 +51,28 @@ impl<'a> Env<'a> {
             vals,
             undefined: false,
             dc: &dc,
+            clock: &mut Clock::default(),
         })
+    }
+
+    /// Charges a quantifier's `n` members to the clock, when it counts
+    /// them (a search with a deadline or a budget): `true` (and the
+    /// evaluation made undefined) when the search must stop.
+    #[inline(always)]
+    fn charge(&mut self, n: impl FnOnce() -> u64) -> bool {
+        self.clock.counts_evaluation() && self.charge_now(n())
+    }
+
+    /// [`Env::charge`] when the clock counts (kept out of the evaluators:
+    /// most runs have no limit).
+    #[cold]
+    #[inline(never)]
+    fn charge_now(&mut self, n: u64) -> bool {
+        if self.clock.charge(n) {
+            self.undefined = true;
+            return true;
+        }
+        false
     }
 }
 
@@ -62,6 +90,9 @@ fn quantify_wide(qo: &WideQuant, cx: &mut Env) -> Val {
     } = qo;
     let (q, slot) = (*q, *slot);
     let dom = set_of(domain, cx);
+    if cx.charge(|| dom.len() as u64) {
+        return Val::Bool(false);
+    }
     if !dom.is_empty() {
         for (t, v) in pre {
             v.eval_into(cx, *t);
@@ -418,7 +449,8 @@ impl TOp {
 
     /// `eval` (one of the evaluators) of the expression on `state` with
     /// the bound values `vals`, when defined (an evaluation outside a
-    /// search: the cells of each digit's candidates are read for it).
+    /// search, with no deadline: the cells of each digit's candidates are
+    /// read for it).
     #[inline]
     fn defined<T>(
         &self,
@@ -427,17 +459,19 @@ impl TOp {
         eval: impl FnOnce(&TOp, &mut Env) -> T,
     ) -> Option<T> {
         let dc = digit_cells(&state.cands);
-        self.defined_in(state, &dc, vals, eval)
+        self.defined_in(state, &dc, vals, &mut Clock::default(), eval)
     }
 
     /// [`TOp::defined`] with the cells of each digit's candidates in
-    /// `state` given (`dc`, as a search keeps them).
+    /// `state` given (`dc`, as a search keeps them) and the search's
+    /// clock (`None` also when the deadline passed during the evaluation).
     #[inline]
     pub fn defined_in<T>(
         &self,
         state: &State,
         dc: &[u128; 10],
         vals: &mut [Val],
+        clock: &mut Clock,
         eval: impl FnOnce(&TOp, &mut Env) -> T,
     ) -> Option<T> {
         let mut cx = Env {
@@ -445,6 +479,7 @@ impl TOp {
             vals,
             undefined: false,
             dc,
+            clock,
         };
         let v = eval(self, &mut cx);
         (!cx.undefined).then_some(v)
@@ -1216,6 +1251,9 @@ pub fn quantify(tq: &TQuant, cx: &mut Env, pick: &mut dyn FnMut(usize)) -> Answe
             Quant::Count => Answer::Count(0),
             Quant::Select => Answer::Chosen,
         };
+    }
+    if cx.charge(|| words.iter().map(|w| u64::from(w.count_ones())).sum()) {
+        return Answer::Undefined;
     }
     for (t, v) in pre {
         v.eval_into(cx, *t);

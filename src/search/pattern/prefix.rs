@@ -79,40 +79,83 @@ fn key_of(instrs: &[Instr]) -> u64 {
 /// a short prefix with many plans and a longer one with a few gets both,
 /// shortest first: the longer prefix's bindings are made from the shorter
 /// one's.
+///
+/// The plans go into a trie of their instructions (each node counting the
+/// plans through it), so that a file of many rules costs the total length
+/// of its plans, not their number squared: a plan shares its first `d`
+/// instructions exactly with the other plans through its node at depth
+/// `d` that do not go on through its node at depth `d + 1`.
 pub fn share(plans: &[&[Instr]]) -> Vec<Vec<Prefix>> {
+    let trie = Trie::of(plans);
     // One copy of each distinct prefix, so that plans sharing it compare
     // records by address.
     let mut copies: HashMap<&[Instr], Arc<[Instr]>> = HashMap::new();
     let mut out = Vec::with_capacity(plans.len());
-    for (i, instrs) in plans.iter().enumerate() {
-        let mut lens: Vec<usize> = (0..plans.len())
-            .filter(|&j| j != i)
-            .map(|j| {
-                instrs
-                    .iter()
-                    .zip(plans[j].iter())
-                    .take_while(|(a, b)| a == b)
-                    .count()
-            })
-            .filter(|&len| instrs[..len].iter().any(|x| matches!(x, Instr::Gen { .. })))
-            .collect();
-        lens.sort_unstable();
-        lens.dedup();
+    for instrs in plans {
+        // The other plans through each node of this plan's path.
+        let others: Vec<usize> = trie.path(instrs).map(|n| trie.count[n] - 1).collect();
+        let lens = (0..=instrs.len())
+            .filter(|&d| others[d] > others.get(d + 1).copied().unwrap_or(0))
+            .filter(|&len| instrs[..len].iter().any(|x| matches!(x, Instr::Gen { .. })));
         out.push(
-            lens.into_iter()
-                .map(|len| {
-                    let p = &instrs[..len];
-                    Prefix {
-                        key: key_of(p),
-                        len,
-                        width: width_of(p),
-                        instrs: copies.entry(p).or_insert_with(|| p.into()).clone(),
-                    }
-                })
-                .collect(),
+            lens.map(|len| {
+                let p = &instrs[..len];
+                Prefix {
+                    key: key_of(p),
+                    len,
+                    width: width_of(p),
+                    instrs: copies.entry(p).or_insert_with(|| p.into()).clone(),
+                }
+            })
+            .collect(),
         );
     }
     out
+}
+
+/// The plans' instructions as a trie: node 0 is the root (no instruction
+/// yet), each node's children by their next instruction, and how many
+/// plans go through each node.
+struct Trie<'a> {
+    children: Vec<HashMap<&'a Instr, usize>>,
+    count: Vec<usize>,
+}
+
+impl<'a> Trie<'a> {
+    fn of(plans: &[&'a [Instr]]) -> Trie<'a> {
+        let mut trie = Trie {
+            children: vec![HashMap::new()],
+            count: vec![0],
+        };
+        for instrs in plans {
+            let mut node = 0;
+            trie.count[0] += 1;
+            for x in *instrs {
+                node = match trie.children[node].get(x) {
+                    Some(&c) => c,
+                    None => {
+                        let c = trie.count.len();
+                        trie.children.push(HashMap::new());
+                        trie.count.push(0);
+                        trie.children[node].insert(x, c);
+                        c
+                    }
+                };
+                trie.count[node] += 1;
+            }
+        }
+        trie
+    }
+
+    /// The nodes of a plan's path (it must be in the trie): the root,
+    /// then one per instruction.
+    fn path<'t>(&'t self, instrs: &'t [Instr]) -> impl Iterator<Item = usize> + 't {
+        let mut node = 0;
+        std::iter::once(0).chain(instrs.iter().map(move |x| {
+            node = self.children[node][x];
+            node
+        }))
+    }
 }
 
 /// The bindings recorded for one prefix: `stride` values each (the
@@ -204,5 +247,71 @@ impl Records {
 impl std::fmt::Debug for Records {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         write!(f, "Records({} prefixes)", self.records.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::pattern::ir::{Elem, Op};
+
+    /// The definition [`share`] implements, plan against plan.
+    fn pairwise(plans: &[&[Instr]]) -> Vec<Vec<usize>> {
+        (0..plans.len())
+            .map(|i| {
+                let mut lens: Vec<usize> = (0..plans.len())
+                    .filter(|&j| j != i)
+                    .map(|j| {
+                        (plans[i].iter().zip(plans[j].iter()))
+                            .take_while(|(a, b)| a == b)
+                            .count()
+                    })
+                    .filter(|&l| plans[i][..l].iter().any(|x| matches!(x, Instr::Gen { .. })))
+                    .collect();
+                lens.sort_unstable();
+                lens.dedup();
+                lens
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_trie_finds_every_shared_prefix() {
+        let g = |slot| Instr::Gen {
+            slot,
+            elem: Elem::Cell,
+            size: None,
+            domain: None,
+            order: vec![],
+        };
+        let f = |k| Instr::Filter(Op::Int(k));
+        let plans: Vec<Vec<Instr>> = vec![
+            vec![g(0), f(1), g(1), f(2)],
+            vec![g(0), f(1), g(1), f(3)],
+            vec![g(0), f(1), g(1)],
+            vec![g(0), f(1), g(1)],
+            vec![g(0), f(4)],
+            vec![f(1), g(0)],
+            vec![f(1), g(0), f(2)],
+            vec![g(1)],
+            vec![],
+        ];
+        let refs: Vec<&[Instr]> = plans.iter().map(Vec::as_slice).collect();
+        let got: Vec<Vec<usize>> = share(&refs)
+            .iter()
+            .map(|ps| ps.iter().map(|p| p.len).collect())
+            .collect();
+        assert_eq!(got, pairwise(&refs));
+        assert_eq!(
+            got[0],
+            vec![1, 3],
+            "with the fifth plan, then the second to fourth"
+        );
+        assert_eq!(got[2], vec![1, 3]);
+        assert_eq!(got[5], vec![2]);
+        assert_eq!(got[7], Vec::<usize>::new());
+        // Equal prefixes are one copy.
+        let s = share(&refs);
+        assert!(Arc::ptr_eq(&s[0][1].instrs, &s[1][1].instrs));
     }
 }

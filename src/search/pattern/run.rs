@@ -16,7 +16,7 @@ use super::sets::{DigitCells, live_domain_in};
 use super::typed::TOp;
 use crate::grid::bits::Bits;
 use crate::grid::state::State;
-use crate::search::{ConclusionKind, Evidence, Found, SearchCx};
+use crate::search::{Clock, ConclusionKind, Evidence, Found, SearchCx};
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
@@ -59,6 +59,26 @@ pub(super) struct Frame<'a, 'f> {
     pub(super) overflow: bool,
 }
 
+/// How a run of instructions ends when an evaluation gave no value:
+/// undefined (the binding does not match, the search goes on), or stopped
+/// at the deadline (the search stops).
+#[inline]
+fn stopped(clock: &Clock) -> ControlFlow<()> {
+    if clock.interrupted() {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
+}
+
+impl Frame<'_, '_> {
+    /// [`stopped`] for the frame's search.
+    #[inline]
+    fn stopped(&self) -> ControlFlow<()> {
+        stopped(&self.cx.clock)
+    }
+}
+
 impl Plan {
     /// The matches of the instructions from `k` on: definitions and
     /// filters go on to the next instruction in this call (a loop, not a
@@ -74,14 +94,21 @@ impl Plan {
                 return ControlFlow::Continue(());
             }
             let Some(instr) = self.instrs.get(k) else {
-                let Some(t) =
-                    (self.typed.target).defined_in(fr.state, &fr.dc, &mut fr.env, TOp::eval_set)
-                else {
-                    return ControlFlow::Continue(());
+                let Some(t) = (self.typed.target).defined_in(
+                    fr.state,
+                    &fr.dc,
+                    &mut fr.env,
+                    &mut fr.cx.clock,
+                    TOp::eval_set,
+                ) else {
+                    return fr.stopped();
                 };
                 let t = t.and(&fr.state.cands);
-                if t.is_empty() || !self.showable(fr.state, &fr.dc, &mut fr.env) {
+                if t.is_empty() {
                     return ControlFlow::Continue(());
+                }
+                if !self.showable(fr.state, &fr.dc, &mut fr.env, &mut fr.cx.clock) {
+                    return fr.stopped();
                 }
                 // The checker proves it (`assert` of a `cand` or of a name
                 // whose count a filter bounds by one).
@@ -104,6 +131,7 @@ impl Plan {
                         vals: &mut fr.env,
                         undefined: false,
                         dc: &fr.dc,
+                        clock: &mut fr.cx.clock,
                     };
                     while k != stop {
                         match self.instrs.get(k) {
@@ -119,6 +147,8 @@ impl Plan {
                             // What fold left of the filter, typed (its
                             // chain's terms in place: [`cond`]).
                             Some(Instr::Filter(_)) => {
+                                // Undefined, or past the deadline: the
+                                // search stops at its next node.
                                 if let Some(Some(op)) = ops.get(k)
                                     && (!cond(op, &mut cx) || cx.undefined)
                                 {
@@ -140,8 +170,15 @@ impl Plan {
                     let mut dom = match fr.live[k] {
                         Some(d) => d,
                         None => {
-                            let d =
-                                self.default_domain(k, *slot, *elem, fr.state, &fr.dc, &mut fr.env);
+                            let d = self.default_domain(
+                                k,
+                                *slot,
+                                *elem,
+                                fr.state,
+                                &fr.dc,
+                                &mut fr.env,
+                                &mut fr.cx.clock,
+                            );
                             fr.live[k] = Some(d);
                             d
                         }
@@ -149,9 +186,14 @@ impl Plan {
                     if domain.is_some()
                         && let Some(d) = &self.typed.ops[k]
                     {
-                        let Some(d) = d.defined_in(fr.state, &fr.dc, &mut fr.env, TOp::eval_set)
-                        else {
-                            return ControlFlow::Continue(());
+                        let Some(d) = d.defined_in(
+                            fr.state,
+                            &fr.dc,
+                            &mut fr.env,
+                            &mut fr.cx.clock,
+                            TOp::eval_set,
+                        ) else {
+                            return fr.stopped();
                         };
                         dom = dom.and(&d);
                     }
@@ -203,7 +245,16 @@ impl Plan {
     ) -> ControlFlow<()> {
         let mut left = dom;
         for part in order {
-            let Some(p) = part.defined_in(fr.state, &fr.dc, &mut fr.env, TOp::eval_set) else {
+            let Some(p) = part.defined_in(
+                fr.state,
+                &fr.dc,
+                &mut fr.env,
+                &mut fr.cx.clock,
+                TOp::eval_set,
+            ) else {
+                if fr.cx.interrupted() {
+                    return ControlFlow::Break(());
+                }
                 continue;
             };
             let take = left.and(&p);
@@ -266,6 +317,7 @@ impl Plan {
 
     /// The default domain of generator `k` (the elements with a live
     /// candidate), less those that fail a condition folded into it.
+    #[allow(clippy::too_many_arguments)]
     fn default_domain(
         &self,
         k: usize,
@@ -274,6 +326,7 @@ impl Plan {
         state: &State,
         dc: &[u128; 10],
         env: &mut [Val],
+        clock: &mut Clock,
     ) -> Bits {
         let mut dom = live_domain_in(state, elem, dc);
         let conds = &self.typed.conds[k];
@@ -281,7 +334,7 @@ impl Plan {
             for i in dom.iter() {
                 env[slot] = Val::Idx(i);
                 if !(conds.iter()).all(|c| {
-                    c.defined_in(state, dc, env, TOp::eval_bool)
+                    c.defined_in(state, dc, env, clock, TOp::eval_bool)
                         .unwrap_or(false)
                 }) {
                     dom.remove(i);
@@ -308,9 +361,9 @@ impl Plan {
     /// Is every hole of the show template defined? A match is only found
     /// where it can be shown (`first` or `last` of an empty set in a hole
     /// makes it no match, as anywhere else in the rule).
-    fn showable(&self, state: &State, dc: &[u128; 10], env: &mut [Val]) -> bool {
-        let defined = |op: &Op, t: &TOp, env: &mut [Val]| {
-            !op.may_fail() || t.defined_in(state, dc, env, TOp::eval).is_some()
+    fn showable(&self, state: &State, dc: &[u128; 10], env: &mut [Val], clock: &mut Clock) -> bool {
+        let mut defined = |op: &Op, t: &TOp, env: &mut [Val]| {
+            !op.may_fail() || t.defined_in(state, dc, env, clock, TOp::eval).is_some()
         };
         (self.show.iter().zip(&self.typed.show)).all(|p| match p {
             (ShowPart::Lit(_), _) => true,
