@@ -168,6 +168,8 @@ pub struct Run {
     pub elapsed: Duration,
     /// Per-rule statistics, in the set's rule order (when asked for).
     pub stats: Option<Vec<RuleStats>>,
+    /// The set's rating type ([`RuleSet::rating_type`]).
+    pub rating_type: Option<String>,
 }
 
 impl Run {
@@ -190,10 +192,17 @@ impl Run {
 
     /// The rating label: the most complex step's label (a run of singles
     /// only is rated by its hardest single: `HS` or `NS`), `Singles` when
-    /// no step was applied.
+    /// no step was applied; for a set with a rating type `T` and a hardest
+    /// step of integral level `n` ≥ 1, `T[n]` (a gW run whose hardest step
+    /// is a plain whip[8] is `gW[8]`, as SudoRules names it).
     pub fn rating(&self) -> String {
-        self.hardest_step()
-            .map_or_else(|| "Singles".into(), |s| s.grade.label.clone())
+        let Some(s) = self.hardest_step() else {
+            return "Singles".into();
+        };
+        match (&self.rating_type, s.grade.level.integral()) {
+            (Some(t), Some(n)) if n >= 1 => format!("{t}[{n}]"),
+            _ => s.grade.label.clone(),
+        }
     }
 }
 
@@ -535,6 +544,7 @@ impl<'a> Runner<'a> {
             hardest,
             elapsed: start.elapsed(),
             stats: None,
+            rating_type: set.rating_type.clone(),
         }
     }
 }

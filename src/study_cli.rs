@@ -40,6 +40,12 @@ pub struct SubsumeArgs {
     /// found (the puzzles after the one where it happens are not studied).
     #[arg(long, value_name = "N", value_parser = super::positive, allow_negative_numbers = true)]
     max_counterexamples: Option<usize>,
+    /// Examine the states where a single applies too (by default only the
+    /// states where the path's step is not a single, and its last state,
+    /// are examined: those where a resolution theory, singles first, tries
+    /// A's rules).
+    #[arg(long)]
+    every_state: bool,
     /// Look rule names and families up in this rule set (default: every
     /// rule file shipped in rules/).
     #[arg(long, value_name = "SET")]
@@ -225,6 +231,7 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
         },
         max_memory: Some(args.max_memory / workers),
         max_counterexamples: args.max_counterexamples,
+        every_state: args.every_state,
     };
     let pb = progress(None);
     let mut out = Results::new(&pb);
@@ -373,7 +380,15 @@ fn text_report(
     };
     t += &format!("path rules: {path}\n");
     t += &format!("puzzles: {} studied, {bad} not studied\n", total.puzzles);
-    t += &format!("states examined: {}\n", total.states);
+    t += &format!("states examined: {}", total.states);
+    t += &if args.every_state {
+        " (every state of the paths)\n".to_string()
+    } else {
+        format!(
+            " (where no single applies; {} before a single not examined: --every-state)\n",
+            total.states_before_singles
+        )
+    };
     t += &format!(
         "A concludes at {}: {}, {}\n",
         counted(total.states_with_a, "state"),
@@ -418,7 +433,11 @@ fn text_report(
         t += &format!("counter-example {}: {source}:{line}\n", i + 1);
         t += &format!("  puzzle: {puzzle}\n");
         t += &format!("  state: {}\n", e.state.pencil_marks());
-        t += &format!("  A: {}\n", e.step);
+        if e.step.is_empty() {
+            t += "  A: (its step was not searched for again: the time limit)\n";
+        } else {
+            t += &format!("  A: {}\n", e.step);
+        }
         t += &format!(
             "  B misses: {}{}\n",
             e.missed.texts().join(", "),

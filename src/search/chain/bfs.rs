@@ -20,6 +20,7 @@
 //! emptied at each depth). The bytes held are counted in the search
 //! context ([`SearchCx::hold`]), which stops the search at its memory cap.
 
+use super::reach::Reach;
 use super::{ChainSearch, G_BASE, Linking, SEGMENTS, right_links};
 use crate::grid::bits::{Bits, VarSet};
 use crate::grid::geometry::*;
@@ -218,6 +219,14 @@ pub(super) struct Buffers {
     members: Vec<Member>,
     next_members: Vec<Member>,
     seen: Seen,
+    /// The variables a partial chain still needs, at least (bivalue
+    /// chains: [`super::reach`]).
+    pub(super) reach: Reach,
+    /// Only chains that may conclude one of these too (besides the
+    /// target) are wanted: the first left-linking candidate (and, for a
+    /// chain that ends linked to the target, the last right-linking one)
+    /// is linked to one of them ([`ChainSearch::fits`]).
+    pub(super) fit: Option<Bits>,
     /// Bytes counted in the search context ([`SearchCx::hold`]).
     held: usize,
 }
@@ -228,6 +237,27 @@ impl Buffers {
             + (self.frontier.capacity() + self.next.capacity()) * size_of::<Partial>()
             + (self.members.capacity() + self.next_members.capacity()) * size_of::<Member>()
             + self.seen.bytes()
+            + self.reach.bytes()
+    }
+
+    /// Would the next child's buffers grow past the memory cap? A vector
+    /// that grows holds its old and its new buffer at once: the search
+    /// stops before, so that what it holds stays below the cap
+    /// ([`SearchCx::over`]).
+    #[inline]
+    fn full(&self, cx: &mut SearchCx) -> bool {
+        fn growth<T>(v: &Vec<T>) -> usize {
+            if v.len() == v.capacity() {
+                2 * v.capacity().max(4) * size_of::<T>()
+            } else {
+                0
+            }
+        }
+        let mut g = growth(&self.nodes) + growth(&self.next) + growth(&self.next_members);
+        if (self.seen.used.len() + 1) * 2 > self.seen.slots.len() {
+            g += 2 * self.seen.slots.len() * size_of::<(u32, u32)>() + growth(&self.seen.used);
+        }
+        g > 0 && cx.memory_limit().is_some() && cx.over(g)
     }
 
     /// Counts the bytes held now in `cx`; `true` when over the cap.
@@ -355,6 +385,15 @@ impl ChainSearch {
         let n = 63 - lengths.leading_zeros() as usize;
         let previous = self.spec.linking == Linking::Previous;
         let vars_matter = self.candidate_vars_matter();
+        // The candidates linked to one of the others the chains must fit.
+        let fit_links = buf.fit.map(|ys| {
+            let mut yl = Bits::EMPTY;
+            for y in ys.iter() {
+                yl = yl.or(links(y));
+            }
+            yl.and(live)
+        });
+        buf.reach.prepare(self, state, z, n, fit_links.as_ref());
         buf.nodes.clear();
         buf.frontier.clear();
         buf.frontier.push(ROOT);
@@ -377,7 +416,7 @@ impl ChainSearch {
                 } = p.key;
                 let t_cover = p.t_cover;
                 let mut ls = if k == 0 {
-                    nz
+                    fit_links.map_or(nz, |yl| nz.and(&yl))
                 } else if previous {
                     right_links(last as usize, live)
                 } else {
@@ -452,8 +491,18 @@ impl ChainSearch {
                                 if r == z || rights.contains(r) || r == l {
                                     continue;
                                 }
+                                if k + 1 + buf.reach.need(r) > n {
+                                    // No extension of it can end in time.
+                                    continue;
+                                }
                                 let mut nr = rights;
                                 nr.insert(r);
+                                if k >= 2
+                                    && buf.reach.need(r) > 1
+                                    && !buf.reach.reaches(r, &nr, n - k - 1)
+                                {
+                                    continue;
+                                }
                                 (r, links(r).and(live), nr, g_rights)
                             }
                             2.. if self.spec.groups => {
@@ -494,6 +543,9 @@ impl ChainSearch {
                                 || (single && mb.lefts.contains(r))
                             {
                                 continue;
+                            }
+                            if buf.full(cx) {
+                                return Outcome::Stopped;
                             }
                             let mut new_lefts = mb.lefts;
                             new_lefts.insert(l);

@@ -40,6 +40,7 @@
 //! combination of the spec's fields, chosen by a rule file.
 
 mod bfs;
+mod reach;
 pub mod target;
 
 use super::{Evidence, Found, SearchCx, Searcher, SearcherKind, Targets};

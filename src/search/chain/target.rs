@@ -23,6 +23,10 @@ use crate::grid::tables::TABLES;
 use crate::search::{Found, SearchCx, Stop, Targets};
 use std::ops::ControlFlow;
 
+/// The longest lengths of the bands a targeted search looks at in turn
+/// (every target to 4 variables, then to 8, …).
+const BANDS: [usize; 4] = [4, 8, 16, 63];
+
 /// The set of one length (none for length 0, which has no chains).
 pub(super) fn lengths_of(n: usize) -> Lengths {
     if (1..64).contains(&n) { 1 << n } else { 0 }
@@ -153,16 +157,28 @@ impl<'a> Family<'a> {
         // Per target: the lengths its search has not looked at yet.
         let mut left = vec![self.lengths; crate::grid::geometry::N_CANDS];
         let mut gave_up = Bits::EMPTY;
-        // Each wanted target's own chains, up to the first.
-        for z in zs.iter() {
-            if got.contains(z) {
+        // Each wanted target's own chains, up to the first: every target
+        // to a few variables, then those without a chain yet further, band
+        // after band (a target that has no chain costs the most; the
+        // others are settled before it).
+        let upto = |n: usize| if n >= 63 { u64::MAX } else { (2u64 << n) - 1 };
+        let mut from = 0usize;
+        for to in BANDS {
+            if from >= longest {
+                break;
+            }
+            let band = self.lengths & upto(to) & !upto(from);
+            from = to;
+            if band == 0 {
                 continue;
             }
-            let mut broke = false;
-            let mut seen_to = 0;
-            let out = self
-                .base
-                .bfs(cx, state, z, self.lengths, buf, &mut |n, found| {
+            for z in zs.iter() {
+                if got.contains(z) || gave_up.contains(z) || left[z] & band == 0 {
+                    continue;
+                }
+                let mut broke = false;
+                let mut seen_to = 0;
+                let out = self.base.bfs(cx, state, z, band, buf, &mut |n, found| {
                     seen_to = n;
                     got = got.or(&found.conclusions.and(&zs));
                     if f(self.id(n), found).is_break() {
@@ -171,24 +187,25 @@ impl<'a> Family<'a> {
                     }
                     After::NextTarget
                 });
-            match out {
-                Outcome::Done => left[z] = 0,
-                Outcome::Cut => {
-                    left[z] = if seen_to >= longest {
-                        0
-                    } else {
-                        self.lengths & !((2u64 << seen_to) - 1)
+                match out {
+                    Outcome::Done => left[z] &= !band,
+                    Outcome::Cut => {
+                        left[z] = if seen_to >= longest {
+                            0
+                        } else {
+                            self.lengths & !((2u64 << seen_to) - 1)
+                        }
                     }
-                }
-                Outcome::Aborted => return ControlFlow::Break(()),
-                Outcome::Stopped if broke => return ControlFlow::Break(()),
-                Outcome::Stopped => {
-                    if cx.stop() != Some(Stop::Memory) {
-                        return ControlFlow::Break(());
+                    Outcome::Aborted => return ControlFlow::Break(()),
+                    Outcome::Stopped if broke => return ControlFlow::Break(()),
+                    Outcome::Stopped => {
+                        if cx.stop() != Some(Stop::Memory) {
+                            return ControlFlow::Break(());
+                        }
+                        cx.resume();
+                        cx.undecided.elim.insert(z);
+                        gave_up.insert(z);
                     }
-                    cx.resume();
-                    cx.undecided.elim.insert(z);
-                    gave_up.insert(z);
                 }
             }
         }
@@ -210,6 +227,7 @@ impl<'a> Family<'a> {
                 continue;
             }
             let mut broke = false;
+            buf.fit = Some(rest);
             let out = self.base.bfs(cx, state, t, left[t], buf, &mut |n, found| {
                 if !found.conclusions.intersects(&rest) {
                     return After::Deeper;
@@ -225,6 +243,7 @@ impl<'a> Family<'a> {
                     After::Deeper
                 }
             });
+            buf.fit = None;
             match out {
                 Outcome::Done | Outcome::Cut => {}
                 Outcome::Aborted => return ControlFlow::Break(()),

@@ -84,8 +84,19 @@ fn a_family_searched_for_targets_concludes_what_its_rules_conclude_on_more_state
     family_as_rules(6, 4..10, 3);
 }
 
+/// Long bivalue chains, where the searches for targets are bounded by the
+/// distance to the target's links (`reach.rs`) and, for the chains of other
+/// targets, by the candidates they must fit.
+#[test]
+fn long_bivalue_chain_families_searched_for_targets_conclude_what_their_rules_conclude() {
+    families_as_rules(chains("bc", 9), 4..6, 7);
+}
+
 fn family_as_rules(max: usize, lines: std::ops::Range<usize>, step: usize) {
-    let rules = every_family(max);
+    families_as_rules(every_family(max), lines, step)
+}
+
+fn families_as_rules(rules: Vec<ChainSearch>, lines: std::ops::Range<usize>, step: usize) {
     let searchers: Vec<&dyn Searcher> = rules.iter().map(|r| r as &dyn Searcher).collect();
     let groups = ask::groups(&searchers);
     // One group per family of the sets above (spaces, extras, ends…).

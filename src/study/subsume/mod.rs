@@ -1,8 +1,15 @@
 //! Subsumption: does rule set B conclude everything rule set A concludes?
 //!
 //! Along each puzzle's resolution path (the path rules applied as `solve`
-//! applies them), every state before a step, and the state the path ends
-//! in when it is not solved, is *examined*:
+//! applies them), every state before a step that is not by a rule of level
+//! 0 (the singles), and the state the path ends in when it is not solved,
+//! is *examined* ([`Study::every_state`]: every state before a step). A
+//! state where a single applies is not one where a resolution theory (all
+//! of which hold the singles, applied first) would try A's rules; A's
+//! patterns there can be degenerate (an X-Wing whose row holds one
+//! candidate, a hidden single), which chains do not take as a variable (a
+//! variable with one candidate is a single, not a link of a chain): with
+//! every state, `x-wing ⊆ whip` fails on them, and holds without.
 //!
 //! - **A's conclusions** are everything the rules of A conclude there:
 //!   every match of every rule of A (not only the first), their
@@ -26,6 +33,12 @@
 //! when direct conclusions leave something missed. The verdict, the counts
 //! and the counter-examples are those of the whole computation.
 //!
+//! A chain rule proves its target false, so the candidates of the puzzle's
+//! solution are not searched for by A's chain families: a target without
+//! a chain is the most costly search there is (every partial chain to the
+//! longest length), and for those the answer is known. Pattern rules are
+//! asked about every candidate (a rule file may hold an unsound one).
+//!
 //! Limits are honoured inside every search: a puzzle's deadline
 //! (`--max-seconds`) stops its study where it is (the states left are not
 //! examined), and a search that would hold more memory than the cap is
@@ -38,7 +51,11 @@ mod cover;
 pub use cover::{Conclusions, cover_targets, depending_on, missed, removed};
 
 use crate::engine::{Limits, Runner, Step, StopReason};
+use crate::grid::bits::Bits;
+use crate::grid::geometry::{N_CELLS, cand};
 use crate::grid::state::State;
+use crate::oracle::solver::{Solutions, solve_candidates};
+use crate::rating::Rating;
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
 use crate::search::ask::{self, Group};
@@ -80,6 +97,8 @@ pub struct Counts {
     pub puzzles: u64,
     /// States examined.
     pub states: u64,
+    /// States before a step by a rule of level 0 (a single), not examined.
+    pub states_before_singles: u64,
     /// States where A concludes something.
     pub states_with_a: u64,
     pub a_eliminations: u64,
@@ -109,6 +128,7 @@ impl Counts {
     pub fn add(&mut self, o: &Counts) {
         self.puzzles += o.puzzles;
         self.states += o.states;
+        self.states_before_singles += o.states_before_singles;
         self.states_with_a += o.states_with_a;
         self.a_eliminations += o.a_eliminations;
         self.a_assertions += o.a_assertions;
@@ -178,6 +198,8 @@ pub struct Study<'a> {
     pub max_memory: Option<usize>,
     /// Stop a puzzle's study at this many states where B misses something.
     pub max_counterexamples: Option<usize>,
+    /// Examine the states before a single's step too.
+    pub every_state: bool,
 }
 
 /// What one state's examination found.
@@ -259,6 +281,7 @@ impl Study<'_> {
             warnings: Vec::new(),
             strategy: Default::default(),
             assumes_unique: false,
+            rating_type: None,
         };
         let left = match cx.deadline() {
             Some(d) => Some(d.checked_duration_since(Instant::now())?),
@@ -291,6 +314,7 @@ impl Study<'_> {
         a_groups: &[Group],
         b_groups: &[Group],
         stop_on_miss: bool,
+        solution: &Bits,
     ) -> Examined {
         let mut e = Examined::default();
         let mut bs = BSide {
@@ -302,7 +326,13 @@ impl Study<'_> {
         // A's conclusions whose cover B was asked about to the end.
         let mut asked = Conclusions::default();
         for g in a_groups {
-            let wanted = Targets::all(s).minus(&e.a.targets());
+            let mut wanted = Targets::all(s).minus(&e.a.targets());
+            if let Group::Chains(_) = g {
+                // A chain proves its target false: no chain rule concludes
+                // a candidate of the solution, so none is searched for
+                // (a target without a chain costs the whole search).
+                wanted.elim = wanted.elim.minus(solution);
+            }
             cx.undecided = Targets::default();
             let before = e.a;
             let a = &mut e.a;
@@ -384,14 +414,21 @@ impl Study<'_> {
             .limits(self.limits)
             .max_memory(self.max_memory)
             .run(start);
-        let mut states: Vec<State> = run.steps.iter().map(|s| s.before).collect();
-        if run.stop != StopReason::Solved && run.stop != StopReason::Contradiction {
-            states.push(run.state);
-        }
         let mut counts = Counts {
             puzzles: 1,
             ..Counts::default()
         };
+        let mut states: Vec<State> = Vec::with_capacity(run.steps.len() + 1);
+        for step in &run.steps {
+            if self.every_state || step.rule.head.level != Rating::level(0) {
+                states.push(step.before);
+            } else {
+                counts.states_before_singles += 1;
+            }
+        }
+        if run.stop != StopReason::Solved && run.stop != StopReason::Contradiction {
+            states.push(run.state);
+        }
         let mut stopped = match run.stop {
             StopReason::TimeLimit => Some(Stopped::TimeLimit),
             StopReason::MemoryLimit => Some(Stopped::MemoryLimit),
@@ -402,6 +439,7 @@ impl Study<'_> {
         let (a_groups, b_groups) = (ask::groups(&a_searchers), ask::groups(&b_searchers));
         let mut cx = SearchCx::new(deadline);
         cx.set_memory_limit(self.max_memory);
+        let solution = solution_of(&start);
         let mut examples = Vec::new();
         for (i, s) in states.iter().enumerate() {
             if cx.stop() == Some(Stop::Deadline) || deadline.is_some_and(|d| Instant::now() >= d) {
@@ -413,7 +451,7 @@ impl Study<'_> {
             let last = self
                 .max_counterexamples
                 .is_some_and(|n| counts.states_missed + 1 >= n as u64);
-            let e = self.examine(&mut cx, s, &a_groups, &b_groups, last);
+            let e = self.examine(&mut cx, s, &a_groups, &b_groups, last, &solution);
             if !e.a.is_empty() {
                 counts.states_with_a += 1;
                 counts.a_eliminations += e.a.elim.len() as u64;
@@ -463,5 +501,21 @@ impl Study<'_> {
             examples,
             stopped,
         }
+    }
+}
+
+/// The candidates of the puzzle's solution, when it has exactly one (else
+/// none: nothing is left out of A's searches).
+fn solution_of(start: &State) -> Bits {
+    let masks: [u16; 81] = std::array::from_fn(|c| {
+        (0..9)
+            .filter(|&d| start.cands.contains(cand(c, d)) || start.values.contains(cand(c, d)))
+            .fold(0u16, |m, d| m | 1 << d)
+    });
+    match solve_candidates(&masks) {
+        Solutions::Unique(digits) => {
+            Bits::from_indices((0..N_CELLS).map(|c| cand(c, usize::from(digits[c]) - 1)))
+        }
+        _ => Bits::EMPTY,
     }
 }
