@@ -38,8 +38,14 @@ pub struct SubsumeArgs {
     examples: usize,
     /// Stop the study once this many states where B misses something were
     /// found (the puzzles after the one where it happens are not studied).
+    /// Default: the number of --examples (one counter-example answers the
+    /// question), unless --every-counterexample.
     #[arg(long, value_name = "N", value_parser = super::positive, allow_negative_numbers = true)]
     max_counterexamples: Option<usize>,
+    /// Go on after the counter-examples printed, to study every puzzle and
+    /// count every miss.
+    #[arg(long, conflicts_with = "max_counterexamples")]
+    every_counterexample: bool,
     /// Examine the states where a single applies too (by default only the
     /// states where the path's step is not a single, and its last state,
     /// are examined: those where a resolution theory, singles first, tries
@@ -219,6 +225,11 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
         Mode::Direct
     };
     let workers = pool.current_num_threads().max(1);
+    // One counter-example answers the question: by default the study ends
+    // once it has those it prints.
+    let max_cx = args
+        .max_counterexamples
+        .or_else(|| (!args.every_counterexample && args.examples > 0).then_some(args.examples));
     let study = Study {
         a: &a.rules,
         b: &b.rules,
@@ -230,7 +241,7 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
             max_time: args.max_seconds,
         },
         max_memory: Some(args.max_memory / workers),
-        max_counterexamples: args.max_counterexamples,
+        max_counterexamples: max_cx,
         every_state: args.every_state,
     };
     let pb = progress(None);
@@ -274,10 +285,7 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
                             examples.push((p.line, p.text.clone(), e));
                         }
                     }
-                    if args
-                        .max_counterexamples
-                        .is_some_and(|n| total.states_missed >= n as u64)
-                    {
+                    if max_cx.is_some_and(|n| total.states_missed >= n as u64) {
                         stopped_at = Some(p.line);
                         stop_line.store(p.line, Ordering::Relaxed);
                     }
@@ -424,10 +432,15 @@ fn text_report(
         );
     }
     if let Some(line) = stopped_at {
-        t += &format!(
-            "stopped: --max-counterexamples {} reached at {source}:{line}; the puzzles after it were not studied\n",
-            args.max_counterexamples.unwrap_or(0)
-        );
+        t += &match args.max_counterexamples {
+            Some(n) => format!(
+                "stopped: --max-counterexamples {n} reached at {source}:{line}; the puzzles after it were not studied\n"
+            ),
+            None => format!(
+                "stopped: the {} printed found at {source}:{line}; the puzzles after it were not studied (--every-counterexample to study them)\n",
+                counted(args.examples as u64, "counter-example")
+            ),
+        };
     }
     for (i, (line, puzzle, e)) in examples.iter().enumerate() {
         t += &format!("counter-example {}: {source}:{line}\n", i + 1);

@@ -76,7 +76,12 @@ fn direct_whips_miss_what_only_singles_make_possible() {
     // first puzzle, row 2 holds 9 in c4 and c6 only, row 9 in c4 only
     // (r9c4 = 9 is a hidden single); the X-Wing's r8c4 ≠ 9 follows from
     // that single, and no whip takes a variable with one candidate.
-    let (code, out) = subsume("x-wing", "whip[..2]", 20, &["--every-state"]);
+    let (code, out) = subsume(
+        "x-wing",
+        "whip[..2]",
+        20,
+        &["--every-state", "--every-counterexample"],
+    );
     assert_eq!(code, Some(4), "{out}");
     assert_eq!(
         field(&out, "states examined: "),
