@@ -650,7 +650,7 @@ fn odd_set_files_get_clear_errors() {
         ),
         (
             "typo.yaml",
-            "typo.yaml: invalid rule set: unknown key `max_level` (did you mean `max-level`?); a set file's keys are name, description, files, max-level, exclude, ratings, blocked, strategy, assumes-unique",
+            "typo.yaml: invalid rule set: unknown key `max_level` (did you mean `max-level`?); a set file's keys are name, description, files, max-level, exclude, ratings, rating-type, blocked, strategy, assumes-unique",
         ),
         (
             "nofiles.yaml",

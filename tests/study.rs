@@ -608,7 +608,10 @@ fn max_counterexamples_stops_the_study_at_the_first() {
     );
     assert_eq!(code, Some(4), "{out}");
     assert_eq!(field(&out, "puzzles: "), "1 studied, 0 not studied");
-    assert_eq!(field(&out, "states examined: "), "1");
+    assert_eq!(
+        field(&out, "states examined: "),
+        "1 (every state of the paths)"
+    );
     assert_eq!(
         field(&out, "stopped: "),
         "--max-counterexamples 1 reached at <stdin>:1; the puzzles after it were not studied"
