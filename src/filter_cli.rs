@@ -23,6 +23,8 @@ use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct FilterArgs {
+    #[command(flatten)]
+    pub ty: crate::type_cli::TypeOpt,
     /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
     input: std::ffi::OsString,
     /// The fast filter (the default): one round of singles after each assumption.

@@ -173,3 +173,142 @@ mod tests {
         assert_ne!(generate(11, 5).puzzle, generate(12, 5).puzzle);
     }
 }
+
+/// One generated puzzle of any type: the givens (`None` empty), the
+/// solution (each cell's symbol), and for types whose puzzles carry signs
+/// (Futoshiki) the signs kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypedGenerated {
+    pub puzzle: Vec<Option<usize>>,
+    pub solution: Vec<usize>,
+    pub signs: Vec<crate::model::Constraint>,
+}
+
+impl TypedGenerated {
+    /// The givens: how many cells the puzzle fills.
+    pub fn clues(&self) -> usize {
+        self.puzzle.iter().flatten().count()
+    }
+}
+
+/// Puzzle `index` of the run with `seed`, of type `m`, by the generic
+/// oracle: a random solution, then (with every sign between neighbours
+/// when the type's puzzles carry signs) givens and signs tried for
+/// removal in a random order, each removed when the solution stays
+/// unique. The result is minimal: removing any one given or sign leaves
+/// several solutions. Depends on `(seed, index)` alone.
+pub fn generate_typed(m: &crate::model::Model, seed: u64, index: u64) -> TypedGenerated {
+    use crate::model::{Constraint, DynBits};
+    use crate::oracle::generic::{count_solutions, live_from_givens, random_solution};
+    let mut rng = rng_for(seed, index);
+    let solution = random_solution(m, &DynBits::full(m.n_cands), &mut rng)
+        .expect("an empty grid of a built-in or checked type has a solution");
+    let n = m.n;
+    let mut signs: Vec<Constraint> = Vec::new();
+    if m.spec.puzzle_signs {
+        for r in 0..n {
+            for c in 0..n {
+                let a = r * n + c;
+                for b in [(c + 1 < n).then_some(a + 1), (r + 1 < n).then_some(a + n)]
+                    .into_iter()
+                    .flatten()
+                {
+                    let (lo, hi) = if solution[a] < solution[b] {
+                        (a, b)
+                    } else {
+                        (b, a)
+                    };
+                    signs.push(Constraint::less(lo, hi, n));
+                }
+            }
+        }
+    }
+    let mut puzzle: Vec<Option<usize>> = solution.iter().map(|&s| Some(s)).collect();
+    let mut kept = vec![true; signs.len()];
+    // Items: cells `0..n_cells`, then signs.
+    let mut items: Vec<usize> = (0..m.n_cells + signs.len()).collect();
+    items.shuffle(&mut rng);
+    let unique = |puzzle: &[Option<usize>], kept: &[bool]| {
+        let live = live_from_givens(m, puzzle);
+        if signs.is_empty() {
+            count_solutions(m, &live, 2) == 1
+        } else {
+            let own: Vec<Constraint> = signs
+                .iter()
+                .zip(kept)
+                .filter(|(_, k)| **k)
+                .map(|(s, _)| s.clone())
+                .collect();
+            count_solutions(&m.with_constraints(&own), &live, 2) == 1
+        }
+    };
+    for item in items {
+        if item < m.n_cells {
+            let given = puzzle[item].take();
+            if !unique(&puzzle, &kept) {
+                puzzle[item] = given;
+            }
+        } else {
+            let k = item - m.n_cells;
+            kept[k] = false;
+            if !unique(&puzzle, &kept) {
+                kept[k] = true;
+            }
+        }
+    }
+    let signs = signs
+        .into_iter()
+        .zip(kept)
+        .filter(|(_, k)| *k)
+        .map(|(s, _)| s)
+        .collect();
+    TypedGenerated {
+        puzzle,
+        solution,
+        signs,
+    }
+}
+
+#[cfg(test)]
+mod typed_tests {
+    use super::*;
+    use crate::model::{Model, builtin::builtin};
+    use crate::oracle::generic::{count_solutions, live_from_givens};
+
+    /// Generated puzzles of other types are unique and minimal, and
+    /// depend on seed and index only.
+    #[test]
+    fn typed_puzzles_are_minimal_and_unique() {
+        for name in ["latin:6", "sudoku:6", "pandiagonal:7", "futoshiki:5"] {
+            let m = Model::build(builtin(name).unwrap());
+            for i in 0..3 {
+                let g = generate_typed(&m, 9, i);
+                assert_eq!(g, generate_typed(&m, 9, i));
+                let p = m.with_constraints(&g.signs);
+                let count = |puzzle: &[Option<usize>], model: &Model| {
+                    count_solutions(model, &live_from_givens(model, puzzle), 2)
+                };
+                assert_eq!(count(&g.puzzle, &p), 1, "{name} {i}");
+                let solved: Vec<Option<usize>> = g.solution.iter().map(|&s| Some(s)).collect();
+                assert_eq!(count(&solved, &p), 1);
+                for c in 0..m.n_cells {
+                    if let Some(s) = g.puzzle[c] {
+                        assert_eq!(s, g.solution[c]);
+                        let mut fewer = g.puzzle.clone();
+                        fewer[c] = None;
+                        assert_eq!(count(&fewer, &p), 2, "{name} {i} cell {c}");
+                    }
+                }
+                for k in 0..g.signs.len() {
+                    let mut fewer = g.signs.clone();
+                    fewer.remove(k);
+                    assert_eq!(count(&g.puzzle, &m.with_constraints(&fewer)), 2);
+                }
+            }
+            assert_ne!(
+                generate_typed(&m, 9, 0).puzzle,
+                generate_typed(&m, 9, 1).puzzle
+            );
+        }
+    }
+}

@@ -4,7 +4,8 @@
 
 use super::{Fail, Results, Status, count, note, positive, progress, worker_threads};
 use rayon::prelude::*;
-use ruledoku::generate::{Generated, generate, line};
+use ruledoku::generate::{Generated, generate, generate_typed, line};
+use ruledoku::model::Model;
 use serde_json::json;
 
 /// Puzzles made per batch of the workers (written, in order, before the
@@ -38,6 +39,8 @@ pub struct GenerateArgs {
     /// Worker threads (default: one per available core).
     #[arg(long, short = 'j', value_name = "N", value_parser = count, allow_negative_numbers = true)]
     jobs: Option<usize>,
+    #[command(flatten)]
+    ty: crate::type_cli::TypeOpt,
 }
 
 /// A seed or an index: a whole number that fits 64 bits.
@@ -50,17 +53,36 @@ fn seed(s: &str) -> Result<u64, String> {
 /// One output line (with its line end) of puzzle `index`.
 fn render(args: &GenerateArgs, seed: u64, index: u64, g: &Generated) -> String {
     let (puzzle, solution) = (line(&g.puzzle), line(&g.solution));
+    render_text(args, seed, index, &puzzle, &solution, g.clues())
+}
+
+/// One output line of puzzle `index` of a type other than classic Sudoku.
+fn render_typed(args: &GenerateArgs, m: &Model, seed: u64, index: u64) -> String {
+    let g = generate_typed(m, seed, index);
+    let (puzzle, solution) = crate::type_cli::generated_text(m, &g);
+    render_text(args, seed, index, &puzzle, &solution, g.clues())
+}
+
+/// One output line, from the puzzle's and the solution's text.
+fn render_text(
+    args: &GenerateArgs,
+    seed: u64,
+    index: u64,
+    puzzle: &str,
+    solution: &str,
+    clues: usize,
+) -> String {
     if args.json {
         let v = json!({
             "index": index,
             "seed": seed,
             "puzzle": puzzle,
             "solution": solution,
-            "clues": g.clues(),
+            "clues": clues,
         });
         format!("{v}\n")
     } else if args.csv {
-        format!("{index},{seed},{puzzle},{solution},{}\n", g.clues())
+        format!("{index},{seed},{puzzle},{solution},{clues}\n")
     } else if args.solution {
         format!("{puzzle} {solution}\n")
     } else {
@@ -70,6 +92,7 @@ fn render(args: &GenerateArgs, seed: u64, index: u64, g: &Generated) -> String {
 
 /// Runs `generate`; [`Status::Done`] when every puzzle was written.
 pub fn generate_cmd(args: &GenerateArgs) -> Result<Status, Fail> {
+    let model = args.ty.model()?;
     let seed = match args.seed {
         Some(s) => s,
         None => {
@@ -103,7 +126,10 @@ pub fn generate_cmd(args: &GenerateArgs) -> Result<Status, Fail> {
         let lines: Vec<String> = pool.install(|| {
             (from..to)
                 .into_par_iter()
-                .map(|i| render(args, seed, i, &generate(seed, i)))
+                .map(|i| match &model {
+                    None => render(args, seed, i, &generate(seed, i)),
+                    Some(m) => render_typed(args, m, seed, i),
+                })
                 .collect()
         });
         for l in &lines {

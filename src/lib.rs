@@ -32,6 +32,7 @@ pub mod generate;
 pub mod grid;
 pub mod input;
 pub mod lang;
+pub mod model;
 pub mod oracle;
 pub mod path;
 pub mod rating;

@@ -15,7 +15,6 @@ use ruledoku::oracle::referee::Referee;
 use ruledoku::oracle::solver::{self, Solutions};
 use ruledoku::path::{self, Rated, Rejected, Unrated, counted};
 use ruledoku::ruleset::{self, RuleSet};
-use serde_json::json;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -29,6 +28,7 @@ mod generate_cli;
 mod input_cli;
 mod output_cli;
 mod study_cli;
+mod type_cli;
 
 #[derive(Parser)]
 #[command(
@@ -60,6 +60,8 @@ enum Cmd {
         /// One JSON object per puzzle.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        ty: type_cli::TypeOpt,
     },
     /// Solve puzzles with a rule set, printing the resolution path and rating.
     Solve {
@@ -126,6 +128,8 @@ enum Cmd {
         /// Report, per rule, searches made, nodes visited, time and conclusions.
         #[arg(long)]
         stats: bool,
+        #[command(flatten)]
+        ty: type_cli::TypeOpt,
     },
     /// Does rule set B conclude everything rule set A concludes, at every state
     /// of the resolution paths where no single applies? Exit status 0 when
@@ -204,6 +208,8 @@ struct RunOpts {
     /// step's SE rating, `rate` prints serate's line (see --format).
     #[arg(long)]
     se: bool,
+    #[command(flatten)]
+    ty: type_cli::TypeOpt,
 }
 
 /// `rate --se` options: serate's output format and early exits.
@@ -404,12 +410,30 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // Commands that serve classic 9×9 Sudoku only refuse other types.
+    let classic_only = match &cli.cmd {
+        Cmd::Solve { opts, .. } => opts.ty.classic_only("solve"),
+        Cmd::Rate { opts, .. } => opts.ty.classic_only("rate"),
+        Cmd::Bench { ty, .. } => ty.classic_only("bench"),
+        Cmd::Filter(args) => args.ty.classic_only("filter"),
+        Cmd::Subsume(args) => args.ty.classic_only("subsume"),
+        Cmd::Classify(args) => args.ty.classic_only("classify"),
+        _ => Ok(()),
+    };
+    if let Err(e) = classic_only {
+        return exit_code(Err(e));
+    }
     let result = match cli.cmd {
         Cmd::Check {
             file,
             solution,
             json,
-        } => check(&file, solution, json),
+            ty,
+        } => match ty.model() {
+            Ok(Some(m)) => type_cli::check_typed(&m, &file, solution, json),
+            Ok(None) => check(&file, solution, json),
+            Err(e) => Err(e),
+        },
         Cmd::Solve {
             input,
             opts,
@@ -477,6 +501,7 @@ fn main() -> ExitCode {
             limit,
             repeat,
             stats,
+            ty: _,
         } => bench(&file, rules.as_deref(), limit, repeat, stats),
         Cmd::Subsume(args) => study_cli::subsume(&args),
         Cmd::Classify(args) => study_cli::classify(&args),
@@ -497,73 +522,30 @@ fn check(file: &OsStr, show_solution: bool, json: bool) -> Result<Status, Fail> 
     let (source, mut recs) = records(file)?;
     let pb = progress(None);
     let mut out = Results::new(&pb);
-    let (mut unique, mut multiple, mut none, mut bad) = (0usize, 0usize, 0usize, 0usize);
+    let mut tally = type_cli::CheckTally::new(show_solution, json);
     for rec in recs.by_ref() {
         pb.inc(1);
         let p = match rec {
             Ok(p) => p,
             Err(e) => {
-                bad += 1;
-                out.message(&e.to_string())?;
-                let line = if json {
-                    json!({"line": e.first_line, "puzzle": null, "solutions": "invalid",
-                           "error": e.kind.to_string()})
-                    .to_string()
-                } else {
-                    format!("{} - invalid {}", e.first_line, e.kind)
-                };
-                out.write(&format!("{line}\n"))?;
+                tally.invalid(&mut out, &e)?;
                 continue;
             }
         };
         let (verdict, sol) = match solver::solve_candidates(&p.masks) {
-            Solutions::None => {
-                none += 1;
-                ("none", None)
-            }
-            Solutions::Unique(g) => {
-                unique += 1;
-                ("unique", Some(g))
-            }
-            Solutions::Multiple { first } => {
-                multiple += 1;
-                ("multiple", Some(first))
-            }
+            Solutions::None => ("none", None),
+            Solutions::Unique(g) => ("unique", Some(g)),
+            Solutions::Multiple { first } => ("multiple", Some(first)),
         };
-        let line = if json {
-            let mut o = json!({"line": p.line, "puzzle": p.text, "solutions": verdict});
-            if show_solution && let Some(g) = sol {
-                o["solution"] = json!(grid_text(&g));
-            }
-            format!("{o}\n")
-        } else if show_solution && let Some(g) = sol {
-            format!("{} {} {verdict} {}\n", p.line, p.text, grid_text(&g))
-        } else {
-            format!("{} {} {verdict}\n", p.line, p.text)
-        };
-        out.write(&line)?;
+        let sol = sol.map(|g| grid_text(&g));
+        tally.verdict(&mut out, p.line, &p.text, verdict, sol.as_deref())?;
     }
     if let Err(e) = recs.end() {
         // The results so far, then the error (no summary: the input was cut).
         out.finish()?;
         return Err(e.into());
     }
-    let total = unique + multiple + none;
-    if total + bad == 0 {
-        out.message(&no_puzzle(&source))?;
-    }
-    let summary = if json {
-        json!({"summary": {"puzzles": total, "unique": unique, "multiple": multiple, "none": none, "invalid": bad}}).to_string()
-    } else {
-        format!(
-            "{}: {unique} unique, {multiple} multiple, {none} no solution; {}",
-            counted(total, "puzzle"),
-            counted(bad, "invalid line")
-        )
-    };
-    out.write(&format!("{summary}\n"))?;
-    out.finish()?;
-    Ok(Status::invalid_if(bad > 0 || total == 0))
+    tally.finish(out, &source)
 }
 
 #[derive(Clone, Copy, PartialEq)]

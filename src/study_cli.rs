@@ -20,6 +20,8 @@ const CHUNK: usize = 64;
 
 #[derive(clap::Args)]
 pub struct SubsumeArgs {
+    #[command(flatten)]
+    pub ty: crate::type_cli::TypeOpt,
     /// A: a rule name, a family (`x-wing`, `whip`, `whip[..4]`), a rule file,
     /// a rule set, or several joined by `+`.
     a: String,
@@ -473,6 +475,8 @@ fn text_report(
 
 #[derive(clap::Args)]
 pub struct ClassifyArgs {
+    #[command(flatten)]
+    pub ty: crate::type_cli::TypeOpt,
     /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
     input: std::ffi::OsString,
     /// A ladder: a built-in name (w, l, m) or a ladder file; may be repeated.

@@ -21,6 +21,7 @@ const NOT_LAYERS: &[&str] = &[
     "output_cli.rs",
     "batch_cli.rs",
     "test_data.rs",
+    "type_cli.rs",
 ];
 
 fn root() -> PathBuf {

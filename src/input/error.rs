@@ -70,6 +70,28 @@ pub enum ErrorKind {
     LineTooLong { limit: usize },
     /// The input could not be read.
     Io { message: String },
+    /// A puzzle of a type other than classic Sudoku with `found` cells
+    /// where the type has `expected`.
+    SymbolCount { found: usize, expected: usize },
+    /// A token that is no symbol of the puzzle's type: the token, quoted,
+    /// and what was expected (one string, to keep errors small).
+    BadSymbol { message: String },
+    /// A grid of a type other than classic Sudoku without its `expected`
+    /// rows.
+    TypedGridRows { found: usize, expected: usize },
+    /// Row `row` (1-based) of such a grid without its `expected` cells.
+    TypedRowCells {
+        row: usize,
+        found: usize,
+        expected: usize,
+    },
+    /// Two givens that cannot both hold, and why: `givens r1c1 = 5 and
+    /// r1c5 = 5 contradict each other (both in row 1)`.
+    ContradictoryGivens { message: String },
+    /// A Futoshiki record whose inequality signs are wrong.
+    Signs { message: String },
+    /// A Futoshiki record in Simon Tatham's form that is wrong.
+    Tatham { message: String },
 }
 
 impl ErrorKind {
@@ -92,6 +114,13 @@ impl ErrorKind {
             ErrorKind::ExtraInput { .. } => "extra-input",
             ErrorKind::LineTooLong { .. } => "line-too-long",
             ErrorKind::Io { .. } => "io",
+            ErrorKind::SymbolCount { .. } => "wrong-length",
+            ErrorKind::BadSymbol { .. } => "bad-char",
+            ErrorKind::TypedGridRows { .. } => "grid-rows",
+            ErrorKind::TypedRowCells { .. } => "row-cells",
+            ErrorKind::ContradictoryGivens { .. } => "duplicate-given",
+            ErrorKind::Signs { .. } => "bad-signs",
+            ErrorKind::Tatham { .. } => "bad-tatham",
         }
     }
 }
@@ -159,6 +188,22 @@ impl fmt::Display for ErrorKind {
                 write!(f, "line longer than {limit} bytes: not a puzzle")
             }
             ErrorKind::Io { message } => write!(f, "read error: {message}"),
+            ErrorKind::SymbolCount { found, expected } => {
+                write!(f, "line has {found} cells, expected {expected}")
+            }
+            ErrorKind::BadSymbol { message } => write!(f, "bad symbol {message}"),
+            ErrorKind::TypedGridRows { found, expected } => {
+                let s = if *found == 1 { "" } else { "s" };
+                write!(f, "grid has {found} row{s}, expected {expected}")
+            }
+            ErrorKind::TypedRowCells {
+                row,
+                found,
+                expected,
+            } => write!(f, "grid row {row} has {found} cells, expected {expected}"),
+            ErrorKind::ContradictoryGivens { message } => f.write_str(message),
+            ErrorKind::Signs { message } => f.write_str(message),
+            ErrorKind::Tatham { message } => write!(f, "Tatham description: {message}"),
         }
     }
 }

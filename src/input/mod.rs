@@ -1,5 +1,9 @@
 //! Reading Sudoku puzzles from text, in every common format, auto-detected per record.
 //!
+//! This page describes classic 9×9 Sudoku's formats; puzzles of the other
+//! types ([`crate::model`]: 16×16 Sudoku, Latin squares, Futoshiki, users'
+//! types) are read by [`typed`], with the same error type.
+//!
 //! # Formats
 //!
 //! * [`Format::Line81`] — one puzzle per line: 81 cell characters, digits `1`-`9` for
@@ -99,9 +103,13 @@
 mod assemble;
 mod classify;
 mod error;
+mod futoshiki;
 mod reader;
 #[cfg(test)]
 mod tests;
+pub mod typed;
+#[cfg(test)]
+mod typed_tests;
 
 use std::fmt;
 
