@@ -497,12 +497,6 @@ impl ChainSearch {
                                 }
                                 let mut nr = rights;
                                 nr.insert(r);
-                                if k >= 2
-                                    && buf.reach.need(r) > 1
-                                    && !buf.reach.reaches(r, &nr, n - k - 1)
-                                {
-                                    continue;
-                                }
                                 (r, links(r).and(live), nr, g_rights)
                             }
                             2.. if self.spec.groups => {
@@ -549,6 +543,16 @@ impl ChainSearch {
                             }
                             let mut new_lefts = mb.lefts;
                             new_lefts.insert(l);
+                            if single && k + 2 < n && buf.reach.need(r) > 1 {
+                                // Every candidate of the chain so far is
+                                // used (lefts are all kept before the last
+                                // two steps).
+                                let mut used = new_lefts.or(&new_rights);
+                                used.insert(z);
+                                if !buf.reach.reaches(r, &used, n - k - 1) {
+                                    continue;
+                                }
+                            }
                             let new_lefts = new_lefts.and(&kept);
                             let c = match child {
                                 Some(c) => c,

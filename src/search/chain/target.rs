@@ -120,6 +120,57 @@ impl<'a> Family<'a> {
         out.and(live)
     }
 
+    /// For bivalue chains (no other candidates, left-linking candidates
+    /// linked to the previous right-linking one, ending linked to the
+    /// target) of every length from 2 to the longest: the live candidates
+    /// `y` that some variable of an allowed space with exactly two live
+    /// candidates, both linked to `y` and neither `y`, points at; `None`
+    /// for other families.
+    ///
+    /// Claim: a chain of another target `t` that concludes a candidate `y`
+    /// whose own search found no chain of any length holds such a variable.
+    /// Its candidates all differ, `L1` and `Rn` are linked to `y`, and `y`
+    /// is in the chain (else the chain is one of `y`'s own, of the same
+    /// length). If `y = Rk` (`k < n`), `Vk+1..Vn` is a chain for `y`
+    /// (`Lk+1` is linked to `Rk = y`, `Rn` to `y`), of length `n − k`, so
+    /// `n − k = 1`: `Vn` holds `Ln`, linked to `Rn−1 = y`, and `Rn`, linked
+    /// to `y`. If `y = Lk` (`k > 1`: `L1` is linked to `y`), `V1..Vk−1` is
+    /// a chain for `y` (`L1` and `Rk−1` are linked to `Lk = y`) of length
+    /// `k − 1`, so `k = 2`: `V1` holds `L1` and `R1`, both linked to `y`.
+    /// (The digits of a one-digit chain, the spaces of a typed one, are
+    /// those of the sub-chain too.) So the targets whose own search found
+    /// nothing and that no such variable points at are concluded by no
+    /// other target's chain either.
+    fn pointed(&self, state: &State) -> Option<Bits> {
+        let spec = &self.base.spec;
+        let n = 63 - self.lengths.leading_zeros() as usize;
+        let every_length = n >= 2 && self.lengths == (2u64 << n) - 4;
+        if !every_length
+            || spec.extras != super::Extras::default()
+            || spec.groups
+            || spec.ending != super::Ending::LinkedToTarget
+        {
+            return None;
+        }
+        let live = &state.cands;
+        let mut out = Bits::EMPTY;
+        for v in 0..crate::grid::geometry::N_VARS {
+            if !self.base.space_ok(v) {
+                continue;
+            }
+            let cands = live.and(&TABLES.var[v]);
+            if cands.len() != 2 {
+                continue;
+            }
+            let mut both = Bits::first(crate::grid::geometry::N_CANDS);
+            for c in cands.iter() {
+                both = both.and(links(c));
+            }
+            out = out.or(&both.and(live).minus(&cands));
+        }
+        Some(out)
+    }
+
     /// The members' matches that conclude some of `wanted`'s eliminations
     /// (chain rules only eliminate), as [`Searcher::search_for`]
     /// (`f` gets the member's id): each wanted candidate that some member's
@@ -212,6 +263,12 @@ impl<'a> Family<'a> {
         let mut rest = zs.minus(&got).minus(&gave_up);
         if !self.fits_others() || rest.is_empty() {
             return ControlFlow::Continue(());
+        }
+        if let Some(pointed) = self.pointed(state) {
+            rest = rest.and(&pointed);
+            if rest.is_empty() {
+                return ControlFlow::Continue(());
+            }
         }
         // Other targets' chains that may fit what is left.
         let mut unsure = false;
