@@ -341,6 +341,14 @@ impl SearchCx {
         self.clock.charge(n)
     }
 
+    /// Looks at the clock now, whatever the work counted since the last
+    /// look (a search whose units of work vary in cost: a chain search's
+    /// partial chains); `true` when the search must stop now.
+    pub fn look(&mut self) -> bool {
+        self.clock.look();
+        self.clock.interrupted
+    }
+
     /// Did a search stop (at the deadline, the node limit or the memory
     /// cap)?
     pub fn interrupted(&self) -> bool {

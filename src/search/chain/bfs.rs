@@ -92,9 +92,10 @@ struct Partial {
     /// Live candidates linked to some right-linking candidate so far.
     t_cover: Bits,
     /// The first and last of its members (a list through
-    /// [`Member::next`] in the depth's members).
+    /// [`Member::next`] in the depth's members), and their number.
     first: u32,
     last: u32,
+    len: u32,
 }
 
 /// One partial chain: its node and its left-linking candidates.
@@ -107,6 +108,8 @@ pub(super) struct Member {
     pub(super) lefts: Bits,
     /// The next member of its partial chain (`u32::MAX`: none).
     next: u32,
+    /// Its partial chain (an index into the depth's partial chains).
+    part: u32,
 }
 
 const NONE: u32 = u32::MAX;
@@ -116,13 +119,32 @@ const ROOT: Partial = Partial {
     t_cover: Bits::EMPTY,
     first: 0,
     last: 0,
+    len: 1,
 };
 
 const ROOT_MEMBER: Member = Member {
     node: NONE,
     lefts: Bits::EMPTY,
     next: NONE,
+    part: 0,
 };
+
+/// A partial chain with this many members or more finds a new member's
+/// twin through [`Buffers::member_seen`]; one with fewer looks through its
+/// members.
+const SCAN: u32 = 8;
+
+/// The hash of a member's left-linking candidates in partial chain `c`.
+#[inline]
+fn lefts_hash(c: u32, lefts: &Bits) -> u32 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = u64::from(c).wrapping_mul(K);
+    for w in &lefts.0 {
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    h ^= h >> 29;
+    (h.wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 32) as u32
+}
 
 /// The partial chains of one depth, told apart by key: an open-addressing
 /// table of indices into the depth's partial chains (with their hashes),
@@ -161,6 +183,12 @@ impl Seen {
     /// The index of the partial chain of `parts` with this key, if any.
     #[inline]
     fn find(&self, h: u32, parts: &[Partial], key: &Key) -> Option<u32> {
+        self.find_by(h, |idx| parts[idx as usize].key == *key)
+    }
+
+    /// The index recorded with hash `h` that `same` accepts, if any.
+    #[inline]
+    fn find_by(&self, h: u32, same: impl Fn(u32) -> bool) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let mut i = h as usize & mask;
         loop {
@@ -168,7 +196,7 @@ impl Seen {
             if idx == u32::MAX {
                 return None;
             }
-            if sh == h && parts[idx as usize].key == *key {
+            if sh == h && same(idx) {
                 return Some(idx);
             }
             i = (i + 1) & mask;
@@ -219,6 +247,9 @@ pub(super) struct Buffers {
     members: Vec<Member>,
     next_members: Vec<Member>,
     seen: Seen,
+    /// The members of the next depth's partial chains of [`SCAN`] members
+    /// or more, told apart by their left-linking candidates.
+    member_seen: Seen,
     /// The variables a partial chain still needs, at least (bivalue
     /// chains: [`super::reach`]).
     pub(super) reach: Reach,
@@ -237,6 +268,7 @@ impl Buffers {
             + (self.frontier.capacity() + self.next.capacity()) * size_of::<Partial>()
             + (self.members.capacity() + self.next_members.capacity()) * size_of::<Member>()
             + self.seen.bytes()
+            + self.member_seen.bytes()
             + self.reach.bytes()
     }
 
@@ -254,8 +286,10 @@ impl Buffers {
             }
         }
         let mut g = growth(&self.nodes) + growth(&self.next) + growth(&self.next_members);
-        if (self.seen.used.len() + 1) * 2 > self.seen.slots.len() {
-            g += 2 * self.seen.slots.len() * size_of::<(u32, u32)>() + growth(&self.seen.used);
+        for seen in [&self.seen, &self.member_seen] {
+            if (seen.used.len() + 1) * 2 > seen.slots.len() {
+                g += 2 * seen.slots.len() * size_of::<(u32, u32)>() + growth(&seen.used);
+            }
         }
         g > 0 && cx.memory_limit().is_some() && cx.over(g)
     }
@@ -266,9 +300,9 @@ impl Buffers {
         if now > self.held {
             let more = now - self.held;
             self.held = now;
-            cx.hold(more)
+            cx.hold(more) || cx.look()
         } else {
-            cx.interrupted()
+            cx.look()
         }
     }
 
@@ -296,13 +330,26 @@ impl Buffers {
     /// members has the same (it has the same extensions).
     fn add_member(&mut self, c: u32, parent: u32, step: (usize, usize, usize), lefts: Bits) {
         let part = &self.next[c as usize];
-        let mut m = part.first;
-        while m != NONE {
-            let mb = &self.next_members[m as usize];
-            if mb.lefts == lefts {
+        let mut h = 0;
+        if part.len < SCAN {
+            let mut m = part.first;
+            while m != NONE {
+                let mb = &self.next_members[m as usize];
+                if mb.lefts == lefts {
+                    return;
+                }
+                m = mb.next;
+            }
+        } else {
+            h = lefts_hash(c, &lefts);
+            let members = &self.next_members;
+            let twin = self.member_seen.find_by(h, |i| {
+                let mb = &members[i as usize];
+                mb.part == c && mb.lefts == lefts
+            });
+            if twin.is_some() {
                 return;
             }
-            m = mb.next;
         }
         let (var, left, right) = step;
         self.nodes.push(Node {
@@ -316,6 +363,7 @@ impl Buffers {
             node: (self.nodes.len() - 1) as u32,
             lefts,
             next: NONE,
+            part: c,
         });
         let part = &mut self.next[c as usize];
         if part.last == NONE {
@@ -324,6 +372,18 @@ impl Buffers {
             self.next_members[part.last as usize].next = new;
         }
         part.last = new;
+        part.len += 1;
+        if part.len > SCAN {
+            self.member_seen.insert(h, new);
+        } else if part.len == SCAN {
+            // From now on its members are found by their hash.
+            let mut m = part.first;
+            while m != NONE {
+                let mb = &self.next_members[m as usize];
+                self.member_seen.insert(lefts_hash(c, &mb.lefts), m);
+                m = mb.next;
+            }
+        }
     }
 }
 
@@ -405,6 +465,7 @@ impl ChainSearch {
             buf.next.clear();
             buf.next_members.clear();
             buf.seen.clear(buf.frontier.len());
+            buf.member_seen.clear(buf.member_seen.used.len());
             let mut pushed = 0u32;
             for fi in 0..buf.frontier.len() {
                 let p = buf.frontier[fi];
@@ -563,6 +624,7 @@ impl ChainSearch {
                                         t_cover: new_t_cover,
                                         first: NONE,
                                         last: NONE,
+                                        len: 0,
                                     });
                                     buf.seen.insert(h, c);
                                     child = Some(c);
