@@ -24,7 +24,7 @@ use crate::grid::board::Board;
 use crate::grid::state::State;
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
-use crate::search::{ConclusionKind, Evidence, Found, Grade, SearchCx, trial};
+use crate::search::{ConclusionKind, Evidence, Found, Grade, SearchCx, Stop, trial};
 use serde::Serialize;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -43,6 +43,8 @@ pub enum StopReason {
     Contradiction,
     StepLimit,
     TimeLimit,
+    /// A search went over the memory cap ([`Runner::max_memory`]).
+    MemoryLimit,
 }
 
 impl StopReason {
@@ -54,6 +56,7 @@ impl StopReason {
             StopReason::Contradiction => "contradiction",
             StopReason::StepLimit => "step-limit",
             StopReason::TimeLimit => "time-limit",
+            StopReason::MemoryLimit => "memory-limit",
         }
     }
 }
@@ -165,6 +168,8 @@ pub struct Run {
     pub elapsed: Duration,
     /// Per-rule statistics, in the set's rule order (when asked for).
     pub stats: Option<Vec<RuleStats>>,
+    /// The set's rating type ([`RuleSet::rating_type`]).
+    pub rating_type: Option<String>,
 }
 
 impl Run {
@@ -187,10 +192,17 @@ impl Run {
 
     /// The rating label: the most complex step's label (a run of singles
     /// only is rated by its hardest single: `HS` or `NS`), `Singles` when
-    /// no step was applied.
+    /// no step was applied; for a set with a rating type `T` and a hardest
+    /// step of integral level `n` ≥ 1, `T[n]` (a gW run whose hardest step
+    /// is a plain whip[8] is `gW[8]`, as SudoRules names it).
     pub fn rating(&self) -> String {
-        self.hardest_step()
-            .map_or_else(|| "Singles".into(), |s| s.grade.label.clone())
+        let Some(s) = self.hardest_step() else {
+            return "Singles".into();
+        };
+        match (&self.rating_type, s.grade.level.integral()) {
+            (Some(t), Some(n)) if n >= 1 => format!("{t}[{n}]"),
+            _ => s.grade.label.clone(),
+        }
     }
 }
 
@@ -368,6 +380,7 @@ pub struct Runner<'a> {
     limits: Limits,
     stats: bool,
     outcome_only: bool,
+    max_memory: Option<usize>,
 }
 
 impl<'a> Runner<'a> {
@@ -377,7 +390,16 @@ impl<'a> Runner<'a> {
             limits: Limits::default(),
             stats: false,
             outcome_only: false,
+            max_memory: None,
         }
+    }
+
+    /// A cap on the memory a search may hold (bytes, as searches count it:
+    /// [`SearchCx::hold`]); a search over it stops the run
+    /// ([`StopReason::MemoryLimit`]).
+    pub fn max_memory(mut self, bytes: Option<usize>) -> Self {
+        self.max_memory = bytes;
+        self
     }
 
     /// Only the steps' conclusions and grades will be read (their counts,
@@ -456,6 +478,7 @@ impl<'a> Runner<'a> {
         let mut cx = SearchCx::new(deadline);
         // The run's givens: the values it starts from.
         cx.set_givens(state.values);
+        cx.set_memory_limit(self.max_memory);
         cx.trial = trial::Scratch::for_rules(set.rules.iter().map(|r| &*r.searcher));
         let keep = obs.wants_steps();
         // Statistics read every search's nodes, which an outcome-only
@@ -484,10 +507,11 @@ impl<'a> Runner<'a> {
             let mut found = None;
             let ri = find(set, &board, &mut cx, obs, &mut found);
             let Some(f) = &found else {
-                if cx.interrupted() {
-                    break StopReason::TimeLimit;
+                match cx.stop() {
+                    Some(Stop::Memory) => break StopReason::MemoryLimit,
+                    Some(_) => break StopReason::TimeLimit,
+                    None => break StopReason::Stuck,
                 }
-                break StopReason::Stuck;
             };
             made += 1;
             if !keep {
@@ -522,6 +546,7 @@ impl<'a> Runner<'a> {
             hardest,
             elapsed: start.elapsed(),
             stats: None,
+            rating_type: set.rating_type.clone(),
         }
     }
 }

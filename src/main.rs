@@ -132,9 +132,10 @@ enum Cmd {
         ty: type_cli::TypeOpt,
     },
     /// Does rule set B conclude everything rule set A concludes, at every state
-    /// of the resolution paths? Exit status 0 when it did, 4 when a
-    /// counter-example was found, 1 when it did but some records could not
-    /// be studied, 2 on bad input.
+    /// of the resolution paths where no single applies? Exit status 0 when
+    /// it did, 4 when a counter-example was found, 1 when none was but some
+    /// records could not be studied or limits left states undecided, 2 on
+    /// bad input.
     Subsume(study_cli::SubsumeArgs),
     /// Classify a collection: the puzzles each rung of a ladder of rule sets
     /// solves (Berthier's L/M/N tables), and the distribution of a rating;

@@ -93,6 +93,7 @@ pub fn render_run(puzzle_text: &str, set: &RuleSet, run: &Run) -> String {
             StopReason::Contradiction => "contradiction: a CSP variable has no candidate",
             StopReason::StepLimit => "step limit reached",
             StopReason::TimeLimit => "time limit reached",
+            StopReason::MemoryLimit => "memory limit reached",
             StopReason::Solved => "",
         };
         let missing = 81 - run.state.value_count();

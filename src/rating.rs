@@ -58,6 +58,12 @@ impl Rating {
         self.tenths.div_euclid(10)
     }
 
+    /// The value of a level written without a decimal (`None` for `7.5`
+    /// or `3.0`).
+    pub fn integral(self) -> Option<i64> {
+        (!self.decimal).then(|| self.whole())
+    }
+
     /// This rating plus `t` tenths (SE's length increment), printed with a decimal.
     pub fn plus_tenths(self, t: i64) -> Rating {
         Rating {

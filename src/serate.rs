@@ -190,7 +190,9 @@ pub fn run(set: &RuleSet, state: State, limits: Limits, bounds: Bounds, stats: b
     match run.stop {
         StopReason::Solved => {}
         StopReason::Stuck | StopReason::Contradiction => r.er = Some(UNSOLVED),
-        StopReason::StepLimit | StopReason::TimeLimit => r.complete = false,
+        StopReason::StepLimit | StopReason::TimeLimit | StopReason::MemoryLimit => {
+            r.complete = false
+        }
     }
     // SE's hardest step is the one of the highest rating (the first of them).
     run.hardest = None;
@@ -344,6 +346,7 @@ pub fn render_path(puzzle: &str, set: &RuleSet, se: &SeRun) -> String {
             }
             (None, StopReason::StepLimit) => "step limit reached".into(),
             (None, StopReason::TimeLimit) => "time limit reached".into(),
+            (None, StopReason::MemoryLimit) => "memory limit reached".into(),
             (None, StopReason::Solved) => String::new(),
         };
         let missing = 81 - run.state.value_count();

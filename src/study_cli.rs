@@ -12,6 +12,7 @@ use ruledoku::ruleset::{self, Library};
 use ruledoku::study::spec::{self, Resolved};
 use ruledoku::study::subsume::{Counts, Example, Mode, PuzzleStudy, Study};
 use serde_json::json;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Records handed to the worker threads at a time.
@@ -37,19 +38,54 @@ pub struct SubsumeArgs {
     /// Print at most this many counter-examples.
     #[arg(long, value_name = "N", default_value = "3", value_parser = super::count, allow_negative_numbers = true)]
     examples: usize,
+    /// Stop the study once this many states where B misses something were
+    /// found (the puzzles after the one where it happens are not studied).
+    /// Default: the number of --examples (one counter-example answers the
+    /// question), unless --every-counterexample.
+    #[arg(long, value_name = "N", value_parser = super::positive, allow_negative_numbers = true)]
+    max_counterexamples: Option<usize>,
+    /// Go on after the counter-examples printed, to study every puzzle and
+    /// count every miss.
+    #[arg(long, conflicts_with = "max_counterexamples")]
+    every_counterexample: bool,
+    /// Examine the states where a single applies too (by default only the
+    /// states where the path's step is not a single, and its last state,
+    /// are examined: those where a resolution theory, singles first, tries
+    /// A's rules).
+    #[arg(long)]
+    every_state: bool,
     /// Look rule names and families up in this rule set (default: every
     /// rule file shipped in rules/).
     #[arg(long, value_name = "SET")]
     from: Option<String>,
-    /// Stop each resolution path (and each closure) after this many seconds.
+    /// Stop each puzzle's study (its resolution path, every search, the
+    /// closures) after this many seconds; the states left are not examined.
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_negative_numbers = true)]
     max_seconds: Option<Duration>,
+    /// The memory the searches of all workers may hold together, in MiB
+    /// (each worker has its share); a search that would hold more is given
+    /// up and its question left undecided.
+    #[arg(long, value_name = "MIB", default_value = "512", value_parser = mebibytes, allow_negative_numbers = true)]
+    max_memory: usize,
     /// Worker threads (default: one per available core).
     #[arg(long, short = 'j', value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
     jobs: Option<usize>,
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// The largest `--max-memory`: 1 TiB.
+const MAX_MEBIBYTES: usize = 1 << 20;
+
+/// A number of MiB, 1 to [`MAX_MEBIBYTES`], in bytes.
+fn mebibytes(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_MEBIBYTES).contains(&n) => Ok(n << 20),
+        _ => Err(format!(
+            "expected a number of MiB, a whole number from 1 to {MAX_MEBIBYTES}"
+        )),
+    }
 }
 
 /// The worker pool for `-j` (default: every available core).
@@ -190,6 +226,12 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
     } else {
         Mode::Direct
     };
+    let workers = pool.current_num_threads().max(1);
+    // One counter-example answers the question: by default the study ends
+    // once it has those it prints.
+    let max_cx = args
+        .max_counterexamples
+        .or_else(|| (!args.every_counterexample && args.examples > 0).then_some(args.examples));
     let study = Study {
         a: &a.rules,
         b: &b.rules,
@@ -200,18 +242,28 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
             max_steps: None,
             max_time: args.max_seconds,
         },
+        max_memory: Some(args.max_memory / workers),
+        max_counterexamples: max_cx,
+        every_state: args.every_state,
     };
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let mut total = Counts::default();
     let mut bad = 0usize;
     let mut examples: Vec<(usize, String, Example)> = Vec::new();
+    // The line of the puzzle where --max-counterexamples was reached: the
+    // puzzles after it are neither studied nor counted.
+    let stop_line = AtomicUsize::new(usize::MAX);
+    let mut stopped_at: Option<usize> = None;
     each_record(
         &pool,
         &mut recs,
         &source,
         &mut out,
-        |p| study.puzzle(State::from_masks(&p.masks, &p.givens)),
+        |p| {
+            (p.line <= stop_line.load(Ordering::Relaxed))
+                .then(|| study.puzzle(State::from_masks(&p.masks, &p.givens)))
+        },
         |out, r| {
             pb.inc(1);
             match r {
@@ -219,19 +271,25 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
                     bad += 1;
                     out.message(&msg)?;
                 }
+                Ok((p, _)) if stopped_at.is_some_and(|l| p.line > l) => {}
+                Ok((_, None)) => {}
                 Ok((
                     p,
-                    PuzzleStudy {
+                    Some(PuzzleStudy {
                         counts,
                         examples: ex,
                         ..
-                    },
+                    }),
                 )) => {
                     total.add(&counts);
                     for e in ex {
                         if examples.len() < args.examples {
                             examples.push((p.line, p.text.clone(), e));
                         }
+                    }
+                    if max_cx.is_some_and(|n| total.states_missed >= n as u64) {
+                        stopped_at = Some(p.line);
+                        stop_line.store(p.line, Ordering::Relaxed);
                     }
                 }
             }
@@ -251,67 +309,168 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
         });
         return Ok(Status::Invalid);
     }
-    let held = total.missed() == 0;
+    let verdict = if total.missed() > 0 {
+        Verdict::No
+    } else if total.complete() {
+        Verdict::Yes
+    } else {
+        Verdict::NotShown
+    };
     let text = if args.json {
         let ex: Vec<_> = examples
             .iter()
             .map(|(line, puzzle, e)| {
                 json!({"line": line, "puzzle": puzzle, "state": e.state.pencil_marks(),
-                       "step": e.step, "missed": e.missed.texts()})
+                       "step": e.step, "missed": e.missed.texts(), "partial": e.partial})
             })
             .collect();
         let side = |r: &Resolved| json!({"spec": r.spec, "rules": r.names()});
         format!(
             "{}\n",
             json!({"a": side(&a), "b": side(&b), "mode": mode, "path_rules": path.name,
-                   "not_studied": bad, "counts": total, "subsumed": held, "examples": ex})
+                   "not_studied": bad, "counts": total, "stopped_at_line": stopped_at,
+                   "subsumed": verdict.json(), "examples": ex})
         )
     } else {
-        let mut t = String::new();
-        t += &format!("A: {} ({})\n", a.spec, names(&a));
-        t += &format!("B: {} ({})", b.spec, names(&b));
-        t += if args.closure {
-            ", to its fixpoint\n"
-        } else {
-            ", direct\n"
-        };
-        t += &format!("path rules: {}\n", path.name);
-        t += &format!("puzzles: {} studied, {bad} not studied\n", total.puzzles);
-        t += &format!("states examined: {}\n", total.states);
-        t += &format!(
-            "A concludes at {}: {}, {}\n",
-            counted(total.states_with_a, "state"),
-            counted(total.a_eliminations, "elimination"),
-            counted(total.a_assertions, "assertion")
-        );
-        t += &format!(
-            "B misses: {}, {} (at {}, in {})\n",
-            counted(total.missed_eliminations, "elimination"),
-            counted(total.missed_assertions, "assertion"),
-            counted(total.states_missed, "state"),
-            counted(total.puzzles_missed, "puzzle")
-        );
-        for (i, (line, puzzle, e)) in examples.iter().enumerate() {
-            t += &format!("counter-example {}: {source}:{line}\n", i + 1);
-            t += &format!("  puzzle: {puzzle}\n");
-            t += &format!("  state: {}\n", e.state.pencil_marks());
-            t += &format!("  A: {}\n", e.step);
-            t += &format!("  B misses: {}\n", e.missed.texts().join(", "));
-        }
-        t += if held {
-            "result: A ⊆ B on every state examined\n"
-        } else {
-            "result: A ⊄ B\n"
-        };
-        t
+        text_report(
+            args, &a, &b, &path.name, &source, bad, &total, stopped_at, &examples, verdict,
+        )
     };
     out.write(&text)?;
     out.finish()?;
-    Ok(if held {
-        Status::invalid_if(bad > 0)
-    } else {
-        Status::Verdict
+    Ok(match verdict {
+        Verdict::Yes => Status::invalid_if(bad > 0),
+        Verdict::No => Status::Verdict,
+        Verdict::NotShown => Status::Invalid,
     })
+}
+
+/// What a study shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// A ⊆ B on every state examined, everything decided.
+    Yes,
+    /// A counter-example.
+    No,
+    /// No counter-example, but a limit left something undecided.
+    NotShown,
+}
+
+impl Verdict {
+    fn json(self) -> serde_json::Value {
+        match self {
+            Verdict::Yes => json!(true),
+            Verdict::No => json!(false),
+            Verdict::NotShown => serde_json::Value::Null,
+        }
+    }
+}
+
+/// The text report of `subsume`.
+#[allow(clippy::too_many_arguments)]
+fn text_report(
+    args: &SubsumeArgs,
+    a: &Resolved,
+    b: &Resolved,
+    path: &str,
+    source: &str,
+    bad: usize,
+    total: &Counts,
+    stopped_at: Option<usize>,
+    examples: &[(usize, String, Example)],
+    verdict: Verdict,
+) -> String {
+    let mut t = String::new();
+    t += &format!("A: {} ({})\n", a.spec, names(a));
+    t += &format!("B: {} ({})", b.spec, names(b));
+    t += if args.closure {
+        ", to its fixpoint\n"
+    } else {
+        ", direct\n"
+    };
+    t += &format!("path rules: {path}\n");
+    t += &format!("puzzles: {} studied, {bad} not studied\n", total.puzzles);
+    t += &format!("states examined: {}", total.states);
+    t += &if args.every_state {
+        " (every state of the paths)\n".to_string()
+    } else {
+        format!(
+            " (where no single applies; {} before a single not examined: --every-state)\n",
+            total.states_before_singles
+        )
+    };
+    t += &format!(
+        "A concludes at {}: {}, {}\n",
+        counted(total.states_with_a, "state"),
+        counted(total.a_eliminations, "elimination"),
+        counted(total.a_assertions, "assertion")
+    );
+    t += &format!(
+        "B misses: {}, {} (at {}, in {})\n",
+        counted(total.missed_eliminations, "elimination"),
+        counted(total.missed_assertions, "assertion"),
+        counted(total.states_missed, "state"),
+        counted(total.puzzles_missed, "puzzle")
+    );
+    if total.states_undecided > 0 {
+        t += &format!(
+            "not decided: {} ({} A may conclude, {} of A's not known to be covered: a search went over the memory cap, or the time ran out)\n",
+            counted(total.states_undecided, "state"),
+            counted(total.undecided_a, "candidate"),
+            counted(total.undecided_cover, "conclusion"),
+        );
+    }
+    if total.puzzles_time_limit > 0 {
+        t += &format!(
+            "time limit: {} stopped, {} not examined\n",
+            counted(total.puzzles_time_limit, "puzzle"),
+            counted(total.states_not_examined, "state"),
+        );
+    }
+    if total.puzzles_memory_limit > 0 {
+        t += &format!(
+            "memory limit: {} whose resolution path went over it\n",
+            counted(total.puzzles_memory_limit, "puzzle"),
+        );
+    }
+    if let Some(line) = stopped_at {
+        t += &match args.max_counterexamples {
+            Some(n) => format!(
+                "stopped: --max-counterexamples {n} reached at {source}:{line}; the puzzles after it were not studied\n"
+            ),
+            None => format!(
+                "stopped: the {} printed found at {source}:{line}; the puzzles after it were not studied (--every-counterexample to study them)\n",
+                counted(args.examples as u64, "counter-example")
+            ),
+        };
+    }
+    for (i, (line, puzzle, e)) in examples.iter().enumerate() {
+        t += &format!("counter-example {}: {source}:{line}\n", i + 1);
+        t += &format!("  puzzle: {puzzle}\n");
+        t += &format!("  state: {}\n", e.state.pencil_marks());
+        if e.step.is_empty() {
+            t += "  A: (its step was not searched for again: the time limit)\n";
+        } else {
+            t += &format!("  A: {}\n", e.step);
+        }
+        t += &format!(
+            "  B misses: {}{}\n",
+            e.missed.texts().join(", "),
+            if e.partial {
+                " (the study stopped at this state: A's other rules were not searched)"
+            } else {
+                ""
+            }
+        );
+    }
+    t += match verdict {
+        Verdict::Yes => "result: A ⊆ B on every state examined\n",
+        Verdict::No => "result: A ⊄ B\n",
+        Verdict::NotShown => {
+            "result: A ⊆ B not shown: no counter-example, but limits left states undecided or not examined\n"
+        }
+    };
+    t
 }
 
 #[derive(clap::Args)]

@@ -65,7 +65,18 @@ fn a_failed_write_on_standard_error_never_stops_the_results() {
         (&["check", f], 1),
         (&["filter", "-j", "1", f], 1),
         (&["classify", "--ladder", "w", "-j", "1", f], 1),
-        (&["subsume", "x-wing", "whip[..2]", "-j", "1", f], 4),
+        (
+            &[
+                "subsume",
+                "x-wing",
+                "whip[..2]",
+                "--every-state",
+                "-j",
+                "1",
+                f,
+            ],
+            4,
+        ),
         (&["bench", f], 1),
     ] {
         let Some(run) = with_full_stderr(args) else {
@@ -576,6 +587,7 @@ fn each_exit_status_has_one_meaning() {
         "subsume",
         "x-wing",
         "whip[..2]",
+        "--every-state",
         "-j",
         "1",
         file.to_str().unwrap(),

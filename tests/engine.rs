@@ -107,6 +107,7 @@ fn set_of(src: &str) -> ruleset::RuleSet {
         blocked: true,
         strategy: ruleset::Strategy::SimplestFirst,
         assumes_unique: false,
+        rating_type: None,
         warnings: Vec::new(),
     }
 }

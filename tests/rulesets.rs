@@ -650,7 +650,7 @@ fn odd_set_files_get_clear_errors() {
         ),
         (
             "typo.yaml",
-            "typo.yaml: invalid rule set: unknown key `max_level` (did you mean `max-level`?); a set file's keys are name, description, files, max-level, exclude, ratings, blocked, strategy, assumes-unique",
+            "typo.yaml: invalid rule set: unknown key `max_level` (did you mean `max-level`?); a set file's keys are name, description, files, max-level, exclude, ratings, rating-type, blocked, strategy, assumes-unique",
         ),
         (
             "nofiles.yaml",
@@ -757,4 +757,49 @@ fn blocked_is_the_including_sets_own() {
     // A `+` join is a set with no settings of its own: blocked.
     let joined = format!("{}+singles", at("unblocked.yaml"));
     assert!(ruleset::load(&joined).unwrap().blocked);
+}
+
+/// A set file's `rating-type:` names the ratings of its runs as SudoRules'
+/// files do: gW[8] where the hardest step of a `gw` run is a plain whip[8]
+/// (cbg-000 line 109), B[5] where a `b` run's is a whip[5] (line 2); a set
+/// that includes it, or a union, keeps the hardest step's label. Before,
+/// both printed W[…].
+#[test]
+fn a_rating_type_names_the_ratings_of_a_set() {
+    let lines: Vec<&str> = include_str!("data/cbg-000-first1000.txt").lines().collect();
+    let rate = |set: &str, line: usize| {
+        let puzzle = lines[line - 1].split_whitespace().next().unwrap();
+        let r = common::ruledoku(["rate", "--rules", set, puzzle]);
+        assert_eq!(r.code, Some(0), "{}", r.stderr);
+        r.stdout
+            .split_whitespace()
+            .skip(3)
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(rate("gw", 109), "gW[8] whip[8]");
+    assert_eq!(rate("w", 109), "W[9] whip[9]");
+    assert_eq!(rate("b", 2), "B[5] whip[5]");
+    // A union names nothing: the hardest step's own label.
+    assert_eq!(rate("b+basic", 2), "W[5] whip[5]");
+    // Singles only keep their label.
+    assert_eq!(rate("gw", 1), "HS hidden-single-in-a-row");
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("t.yaml"),
+        format!(
+            "files: [{}/rules/sets/w.yaml]\nrating-type: T\n",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    )
+    .unwrap();
+    let puzzle = lines[1].split_whitespace().next().unwrap();
+    let r = ruledoku_in(dir.path(), ["rate", "--rules", "./t.yaml", puzzle]);
+    assert_eq!(
+        r.stdout.split_whitespace().nth(3),
+        Some("T[5]"),
+        "{}",
+        r.stderr
+    );
 }

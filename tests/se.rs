@@ -230,6 +230,7 @@ fn select_and_decimal_levels() {
         blocked: true,
         strategy: ruleset::Strategy::SimplestFirst,
         assumes_unique: false,
+        rating_type: None,
         warnings: Vec::new(),
     };
     let p = input::parse_puzzle(

@@ -37,11 +37,14 @@ struct Linked {
 type Members = Vec<(Arc<Rule>, Id)>;
 
 /// A set's settings besides its rules.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Flags {
     blocked: bool,
     strategy: Strategy,
     assumes_unique: bool,
+    /// A set file's `rating-type:` (never inherited: a set that includes
+    /// it, or a union, names its ratings by their hardest steps).
+    rating_type: Option<String>,
 }
 
 impl Flags {
@@ -60,6 +63,7 @@ impl Flags {
                 Strategy::SimplestFirst
             },
             assumes_unique: parts.iter().any(|p| p.set.assumes_unique),
+            rating_type: None,
         }
     }
 
@@ -68,6 +72,7 @@ impl Flags {
         blocked: true,
         strategy: Strategy::SimplestFirst,
         assumes_unique: false,
+        rating_type: None,
     };
 }
 
@@ -95,6 +100,7 @@ impl Linked {
                 blocked: flags.blocked,
                 strategy: flags.strategy,
                 assumes_unique: flags.assumes_unique,
+                rating_type: flags.rating_type,
                 warnings,
             }),
             origins,
@@ -448,6 +454,7 @@ impl Library {
                     blocked: set.blocked.unwrap_or(true),
                     strategy: set.strategy.unwrap_or(inherited.strategy),
                     assumes_unique: set.assumes_unique.unwrap_or(inherited.assumes_unique),
+                    rating_type: set.rating_type.as_deref().map(|t| t.trim().to_string()),
                 }
             },
             members,

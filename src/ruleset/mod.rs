@@ -58,6 +58,11 @@ pub struct RuleSet {
     /// Whether some rule holds only for a puzzle with one solution
     /// (uniqueness techniques); `rules list` shows it.
     pub assumes_unique: bool,
+    /// SudoRules' rating type (`W`, `B`, `gW`, `gB`: a set file's
+    /// `rating-type:`): a run of level `n` ≥ 1 is rated `TYPE[n]`,
+    /// whatever rule of the set its hardest step was; `None`: the hardest
+    /// step's own label.
+    pub rating_type: Option<String>,
     /// Warnings of the rule files reached (e.g. a huge search space), each
     /// once; `rules check` prints them.
     pub warnings: Vec<crate::lang::Diagnostic>,

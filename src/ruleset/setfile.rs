@@ -13,6 +13,7 @@
 //! exclude: [xy-wing]           # drop rules by name
 //! ratings:                     # a rule's rating label and/or level
 //!   whip[1]: { rating: W1, level: 1 }
+//! rating-type: gW              # a run rated n >= 1 reads gW[n], whatever its hardest rule
 //! blocked: true                # all conclusions of a match in one step
 //! strategy: first-producer     # rules in listed order, SE's ratings (default: simplest-first)
 //! assumes-unique: true         # some rules hold only if the puzzle has one solution
@@ -24,13 +25,14 @@ use serde_yaml::Value;
 use std::collections::BTreeMap;
 
 /// The keys a set file may have.
-const KEYS: [&str; 9] = [
+const KEYS: [&str; 10] = [
     "name",
     "description",
     "files",
     "max-level",
     "exclude",
     "ratings",
+    "rating-type",
     "blocked",
     "strategy",
     "assumes-unique",
@@ -48,6 +50,9 @@ pub(crate) struct SetFile {
     pub exclude: Vec<String>,
     #[serde(default)]
     pub ratings: BTreeMap<String, RatingOverride>,
+    /// The name of the set's ratings (SudoRules' rating type: `W`, `B`,
+    /// `gW`, `gB`): a run of level `n` ≥ 1 is rated `TYPE[n]`.
+    pub rating_type: Option<String>,
     pub blocked: Option<bool>,
     pub strategy: Option<Strategy>,
     pub assumes_unique: Option<bool>,
@@ -183,6 +188,13 @@ pub(crate) fn parse(file: &str, text: &str) -> Result<SetFile, SetError> {
     if set.name.as_deref().is_some_and(|n| n.trim().is_empty()) {
         return Err(invalid(file, "`name:` is empty"));
     }
+    if set
+        .rating_type
+        .as_deref()
+        .is_some_and(|t| t.trim().is_empty())
+    {
+        return Err(invalid(file, "`rating-type:` is empty"));
+    }
     for (rule, o) in &set.ratings {
         if let Some(l) = o.level
             && l < 0
@@ -245,7 +257,7 @@ mod tests {
         );
         assert_eq!(
             err("files: [a.rules]\nexclued: [x]\n"),
-            "s.yaml: invalid rule set: unknown key `exclued` (did you mean `exclude`?); a set file's keys are name, description, files, max-level, exclude, ratings, blocked, strategy, assumes-unique"
+            "s.yaml: invalid rule set: unknown key `exclued` (did you mean `exclude`?); a set file's keys are name, description, files, max-level, exclude, ratings, rating-type, blocked, strategy, assumes-unique"
         );
         assert_eq!(
             err("name: x\n"),
@@ -285,6 +297,14 @@ mod tests {
             "s.yaml: invalid rule set: `name:` is empty"
         );
         assert_eq!(
+            err("files: [a.rules]\nrating-type: ' '\n"),
+            "s.yaml: invalid rule set: `rating-type:` is empty"
+        );
+        assert_eq!(
+            err("files: [a.rules]\nrating-type: [gW]\n"),
+            "s.yaml: invalid rule set: rating-type: invalid type: sequence, expected a string at line 2 column 14"
+        );
+        assert_eq!(
             err("files: [a.rules]\nratings:\n  x: { lvl: 2 }\n"),
             "s.yaml: invalid rule set: ratings.x: unknown field `lvl`, expected `rating` or `level` at line 3 column 8"
         );
@@ -295,9 +315,10 @@ mod tests {
         let s = parse(
             "s.yaml",
             "name: n\ndescription: d\nfiles: [basic, ./x.rules]\nmax-level: 3\n\
-             exclude: [a]\nratings:\n  b: { rating: B, level: 2 }\nblocked: false\n",
+             exclude: [a]\nratings:\n  b: { rating: B, level: 2 }\nrating-type: gW\nblocked: false\n",
         )
         .unwrap();
+        assert_eq!(s.rating_type.as_deref(), Some("gW"));
         assert_eq!(s.files, ["basic", "./x.rules"]);
         assert_eq!(s.max_level, Some(3));
         assert_eq!(s.exclude, ["a"]);

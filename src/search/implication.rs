@@ -109,7 +109,25 @@ pub struct SavedGraph {
     latest: Vec<u32>,
 }
 
+impl SavedGraph {
+    /// The bytes it holds (for the memory cap of a search).
+    pub fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.nodes.capacity() * size_of::<Node>()
+            + (self.parents.capacity() + self.latest.capacity()) * 4
+            + self.nests.capacity() * size_of::<(usize, u64)>()
+    }
+}
+
 impl Graph {
+    /// The bytes it holds (for the memory cap of a search).
+    pub fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.nodes.capacity() * size_of::<Node>()
+            + (self.parents.capacity() + self.index.capacity()) * 4
+            + self.nests.capacity() * size_of::<(usize, u64)>()
+    }
+
     /// An empty graph (one allocation for the literal index).
     pub fn new() -> Graph {
         Graph {

@@ -27,6 +27,7 @@
 //! them. A searcher knows no technique by name: what it looks for comes
 //! from the rule text it was compiled from.
 
+pub mod ask;
 pub mod chain;
 pub mod implication;
 pub mod pattern;
@@ -81,14 +82,48 @@ pub struct Found {
     pub evidence: Evidence,
 }
 
+/// Why a search stopped before its end ([`SearchCx::stop`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stop {
+    /// The deadline passed (`--max-seconds`).
+    Deadline,
+    /// The budget of work was spent ([`SearchCx::with_work_limit`]).
+    Work,
+    /// The memory the running searches hold went over the cap
+    /// ([`SearchCx::set_memory_limit`]).
+    Memory,
+}
+
+impl Stop {
+    /// The kebab-case name used in JSON and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Deadline => "time-limit",
+            Stop::Work => "work-limit",
+            Stop::Memory => "memory-limit",
+        }
+    }
+}
+
 /// Limits and counters shared by the searches of one run: a deadline that
 /// every searcher checks as it goes, so that a slow rule cannot outlive
-/// `--max-seconds`.
+/// `--max-seconds`, and a cap on the memory the searches hold (a chain
+/// search's partial chains, a trial's graphs), so that a search that grows
+/// without end stops instead.
 #[derive(Debug, Default)]
 pub struct SearchCx {
     /// When searches must stop (read by searches, and by the evaluation of
-    /// a pattern's expressions, through [`Clock::charge`]).
+    /// a pattern's expressions, through [`Clock::charge`]), and why they
+    /// stopped.
     pub(crate) clock: Clock,
+    /// Bytes the running searches hold (as they count them: see
+    /// [`SearchCx::hold`]), and the cap on them.
+    memory: usize,
+    memory_limit: Option<usize>,
+    /// Wanted conclusions a targeted search ([`Searcher::search_for`])
+    /// gave up on, at the memory cap: whether the searcher concludes them
+    /// is not known. The caller reads and clears it.
+    pub undecided: Targets,
     /// Search nodes visited (bindings tried), for statistics.
     pub nodes: u64,
     /// The caller reads only what matches conclude and how they are
@@ -136,7 +171,9 @@ pub struct Clock {
     work: u64,
     /// Work since then.
     ticks: u64,
+    /// Searches must stop (`stop` says why).
     interrupted: bool,
+    stop: Option<Stop>,
     /// A deadline or a budget is set.
     limited: bool,
 }
@@ -155,11 +192,18 @@ impl Clock {
     #[inline]
     fn look(&mut self) {
         self.work += std::mem::take(&mut self.ticks);
-        if self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.work_limit.is_some_and(|m| self.work >= m)
-        {
-            self.interrupted = true;
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.halt(Stop::Deadline);
+        } else if self.work_limit.is_some_and(|m| self.work >= m) {
+            self.halt(Stop::Work);
         }
+    }
+
+    /// Searches must stop, for `why` (the first reason stays).
+    #[cold]
+    fn halt(&mut self, why: Stop) {
+        self.interrupted = true;
+        self.stop.get_or_insert(why);
     }
 
     /// Has the deadline (or the budget) passed?
@@ -244,6 +288,73 @@ impl SearchCx {
         self.clock.charge(u64::from(n))
     }
 
+    /// Sets the cap on the memory the searches in this context may hold
+    /// (bytes; `None`: no cap).
+    pub fn set_memory_limit(&mut self, limit: Option<usize>) {
+        self.memory_limit = limit;
+    }
+
+    /// The deadline searches in this context stop at.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.clock.deadline
+    }
+
+    /// A search now holds `bytes` more (its buffers grew); `true` when the
+    /// searches hold more than the cap and must stop now, as at the
+    /// deadline. A search gives back what it counted with
+    /// [`SearchCx::release`] when it ends.
+    #[inline]
+    pub fn hold(&mut self, bytes: usize) -> bool {
+        self.memory += bytes;
+        if self.memory_limit.is_some_and(|m| self.memory > m) {
+            self.clock.halt(Stop::Memory);
+        }
+        self.clock.interrupted
+    }
+
+    /// Would a search that holds `bytes` besides what is counted go over
+    /// the cap? Then searches stop, as at the deadline. For a search whose
+    /// memory is bounded but may be large (a trial's graphs and kept
+    /// propagations), looked at as it grows when there is a cap
+    /// ([`SearchCx::memory_limit`]).
+    pub fn over(&mut self, bytes: usize) -> bool {
+        if self
+            .memory_limit
+            .is_some_and(|m| self.memory.saturating_add(bytes) > m)
+        {
+            self.clock.halt(Stop::Memory);
+        }
+        self.clock.interrupted
+    }
+
+    /// The cap on the memory searches hold, if any.
+    pub fn memory_limit(&self) -> Option<usize> {
+        self.memory_limit
+    }
+
+    /// A search gives back `bytes` it counted with [`SearchCx::hold`].
+    #[inline]
+    pub fn release(&mut self, bytes: usize) {
+        self.memory = self.memory.saturating_sub(bytes);
+    }
+
+    /// Why searches stopped (`None`: they did not).
+    pub fn stop(&self) -> Option<Stop> {
+        self.clock.stop
+    }
+
+    /// Goes on after a search stopped at the memory cap: the caller gave
+    /// that search up (a targeted search, one target) and starts another.
+    /// A stop at the deadline or the node limit stays. Returns whether the
+    /// context may search again.
+    pub fn resume(&mut self) -> bool {
+        if self.clock.stop == Some(Stop::Memory) {
+            self.clock.stop = None;
+            self.clock.interrupted = false;
+        }
+        !self.clock.interrupted
+    }
+
     /// Counts `n` nodes of a search made earlier whose result is taken
     /// again (a cached propagation or match), as [`SearchCx::tick_n`] would
     /// have counted them one batch at a time; `true` when the search must
@@ -253,9 +364,83 @@ impl SearchCx {
         self.clock.charge(n)
     }
 
-    /// Did a search stop at the deadline?
+    /// Looks at the clock now, whatever the work counted since the last
+    /// look (a search whose units of work vary in cost: a chain search's
+    /// partial chains); `true` when the search must stop now.
+    pub fn look(&mut self) -> bool {
+        self.clock.look();
+        self.clock.interrupted
+    }
+
+    /// Did a search stop (at the deadline, the node limit or the memory
+    /// cap)?
     pub fn interrupted(&self) -> bool {
         self.clock.interrupted
+    }
+}
+
+/// Conclusions a caller wants to know about: candidates whose elimination,
+/// and candidates whose assertion, it asks a searcher for
+/// ([`Searcher::search_for`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Targets {
+    pub elim: Bits,
+    pub assert: Bits,
+}
+
+impl Targets {
+    /// Every live candidate of `state`, both ways.
+    pub fn all(state: &State) -> Targets {
+        Targets {
+            elim: state.cands,
+            assert: state.cands,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.elim.is_empty() && self.assert.is_empty()
+    }
+
+    /// The candidates of a match's kind among these.
+    pub fn of_kind(&self, kind: ConclusionKind) -> &Bits {
+        match kind {
+            ConclusionKind::Eliminate => &self.elim,
+            ConclusionKind::Assert => &self.assert,
+        }
+    }
+
+    /// Whether a match concludes some of these.
+    pub fn meets(&self, f: &Found) -> bool {
+        self.of_kind(f.kind).intersects(&f.conclusions)
+    }
+
+    /// These without what a match concludes.
+    pub fn remove(&mut self, f: &Found) {
+        match f.kind {
+            ConclusionKind::Eliminate => self.elim = self.elim.minus(&f.conclusions),
+            ConclusionKind::Assert => self.assert = self.assert.minus(&f.conclusions),
+        }
+    }
+
+    pub fn or(&self, o: &Targets) -> Targets {
+        Targets {
+            elim: self.elim.or(&o.elim),
+            assert: self.assert.or(&o.assert),
+        }
+    }
+
+    pub fn minus(&self, o: &Targets) -> Targets {
+        Targets {
+            elim: self.elim.minus(&o.elim),
+            assert: self.assert.minus(&o.assert),
+        }
+    }
+
+    pub fn and(&self, o: &Targets) -> Targets {
+        Targets {
+            elim: self.elim.and(&o.elim),
+            assert: self.assert.and(&o.assert),
+        }
     }
 }
 
@@ -301,6 +486,43 @@ pub trait Searcher: Send + Sync + fmt::Debug {
         found
     }
 
+    /// The matches of [`Searcher::search`] that conclude some of `wanted`,
+    /// found by a search for those conclusions: a chain rule searches the
+    /// wanted targets only. Every wanted conclusion that some match of
+    /// `search` makes is made by some match reported (each one a match of
+    /// `search`); matches that conclude nothing wanted, or only what a
+    /// match reported before concludes, may be left out, and the order is
+    /// the searcher's. At the memory cap, a searcher that can give up one
+    /// target and go on adds what it gave up to [`SearchCx::undecided`]
+    /// and resumes ([`SearchCx::resume`]); at any other stop it returns
+    /// `Break`. The default searches everything and filters.
+    fn search_for(
+        &self,
+        cx: &mut SearchCx,
+        state: &State,
+        wanted: &Targets,
+        f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        search_filtered(self, cx, state, wanted, f)
+    }
+
+    /// The first match of [`Searcher::search`], in its order, that
+    /// concludes some of `wanted` (`None`: none, or the search stopped).
+    /// A chain rule that concludes its target only looks at the wanted
+    /// targets. The default searches until it comes.
+    fn first_for(&self, cx: &mut SearchCx, state: &State, wanted: &Targets) -> Option<Found> {
+        let mut hit = None;
+        let _ = self.search(cx, state, &mut |m| {
+            if wanted.meets(&m) {
+                hit = Some(m);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        hit
+    }
+
     /// What a match found on `branch` (a trial's branch of `original`)
     /// relies on: the candidates of `original` gone from `branch` without
     /// which it would not hold. Empty when the rule does not say (a pattern
@@ -316,4 +538,43 @@ pub trait Searcher: Send + Sync + fmt::Debug {
 
     /// Which kind of searcher this is.
     fn kind(&self) -> SearcherKind<'_>;
+}
+
+/// [`Searcher::search_for`] by a whole search, filtered: what a searcher
+/// that cannot search for targets does. A search stopped at the memory cap
+/// leaves the wanted conclusions it had not made undecided.
+pub fn search_filtered<S: Searcher + ?Sized>(
+    s: &S,
+    cx: &mut SearchCx,
+    state: &State,
+    wanted: &Targets,
+    f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut left = *wanted;
+    let mut broke = false;
+    let _ = s.search(cx, state, &mut |m| {
+        if left.meets(&m) {
+            left.remove(&m);
+            if f(m).is_break() {
+                broke = true;
+                return ControlFlow::Break(());
+            }
+        }
+        if left.is_empty() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    if broke {
+        return ControlFlow::Break(());
+    }
+    if cx.stop() == Some(Stop::Memory) {
+        cx.undecided = cx.undecided.or(&left);
+        cx.resume();
+    }
+    if cx.interrupted() {
+        return ControlFlow::Break(());
+    }
+    ControlFlow::Continue(())
 }

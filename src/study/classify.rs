@@ -87,7 +87,10 @@ pub fn climb(ladder: &Ladder, start: State, all: bool, limits: Limits) -> Climb 
 
 /// Did a limit (time, steps) stop the run, rather than an answer?
 fn limit_stop(s: StopReason) -> bool {
-    matches!(s, StopReason::TimeLimit | StopReason::StepLimit)
+    matches!(
+        s,
+        StopReason::TimeLimit | StopReason::StepLimit | StopReason::MemoryLimit
+    )
 }
 
 impl Climb {

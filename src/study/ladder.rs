@@ -229,6 +229,7 @@ fn rung(
             warnings: Vec::new(),
             strategy: Default::default(),
             assumes_unique: false,
+            rating_type: None,
         },
     })
 }

@@ -192,6 +192,17 @@ impl Records {
         self.spare.remove(&p.key).unwrap_or_default()
     }
 
+    /// The bytes the records and spare vectors hold.
+    pub fn bytes(&self) -> usize {
+        let vals: usize = self
+            .records
+            .values()
+            .map(|r| r.vals.capacity())
+            .sum::<usize>()
+            + self.spare.values().map(Vec::capacity).sum::<usize>();
+        vals * std::mem::size_of::<Val>()
+    }
+
     /// The bindings recorded for `p` on the live candidates `cands`, if
     /// any.
     pub fn recorded(&self, p: &Prefix, cands: &Bits) -> Option<Rc<Recorded>> {

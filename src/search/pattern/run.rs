@@ -303,7 +303,17 @@ impl Plan {
             return Err(flow);
         }
         let cands = fr.state.cands;
-        Ok(fr.cx.pattern.records.record(p, cands, !overflow, vals))
+        let rec = fr.cx.pattern.records.record(p, cands, !overflow, vals);
+        // The records are bounded (MAX_RECORDED bindings a prefix) but
+        // held from one search to the next: looked at against the memory
+        // cap as they are made.
+        if fr.cx.memory_limit().is_some() {
+            let held = fr.cx.pattern.records.bytes();
+            if fr.cx.over(held) {
+                return Err(ControlFlow::Break(()));
+            }
+        }
+        Ok(rec)
     }
 
     /// The default domain of generator `k` (the elements with a live

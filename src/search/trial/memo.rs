@@ -77,6 +77,16 @@ struct MemoChain {
 }
 
 impl Memo {
+    /// The bytes the kept propagations hold (for the memory cap of a
+    /// search).
+    pub(super) fn bytes(&self) -> usize {
+        self.tables
+            .iter()
+            .flat_map(|t| &t.chains)
+            .map(|c| c.graph.bytes())
+            .sum()
+    }
+
     /// A memo for a run whose trial passes that apply rules have keys
     /// `extenders`.
     pub(super) fn extended_by(keys: impl IntoIterator<Item = PropKey>) -> Memo {

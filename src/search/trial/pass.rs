@@ -114,8 +114,16 @@ impl PassRun<'_> {
             return;
         };
         for (c, &mask) in self.masks.iter().enumerate() {
+            // The graphs and kept propagations grow with the cells tried:
+            // looked at against the memory cap once a cell.
             if cx.interrupted() {
                 return;
+            }
+            if cx.memory_limit().is_some() {
+                let held = g.bytes() + cx.trial.memo.bytes();
+                if cx.over(held) {
+                    return;
+                }
             }
             let n = mask.count_ones() as usize;
             if !self.chosen(n) {

@@ -118,6 +118,13 @@ impl Graphs {
         }
     }
 
+    /// The bytes the graphs hold (for the memory cap of a search).
+    pub(super) fn bytes(&self) -> usize {
+        let graphs: usize = self.on.iter().chain(&self.region).map(Graph::bytes).sum();
+        let cached: usize = self.cached.iter().flatten().map(|(g, _)| g.bytes()).sum();
+        graphs + self.off.bytes() + cached
+    }
+
     /// `on` and `region` with `n` graphs at least (made as needed: a run
     /// whose cells hold few candidates makes few).
     pub(super) fn reserve(&mut self, n: usize) {
