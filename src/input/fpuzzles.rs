@@ -90,19 +90,6 @@ pub fn default_blocks(n: usize) -> Option<(usize, usize)> {
     }
 }
 
-/// Whether a line is an f-puzzles record (an f-puzzles address, a JSON
-/// object, or a compressed string: letters, digits, `+/=-_$` and `%`
-/// escapes only, 20 characters or more).
-pub fn looks_like_record(line: &str) -> bool {
-    let t = line.trim();
-    t.contains("f-puzzles.com")
-        || t.starts_with("?load=")
-        || t.starts_with('{')
-        || (t.len() >= 20
-            && t.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"+/=-_$%".contains(&b)))
-}
-
 /// The JSON text of a record (address, compressed string or JSON).
 pub fn decode(record: &str) -> Result<String, String> {
     let t = record.trim();
