@@ -36,6 +36,11 @@ pub struct GenerateArgs {
     /// CSV: a header line, then index, seed, puzzle, solution, clues.
     #[arg(long)]
     csv: bool,
+    /// Each puzzle as an f-puzzles address (`https://f-puzzles.com/?load=…`:
+    /// its size, givens, regions and variant rules), which
+    /// `check --type f-puzzles` reads back.
+    #[arg(long = "f-puzzles", conflicts_with_all = ["json", "csv", "solution"])]
+    f_puzzles: bool,
     /// Worker threads (default: one per available core).
     #[arg(long, short = 'j', value_name = "N", value_parser = count, allow_negative_numbers = true)]
     jobs: Option<usize>,
@@ -50,8 +55,23 @@ fn seed(s: &str) -> Result<u64, String> {
         .map_err(|_| "expected a whole number from 0 to 18446744073709551615".to_string())
 }
 
-/// One output line (with its line end) of puzzle `index`.
-fn render(args: &GenerateArgs, seed: u64, index: u64, g: &Generated) -> String {
+/// One output line (with its line end) of puzzle `index`; `export` is the
+/// classic type's model when the puzzle is written for f-puzzles.
+fn render(
+    args: &GenerateArgs,
+    seed: u64,
+    index: u64,
+    g: &Generated,
+    export: Option<&Model>,
+) -> String {
+    if let Some(m) = export {
+        let givens: Vec<Option<usize>> = g
+            .puzzle
+            .iter()
+            .map(|&d| (d != 0).then(|| d as usize - 1))
+            .collect();
+        return fpuzzles_line(m, &givens);
+    }
     let (puzzle, solution) = (line(&g.puzzle), line(&g.solution));
     render_text(args, seed, index, &puzzle, &solution, g.clues())
 }
@@ -59,8 +79,19 @@ fn render(args: &GenerateArgs, seed: u64, index: u64, g: &Generated) -> String {
 /// One output line of puzzle `index` of a type other than classic Sudoku.
 fn render_typed(args: &GenerateArgs, m: &Model, seed: u64, index: u64) -> String {
     let g = generate_typed(m, seed, index);
+    if args.f_puzzles {
+        return fpuzzles_line(m, &g.puzzle);
+    }
     let (puzzle, solution) = crate::type_cli::generated_text(m, &g);
     render_text(args, seed, index, &puzzle, &solution, g.clues())
+}
+
+/// A puzzle's f-puzzles address, as a line (the type was checked to be
+/// writable before the run).
+fn fpuzzles_line(m: &Model, givens: &[Option<usize>]) -> String {
+    let url = ruledoku::input::fpuzzles::to_url(m, givens)
+        .expect("a type checked writable writes every puzzle");
+    format!("{url}\n")
 }
 
 /// One output line, from the puzzle's and the solution's text.
@@ -103,6 +134,20 @@ pub fn generate_cmd(args: &GenerateArgs) -> Result<Status, Fail> {
             )));
         }
     }
+    let classic_export = if args.f_puzzles {
+        let m = match &model {
+            Some(m) => m.clone(),
+            None => Model::build(
+                ruledoku::model::builtin::builtin("sudoku").expect("the classic type is built in"),
+            ),
+        };
+        let empty = vec![None; m.n * m.n];
+        ruledoku::input::fpuzzles::to_url(&m, &empty)
+            .map_err(|e| Fail::Error(format!("--f-puzzles: {e}")))?;
+        model.is_none().then_some(m)
+    } else {
+        None
+    };
     let seed = match args.seed {
         Some(s) => s,
         None => {
@@ -137,7 +182,7 @@ pub fn generate_cmd(args: &GenerateArgs) -> Result<Status, Fail> {
             (from..to)
                 .into_par_iter()
                 .map(|i| match &model {
-                    None => render(args, seed, i, &generate(seed, i)),
+                    None => render(args, seed, i, &generate(seed, i), classic_export.as_ref()),
                     Some(m) => render_typed(args, m, seed, i),
                 })
                 .collect()

@@ -429,6 +429,12 @@ fn main() -> ExitCode {
             solution,
             json,
             ty,
+        } if ty.is_fpuzzles() => type_cli::check_fpuzzles(&file, solution, json),
+        Cmd::Check {
+            file,
+            solution,
+            json,
+            ty,
         } => match ty.model() {
             Ok(Some(m)) => type_cli::check_typed(&m, &file, solution, json),
             Ok(None) => check(&file, solution, json),

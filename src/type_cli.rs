@@ -32,6 +32,13 @@ impl TypeOpt {
         let Some(name) = &self.puzzle_type else {
             return Ok(None);
         };
+        if name == FPUZZLES {
+            return Err(Fail::Error(
+                "--type f-puzzles (each record brings its own type) is read by `check` only; \
+                 other commands take a type by name or file"
+                    .into(),
+            ));
+        }
         let m = model::load(name).map_err(|e| Fail::Error(format!("--type: {e}")))?;
         Ok((!m.is_classic()).then_some(m))
     }
@@ -47,6 +54,17 @@ impl TypeOpt {
                 m.name()
             ))),
         }
+    }
+}
+
+/// The `--type` value under which each record is an f-puzzles puzzle
+/// with its own type ([`ruledoku::input::fpuzzles`]).
+pub const FPUZZLES: &str = "f-puzzles";
+
+impl TypeOpt {
+    /// Whether `--type f-puzzles` was given.
+    pub fn is_fpuzzles(&self) -> bool {
+        self.puzzle_type.as_deref() == Some(FPUZZLES)
     }
 }
 
@@ -121,6 +139,66 @@ pub fn check_typed(
         };
         let sol = sol.map(|g| solution_text(m, &g));
         tally.verdict(&mut out, p.line, &p.text, verdict, sol.as_deref())?;
+    }
+    tally.finish(out, &source)
+}
+
+/// `check --type f-puzzles`: one f-puzzles record per line (address,
+/// compressed string or JSON), each checked under its own type; blank
+/// lines and `#` comments are skipped; a record that cannot be read, or
+/// holds a constraint ruledoku does not model, is an invalid line.
+pub fn check_fpuzzles(file: &OsStr, show_solution: bool, json: bool) -> Result<Status, Fail> {
+    use ruledoku::input::ErrorKind;
+    use ruledoku::input::fpuzzles;
+    let (source, text) = read_input(file)?;
+    let pb = progress(None);
+    let mut out = Results::new(&pb);
+    let mut tally = CheckTally::new(show_solution, json);
+    for (i, l) in text.lines().enumerate() {
+        let no = i + 1;
+        let t = l.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        pb.inc(1);
+        let read = fpuzzles::decode(t)
+            .and_then(|j| fpuzzles::from_json(&j))
+            .and_then(|p| {
+                let m = Model::build(p.spec);
+                match fpuzzles::contradiction(&m, &p.givens) {
+                    Some(e) => Err(e),
+                    None => Ok((m, p.givens)),
+                }
+            });
+        let (m, givens) = match read {
+            Ok(x) => x,
+            Err(message) => {
+                let e = InputError {
+                    source_name: source.clone(),
+                    line: no,
+                    column: None,
+                    kind: ErrorKind::FPuzzles { message },
+                    first_line: no,
+                    last_line: no,
+                };
+                tally.invalid(&mut out, &e)?;
+                continue;
+            }
+        };
+        let live = generic::live_from_givens(&m, &givens);
+        let (verdict, sol) = match generic::solve(&m, &live) {
+            Verdict::None => ("none", None),
+            Verdict::Unique(g) => ("unique", Some(g)),
+            Verdict::Multiple { first } => ("multiple", Some(first)),
+        };
+        let sol = sol.map(|g| solution_text(&m, &g));
+        tally.verdict(
+            &mut out,
+            no,
+            &givens_text(&m, &givens),
+            verdict,
+            sol.as_deref(),
+        )?;
     }
     tally.finish(out, &source)
 }

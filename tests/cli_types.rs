@@ -133,3 +133,89 @@ fn a_type_without_any_solution_grid_generates_nothing_and_says_why() {
         run.stderr
     );
 }
+
+#[test]
+fn f_puzzles_addresses_check_with_their_own_types_and_a_bad_one_is_reported() {
+    // X-Sudoku puzzles written as f-puzzles addresses by `generate`, then
+    // checked with `--type f-puzzles`; a corrupt address in between is an
+    // invalid line and the batch goes on.
+    let dir = tempfile::tempdir().unwrap();
+    let ty = dir.path().join("x.yaml");
+    std::fs::write(&ty, "size: 9\nblocks: 3x3\ndiagonals: both\n").unwrap();
+    let gen_ = ruledoku([
+        "generate",
+        "--type",
+        ty.to_str().unwrap(),
+        "--seed",
+        "3",
+        "-n",
+        "2",
+        "--f-puzzles",
+    ]);
+    assert_eq!(gen_.code, Some(0), "{}", gen_.stderr);
+    let lines: Vec<&str> = gen_.stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("https://f-puzzles.com/?load="))
+    );
+    let plain = ruledoku([
+        "generate",
+        "--type",
+        ty.to_str().unwrap(),
+        "--seed",
+        "3",
+        "-n",
+        "2",
+    ]);
+    let input = dir.path().join("in.txt");
+    std::fs::write(
+        &input,
+        format!(
+            "{}\nhttps://f-puzzles.com/?load=N4IgHiBcDMC+Q===\n{}\n",
+            lines[0], lines[1]
+        ),
+    )
+    .unwrap();
+    let run = ruledoku(["check", "--type", "f-puzzles", input.to_str().unwrap()]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let want: Vec<String> = plain.stdout.lines().map(str::to_string).collect();
+    assert_eq!(
+        run.stdout,
+        format!(
+            "1 {} unique\n2 - invalid f-puzzles: constraint `x` is not supported (ruledoku reads \
+             diagonals, antiknight, antiking, nonconsecutive, disjointgroups, extraregion, \
+             difference, ratio, xv, negative and thermometer; remove it to check the rest)\n\
+             3 {} unique\n2 puzzles: 2 unique, 0 multiple, 0 no solution; 1 invalid line\n",
+            want[0], want[1]
+        )
+    );
+    assert!(
+        run.stderr.contains("in.txt:2: f-puzzles: constraint `x`"),
+        "{}",
+        run.stderr
+    );
+    // Only `check` reads records with their own types.
+    let other = ruledoku(["generate", "--type", "f-puzzles"]);
+    assert_eq!(other.code, Some(2));
+    assert!(
+        other.stderr.contains("read by `check` only"),
+        "{}",
+        other.stderr
+    );
+    let futoshiki = ruledoku([
+        "generate",
+        "--type",
+        "futoshiki:4",
+        "--f-puzzles",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(futoshiki.code, Some(2));
+    assert!(
+        futoshiki.stderr.contains("no inequality signs"),
+        "{}",
+        futoshiki.stderr
+    );
+}

@@ -92,6 +92,9 @@ pub enum ErrorKind {
     Signs { message: String },
     /// A Futoshiki record in Simon Tatham's form that is wrong.
     Tatham { message: String },
+    /// An f-puzzles record (URL, compressed string or JSON) that cannot be
+    /// read, or holds a constraint ruledoku does not model.
+    FPuzzles { message: String },
 }
 
 impl ErrorKind {
@@ -121,6 +124,7 @@ impl ErrorKind {
             ErrorKind::ContradictoryGivens { .. } => "duplicate-given",
             ErrorKind::Signs { .. } => "bad-signs",
             ErrorKind::Tatham { .. } => "bad-tatham",
+            ErrorKind::FPuzzles { .. } => "bad-f-puzzles",
         }
     }
 }
@@ -204,6 +208,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::ContradictoryGivens { message } => f.write_str(message),
             ErrorKind::Signs { message } => f.write_str(message),
             ErrorKind::Tatham { message } => write!(f, "Tatham description: {message}"),
+            ErrorKind::FPuzzles { message } => write!(f, "f-puzzles: {message}"),
         }
     }
 }

@@ -103,6 +103,9 @@
 mod assemble;
 mod classify;
 mod error;
+pub mod fpuzzles;
+#[cfg(test)]
+mod fpuzzles_tests;
 mod futoshiki;
 mod reader;
 #[cfg(test)]

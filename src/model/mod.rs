@@ -28,12 +28,16 @@ pub mod names;
 pub mod spec;
 #[cfg(test)]
 mod tests;
+pub mod variant;
+#[cfg(test)]
+mod variant_tests;
 pub mod yaml;
 
 pub use bits::DynBits;
 pub use csp::{Edge, House, Model, Node, Space};
 pub use groups::Group;
 pub use spec::{Constraint, Family, Kind, TypeSpec};
+pub use variant::Variant;
 pub use yaml::TypeError;
 
 /// The default type: classic 9×9 Sudoku.

@@ -101,6 +101,9 @@ pub struct TypeSpec {
     /// Whether each puzzle brings constraints of its own (Futoshiki's
     /// inequality signs).
     pub puzzle_signs: bool,
+    /// The variant rules the houses and constraints above came from, in
+    /// part ([`super::variant`]): kept to write the type back and draw it.
+    pub variants: Vec<super::variant::Variant>,
 }
 
 /// The symbols' default spelling for a side `n`: `1`–`9` then `A`, `B`, …
@@ -142,6 +145,7 @@ impl TypeSpec {
             houses,
             constraints: Vec::new(),
             puzzle_signs: false,
+            variants: Vec::new(),
         }
     }
 

@@ -3,6 +3,7 @@
 //! format is documented in `docs/puzzle-types.md`.
 
 use super::spec::{Constraint, Family, HouseSpec, TypeSpec, default_symbols};
+use super::variant::{self, Variant};
 use serde::Deserialize;
 use std::fmt;
 
@@ -74,6 +75,47 @@ struct RawType {
     constraints: Vec<RawConstraint>,
     #[serde(default)]
     signs: bool,
+    /// X-Sudoku: `both`, `main` or `anti`.
+    diagonals: Option<String>,
+    #[serde(default)]
+    windoku: bool,
+    #[serde(default, rename = "disjoint-groups")]
+    disjoint_groups: bool,
+    #[serde(default, rename = "extra-regions")]
+    extra_regions: Vec<Words>,
+    #[serde(default, rename = "anti-knight")]
+    anti_knight: bool,
+    #[serde(default, rename = "anti-king")]
+    anti_king: bool,
+    #[serde(default, rename = "non-consecutive")]
+    non_consecutive: bool,
+    kropki: Option<RawKropki>,
+    xv: Option<RawXv>,
+    #[serde(default)]
+    thermometers: Vec<Words>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawKropki {
+    #[serde(default)]
+    white: Vec<Words>,
+    #[serde(default)]
+    black: Vec<Words>,
+    /// `true` (both colours), `white` or `black`: every pair of
+    /// orthogonal neighbours without such a dot is not in its relation.
+    negative: Option<serde_yaml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawXv {
+    #[serde(default)]
+    x: Vec<Words>,
+    #[serde(default)]
+    v: Vec<Words>,
+    #[serde(default)]
+    negative: bool,
 }
 
 #[derive(Deserialize)]
@@ -210,7 +252,119 @@ pub fn parse_type(file: &str, text: &str) -> Result<TypeSpec, TypeError> {
         let line = at.item("constraints", i);
         spec.constraints.push(constraint(&at, &spec, c, line)?);
     }
+    variants(&at, &mut spec, &raw)?;
     Ok(spec)
+}
+
+/// The variant rules of the file, in a fixed order, then their houses and
+/// constraints ([`variant::apply`]).
+fn variants(at: &Locator, spec: &mut TypeSpec, raw: &RawType) -> Result<(), TypeError> {
+    let n = spec.n;
+    let mut first_line = None;
+    let mut push = |spec: &mut TypeSpec, key: &str, v: Variant| {
+        first_line = first_line.or(at.key(key));
+        spec.variants.push(v);
+    };
+    if let Some(d) = &raw.diagonals {
+        let line = at.key("diagonals");
+        match d.as_str() {
+            "both" => {
+                push(spec, "diagonals", Variant::MainDiagonal);
+                push(spec, "diagonals", Variant::AntiDiagonal);
+            }
+            "main" => push(spec, "diagonals", Variant::MainDiagonal),
+            "anti" => push(spec, "diagonals", Variant::AntiDiagonal),
+            other => {
+                return Err(at.err(
+                    line,
+                    format!("diagonals `{other}`: expected both, main or anti"),
+                ));
+            }
+        }
+    }
+    if raw.windoku {
+        push(spec, "windoku", Variant::Windoku);
+    }
+    if raw.disjoint_groups {
+        push(spec, "disjoint-groups", Variant::DisjointGroups);
+    }
+    for (i, w) in raw.extra_regions.iter().enumerate() {
+        let line = at.item("extra-regions", i);
+        let cells = cells_of(at, w, n, line)?;
+        push(spec, "extra-regions", Variant::ExtraRegion(cells));
+    }
+    if raw.anti_knight {
+        push(spec, "anti-knight", Variant::AntiKnight);
+    }
+    if raw.anti_king {
+        push(spec, "anti-king", Variant::AntiKing);
+    }
+    let mut non_consecutive = raw.non_consecutive;
+    if let Some(k) = &raw.kropki {
+        let line = at.key("kropki");
+        for w in &k.white {
+            let [a, b] = two_cells(at, w, n, line, "a white dot")?;
+            push(spec, "kropki", Variant::WhiteDot { a, b, diff: 1 });
+        }
+        for w in &k.black {
+            let [a, b] = two_cells(at, w, n, line, "a black dot")?;
+            push(spec, "kropki", Variant::BlackDot { a, b, ratio: 2 });
+        }
+        let (white, black) = match k.negative.as_ref().map(scalar).as_deref() {
+            None | Some("false") => (false, false),
+            Some("true") | Some("both") => (true, true),
+            Some("white") => (true, false),
+            Some("black") => (false, true),
+            Some(other) => {
+                return Err(at.err(
+                    line,
+                    format!("kropki negative `{other}`: expected true, white, black or false"),
+                ));
+            }
+        };
+        non_consecutive |= white;
+        if black {
+            push(spec, "kropki", Variant::NegativeBlack);
+        }
+    }
+    if non_consecutive {
+        push(spec, "non-consecutive", Variant::NonConsecutive);
+    }
+    if let Some(x) = &raw.xv {
+        let line = at.key("xv");
+        for (words, sum, what) in [(&x.x, 10, "an X"), (&x.v, 5, "a V")] {
+            for w in words {
+                let [a, b] = two_cells(at, w, n, line, what)?;
+                push(spec, "xv", Variant::Xv { a, b, sum });
+            }
+        }
+        if x.negative {
+            push(spec, "xv", Variant::NegativeXv);
+        }
+    }
+    for (i, w) in raw.thermometers.iter().enumerate() {
+        let line = at.item("thermometers", i);
+        let cells = cells_of(at, w, n, line)?;
+        push(spec, "thermometers", Variant::Thermometer(cells));
+    }
+    variant::apply(spec).map_err(|e| at.err(first_line, e))
+}
+
+/// The two cells of a dot or mark.
+fn two_cells(
+    at: &Locator,
+    w: &Words,
+    n: usize,
+    line: Option<usize>,
+    what: &str,
+) -> Result<[usize; 2], TypeError> {
+    let cells = cells_of(at, w, n, line)?;
+    <[usize; 2]>::try_from(cells.as_slice()).map_err(|_| {
+        at.err(
+            line,
+            format!("{what} is between two cells, not {}", cells.len()),
+        )
+    })
 }
 
 fn symbols(at: &Locator, sym: &Words, n: usize) -> Result<Vec<String>, TypeError> {
