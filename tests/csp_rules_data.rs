@@ -13,18 +13,21 @@ fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/csp-rules")
 }
 
-/// The types whose examples the generic oracle takes seconds to minutes
-/// on (sparse 13×13 pandiagonals, 25×25 to 49×49 Sudoku): the ignored
-/// test covers them.
-const SLOW: &[&str] = &["pandiagonal:13", "sudoku:25", "sudoku:36", "sudoku:49"];
+/// The types whose examples take the generic oracle half a second to a
+/// second each (36×36 and 49×49 Sudoku, solved by probing at the root):
+/// the ignored test covers them. The quick test holds the hard 13×13
+/// pandiagonals (`DB#1-15`: 2.5 million nodes without the tie-break of
+/// the branching rule) and 25×25 Sudoku (`ton-25x25-W3`: minutes without
+/// probing).
+const SLOW: &[&str] = &["sudoku:36", "sudoku:49"];
 
 #[test]
 fn every_quick_example_reads_and_has_one_solution() {
-    assert_eq!(check_examples(false), 43 - 5 - 2 - 1 - 1);
+    assert_eq!(check_examples(false), 43 - 1 - 1);
 }
 
 #[test]
-#[ignore = "minutes: the 13×13 pandiagonals and the 25×25 to 49×49 Sudoku"]
+#[ignore = "seconds: the 36×36 and 49×49 Sudoku"]
 fn every_example_reads_and_has_one_solution() {
     assert_eq!(check_examples(true), 43);
 }

@@ -83,7 +83,13 @@ impl Rows {
 
     #[inline]
     pub(super) fn row(&self, i: usize) -> &[u32] {
-        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+        &self.items[self.range(i)]
+    }
+
+    /// Where row `i` lies in `items`.
+    #[inline]
+    fn range(&self, i: usize) -> std::ops::Range<usize> {
+        self.start[i] as usize..self.start[i + 1] as usize
     }
 }
 
@@ -101,6 +107,9 @@ pub struct Model {
     /// The link graph (the structure's definition).
     pub graph: UnGraph<Node, Edge>,
     pub(super) cand_vars: Rows,
+    /// Aligned with `cand_vars`' items: the candidate's position among
+    /// that variable's candidates.
+    cand_var_pos: Vec<u8>,
     pub(super) var_cands: Rows,
     pub(super) var_house: Vec<Option<u32>>,
     pub(super) cell_houses: Rows,
@@ -109,6 +118,10 @@ pub struct Model {
     pub constraint_cells: Vec<(usize, usize)>,
     /// The g-candidates' groups ([`super::groups`]).
     pub groups: Vec<super::groups::Group>,
+    /// The variables sharing two or more candidates, per variable
+    /// ([`Model::var_overlaps`]).
+    pub(super) overlap_start: Vec<u32>,
+    pub(super) overlaps: Vec<super::groups::Overlap>,
 }
 
 impl Model {
@@ -228,6 +241,19 @@ impl Model {
             l.retain(|&w| w as usize != z);
             sorted(l)
         }));
+        let mut cand_var_pos = vec![0u8; cand_vars.items.len()];
+        for v in 0..n_vars {
+            for (i, &z) in var_cands.row(v).iter().enumerate() {
+                let slots = cand_vars.range(z as usize);
+                let j = cand_vars.items[slots.clone()]
+                    .iter()
+                    .position(|&w| w as usize == v)
+                    .expect("membership is symmetric");
+                // A variable has N ≤ 64 candidates (houses have N cells).
+                cand_var_pos[slots.start + j] =
+                    u8::try_from(i).expect("a variable of at most 256 candidates");
+            }
+        }
         let mut var_house = vec![None; n_vars];
         for (hi, h) in houses.iter().enumerate() {
             for s in 0..n {
@@ -251,14 +277,18 @@ impl Model {
             spaces,
             graph,
             cand_vars,
+            cand_var_pos,
             var_cands,
             var_house,
             cell_houses: Rows::from_lists(cell_houses),
             constraint_links,
             groups: Vec::new(),
+            overlap_start: vec![0; n_vars + 1],
+            overlaps: Vec::new(),
             spec,
         };
         model.groups = super::groups::groups(&model);
+        (model.overlap_start, model.overlaps) = super::groups::overlaps(&model);
         model
     }
 
@@ -317,6 +347,21 @@ impl Model {
     #[inline]
     pub fn cand_vars(&self, z: usize) -> impl Iterator<Item = usize> + '_ {
         self.cand_vars.row(z).iter().map(|&v| v as usize)
+    }
+
+    /// The variables of candidate `z` (as [`Model::cand_vars`]) and, for
+    /// each, `z`'s position among that variable's candidates
+    /// ([`Model::var_cand_slice`]).
+    #[inline]
+    pub fn cand_var_slots(&self, z: usize) -> (&[u32], &[u8]) {
+        let r = self.cand_vars.range(z);
+        (&self.cand_vars.items[r.clone()], &self.cand_var_pos[r])
+    }
+
+    /// The candidates of variable `v`, in increasing order, as a slice.
+    #[inline]
+    pub fn var_cand_slice(&self, v: usize) -> &[u32] {
+        self.var_cands.row(v)
     }
 
     /// The candidates of variable `v`, in increasing order.

@@ -60,7 +60,66 @@ pub(super) fn groups(m: &Model) -> Vec<Group> {
     out
 }
 
+/// Two variables that share two or more candidates (a group's two house
+/// variables), seen from one of them: `other`, and the common candidates'
+/// positions among this variable's candidates (`mine`) and among
+/// `other`'s (`theirs`), one bit each (a variable has at most 64).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overlap {
+    pub other: u32,
+    pub mine: u64,
+    pub theirs: u64,
+}
+
+/// Per variable, its overlaps (compressed rows: variable `v`'s are
+/// `list[start[v]..start[v + 1]]`), one each way per group.
+pub(super) fn overlaps(m: &Model) -> (Vec<u32>, Vec<Overlap>) {
+    let mut per: Vec<Vec<Overlap>> = vec![Vec::new(); m.n_vars];
+    let position = |z: usize, v: usize| -> u64 {
+        let (vars, pos) = m.cand_var_slots(z);
+        let j = vars
+            .iter()
+            .position(|&w| w as usize == v)
+            .expect("a variable of the candidate");
+        1u64 << pos[j]
+    };
+    for g in &m.groups {
+        let var_of = |h: usize| {
+            m.cand_vars(g.cands[0])
+                .find(|&v| m.var_house(v) == Some(h))
+                .expect("a group's candidates lie in both its houses")
+        };
+        let (a, b) = (var_of(g.outer), var_of(g.inner));
+        let bits = |v: usize| g.cands.iter().fold(0, |w, &z| w | position(z, v));
+        let (in_a, in_b) = (bits(a), bits(b));
+        per[a].push(Overlap {
+            other: b as u32,
+            mine: in_a,
+            theirs: in_b,
+        });
+        per[b].push(Overlap {
+            other: a as u32,
+            mine: in_b,
+            theirs: in_a,
+        });
+    }
+    let mut start = vec![0u32];
+    let mut list = Vec::new();
+    for l in per {
+        list.extend(l);
+        start.push(list.len() as u32);
+    }
+    (start, list)
+}
+
 impl Model {
+    /// The variables sharing two or more candidates with variable `v`
+    /// (house variables of one symbol whose houses meet in a group).
+    #[inline]
+    pub fn var_overlaps(&self, v: usize) -> &[Overlap] {
+        &self.overlaps[self.overlap_start[v] as usize..self.overlap_start[v + 1] as usize]
+    }
+
     /// The candidates g-linked to group `g`: linked to each of its
     /// candidates, in increasing order.
     pub fn group_links(&self, g: usize) -> Vec<usize> {

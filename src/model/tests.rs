@@ -88,7 +88,35 @@ fn built_in_sizes() {
             );
         }
         assert!(!m.is_classic());
+        // Each group joins its two house variables, both ways; a candidate's
+        // positions are its place in each of its variables.
+        let overlaps: usize = (0..m.n_vars).map(|v| m.var_overlaps(v).len()).sum();
+        assert_eq!(overlaps, 2 * groups, "{name}");
+        for z in 0..m.n_cands {
+            let (vars, pos) = m.cand_var_slots(z);
+            for (&v, &p) in vars.iter().zip(pos) {
+                assert_eq!(m.var_cand_slice(v as usize)[p as usize] as usize, z);
+            }
+        }
     }
+    // sudoku:4: block 1 (r1c1, r1c2, r2c1, r2c2) meets rows 1, 2 and
+    // columns 1, 2 in two cells each.
+    let m = model("sudoku:4");
+    let var = |name: &str| (0..m.n_vars).find(|&v| m.var_name(v) == name).unwrap();
+    let o = m.var_overlaps(var("b1n1"));
+    let seen: Vec<(usize, u64, u64)> = o
+        .iter()
+        .map(|o| (o.other as usize, o.mine, o.theirs))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (var("r1n1"), 0b0011, 0b0011),
+            (var("r2n1"), 0b1100, 0b0011),
+            (var("c1n1"), 0b0101, 0b0011),
+            (var("c2n1"), 0b1010, 0b0011),
+        ]
+    );
     // The largest ones are built quickly, with no table of links.
     let m = model("sudoku:49");
     assert_eq!((m.n_cands, m.n_vars), (117_649, 4 * 2401));
