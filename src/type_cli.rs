@@ -103,6 +103,17 @@ fn solution_text(m: &Model, sol: &[usize]) -> String {
     givens_text(m, &cells)
 }
 
+/// The generic oracle's verdict on a puzzle (`unique`, `multiple`,
+/// `none`) and a solution when it has one (the first found when several).
+fn verdict_of(m: &Model, givens: &[Option<usize>]) -> (&'static str, Option<Vec<usize>>) {
+    let live = generic::live_from_givens(m, givens);
+    match generic::solve(m, &live) {
+        Verdict::None => ("none", None),
+        Verdict::Unique(g) => ("unique", Some(g)),
+        Verdict::Multiple { first } => ("multiple", Some(first)),
+    }
+}
+
 /// `check --type T` for a type other than classic Sudoku: the same lines,
 /// summary and exit statuses as classic `check`.
 pub fn check_typed(
@@ -131,12 +142,7 @@ pub fn check_typed(
             instance = m.with_constraints(&p.signs);
             &instance
         };
-        let live = generic::live_from_givens(model, &p.givens);
-        let (verdict, sol) = match generic::solve(model, &live) {
-            Verdict::None => ("none", None),
-            Verdict::Unique(g) => ("unique", Some(g)),
-            Verdict::Multiple { first } => ("multiple", Some(first)),
-        };
+        let (verdict, sol) = verdict_of(model, &p.givens);
         let sol = sol.map(|g| solution_text(m, &g));
         tally.verdict(&mut out, p.line, &p.text, verdict, sol.as_deref())?;
     }
@@ -185,12 +191,7 @@ pub fn check_fpuzzles(file: &OsStr, show_solution: bool, json: bool) -> Result<S
                 continue;
             }
         };
-        let live = generic::live_from_givens(&m, &givens);
-        let (verdict, sol) = match generic::solve(&m, &live) {
-            Verdict::None => ("none", None),
-            Verdict::Unique(g) => ("unique", Some(g)),
-            Verdict::Multiple { first } => ("multiple", Some(first)),
-        };
+        let (verdict, sol) = verdict_of(&m, &givens);
         let sol = sol.map(|g| solution_text(&m, &g));
         tally.verdict(
             &mut out,

@@ -517,8 +517,7 @@ pub fn to_json(m: &Model, givens: &[Option<usize>]) -> Result<String, String> {
             Variant::NegativeBlack => list("negative", json!("ratio")),
             Variant::NegativeXv => list("negative", json!("xv")),
             Variant::Windoku => {
-                for (r0, c0) in [(1, 1), (1, 5), (5, 1), (5, 5)] {
-                    let cs: Vec<usize> = (0..9).map(|k| (r0 + k / 3) * n + c0 + k % 3).collect();
+                for cs in variant::windoku_windows() {
                     list("extraregion", json!({"cells": names(&cs)}));
                 }
             }

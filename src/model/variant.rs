@@ -195,6 +195,15 @@ pub fn validate(spec: &TypeSpec) -> Result<(), String> {
     Ok(())
 }
 
+/// Windoku's four windows of a 9×9 grid (rows and columns 2–4 and 6–8),
+/// each in reading order.
+pub fn windoku_windows() -> Vec<Vec<usize>> {
+    [(1, 1), (1, 5), (5, 1), (5, 5)]
+        .iter()
+        .map(|&(r0, c0)| (0..9).map(|k| (r0 + k / 3) * 9 + c0 + k % 3).collect())
+        .collect()
+}
+
 /// The houses a variant adds, each with its kind's name and prefix.
 fn houses(spec: &TypeSpec, v: &Variant) -> Vec<(&'static str, &'static str, Vec<usize>)> {
     let n = spec.n;
@@ -205,12 +214,9 @@ fn houses(spec: &TypeSpec, v: &Variant) -> Vec<(&'static str, &'static str, Vec<
             "d",
             (0..n).map(|i| i * n + (n - 1 - i)).collect(),
         )],
-        Variant::Windoku => [(1, 1), (1, 5), (5, 1), (5, 5)]
-            .iter()
-            .map(|&(r0, c0)| {
-                let cells = (0..9).map(|k| (r0 + k / 3) * n + c0 + k % 3).collect();
-                ("window", "w", cells)
-            })
+        Variant::Windoku => windoku_windows()
+            .into_iter()
+            .map(|cells| ("window", "w", cells))
             .collect(),
         Variant::DisjointGroups => {
             let (rows, cols) = spec.boxes.expect("validated: regular blocks");
