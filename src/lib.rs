@@ -41,6 +41,7 @@ pub mod ruleset;
 pub mod search;
 pub mod serate;
 pub mod study;
+pub mod typed;
 
 #[cfg(test)]
 pub(crate) mod test_data;

@@ -1,0 +1,205 @@
+//! The typed run: a rule set applied to one puzzle of any type, simplest
+//! rule first, restarting from the simplest after every step, as the
+//! classic engine (`crate::engine`) does; steps and ratings as SudoRules
+//! gives them.
+
+use super::frame::{Frame, NoFrame, live_after_givens};
+use super::state::State;
+use super::{Found, TypedSet};
+use crate::engine::{Limits, StopReason};
+use crate::model::Model;
+use crate::rating::Rating;
+use crate::rule::Rule;
+use crate::search::{ConclusionKind, Grade, SearchCx, Stop};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One applied step.
+#[derive(Clone, Debug)]
+pub struct TypedStep {
+    pub rule: Arc<Rule>,
+    pub kind: ConclusionKind,
+    /// Concluded model candidates, in print order (decreasing).
+    pub conclusions: Vec<usize>,
+    pub grade: Grade,
+    /// The matched pattern in SudoRules notation (empty for singles, and
+    /// when the run was asked for outcomes only).
+    pub pattern: String,
+}
+
+impl TypedStep {
+    /// The step as one line of a path (`whip[2]: r1n2{c3 c4} - … ==> r5c6 ≠ 7`).
+    pub fn text(&self, model: &Model) -> String {
+        let concl: Vec<String> = self
+            .conclusions
+            .iter()
+            .map(|&z| match self.kind {
+                ConclusionKind::Assert => model.asserted_name(z),
+                ConclusionKind::Eliminate => model.eliminated_name(z),
+            })
+            .collect();
+        let name = &self.rule.head.name;
+        if self.pattern.is_empty() {
+            format!("{name} ==> {}", concl.join(", "))
+        } else {
+            format!("{name}: {} ==> {}", self.pattern, concl.join(", "))
+        }
+    }
+}
+
+/// A finished typed run.
+#[derive(Clone, Debug)]
+pub struct TypedRun {
+    pub stop: StopReason,
+    pub steps: Vec<TypedStep>,
+    /// Each cell's symbol at the end (`None`: open).
+    pub grid: Vec<Option<usize>>,
+    /// Live candidates at the start (after the givens) and at the end.
+    pub cands_start: usize,
+    pub cands_end: usize,
+    /// Index into `steps` of the most complex step (the first of equals).
+    pub hardest: Option<usize>,
+    pub rating_type: Option<String>,
+    pub elapsed: Duration,
+}
+
+impl TypedRun {
+    /// The level of the most complex step (0: singles or nothing).
+    pub fn level(&self) -> Rating {
+        self.hardest
+            .map_or(Rating::level(0), |h| self.steps[h].grade.level)
+    }
+
+    /// The rating label, as [`crate::engine::Run::rating`] gives it.
+    pub fn rating(&self) -> String {
+        let Some(h) = self.hardest else {
+            return "Singles".into();
+        };
+        let s = &self.steps[h];
+        match (&self.rating_type, s.grade.level.integral()) {
+            (Some(t), Some(n)) if n >= 1 => format!("{t}[{n}]"),
+            _ => s.grade.label.clone(),
+        }
+    }
+
+    /// The name of the most complex rule applied.
+    pub fn hardest_rule(&self) -> Option<&str> {
+        self.hardest.map(|h| self.steps[h].rule.head.name.as_str())
+    }
+}
+
+/// What a caller wants of a run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    pub limits: Limits,
+    /// Render each step's pattern (for paths).
+    pub patterns: bool,
+    /// Cap on the memory searches hold (bytes).
+    pub max_memory: Option<usize>,
+}
+
+/// Runs `set` on the puzzle of `model` with `givens` (each cell's given
+/// symbol, 0-based), or says why its givens contradict.
+pub fn run(
+    model: &Arc<Model>,
+    set: &TypedSet,
+    givens: &[Option<usize>],
+    opts: Options,
+) -> Result<TypedRun, NoFrame> {
+    let live = live_after_givens(model, givens)?;
+    let n = live.iter().filter(|&&b| b).count();
+    macro_rules! dispatch {
+        ($($w:literal),*) => {
+            $(if n <= 64 * $w {
+                let frame = Frame::<$w>::build(model.clone(), givens, &live);
+                return Ok(play(&frame, set, opts));
+            })*
+        };
+    }
+    dispatch!(2, 4, 8, 12, 16, 32, 64, 128, 256, 512);
+    Err(NoFrame(format!(
+        "{n} live candidates once the givens are placed: the typed engine holds at most {}",
+        64 * 512
+    )))
+}
+
+/// The loop, on a frame of `W` words.
+fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> TypedRun {
+    let start = Instant::now();
+    let deadline = opts.limits.max_time.and_then(|t| start.checked_add(t));
+    let mut cx = SearchCx::new(deadline);
+    cx.set_memory_limit(opts.max_memory);
+    let mut st = State::start(frame);
+    let mut steps: Vec<TypedStep> = Vec::new();
+    let mut hardest: Option<usize> = None;
+    let stop = loop {
+        if st.solved(frame) {
+            break StopReason::Solved;
+        }
+        if st.empty_var(frame).is_some() {
+            break StopReason::Contradiction;
+        }
+        if opts.limits.max_steps.is_some_and(|m| steps.len() >= m) {
+            break StopReason::StepLimit;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break StopReason::TimeLimit;
+        }
+        let mut found: Option<(usize, Found<W>)> = None;
+        for (ri, r) in set.rules.iter().enumerate() {
+            if let Some(f) = r.first(&mut cx, frame, &st) {
+                found = Some((ri, f));
+                break;
+            }
+            if cx.interrupted() {
+                break;
+            }
+        }
+        let Some((ri, f)) = found else {
+            match cx.stop() {
+                Some(Stop::Memory) => break StopReason::MemoryLimit,
+                Some(_) => break StopReason::TimeLimit,
+                None => break StopReason::Stuck,
+            }
+        };
+        let rule = &set.rules[ri];
+        // Print order: decreasing candidate number, as SudoRules prints.
+        let mut zs: Vec<usize> = f.conclusions.iter().collect();
+        zs.reverse();
+        if !set.blocked {
+            zs.truncate(1);
+        }
+        let pattern = if opts.patterns {
+            rule.render(frame, &st, &f.evidence)
+        } else {
+            String::new()
+        };
+        for &z in &zs {
+            match f.kind {
+                ConclusionKind::Assert => st.assert(frame, z),
+                ConclusionKind::Eliminate => st.cands.remove(z),
+            }
+        }
+        let grade = f.grade.unwrap_or_else(|| rule.rule.head.grade());
+        if hardest.is_none_or(|h| steps[h].grade.complexity < grade.complexity) {
+            hardest = Some(steps.len());
+        }
+        steps.push(TypedStep {
+            rule: rule.rule.clone(),
+            kind: f.kind,
+            conclusions: zs.iter().map(|&z| frame.cand(z)).collect(),
+            grade,
+            pattern,
+        });
+    };
+    TypedRun {
+        stop,
+        grid: st.grid(frame),
+        cands_start: frame.len(),
+        cands_end: st.cands.len(),
+        steps,
+        hardest,
+        rating_type: set.rating_type.clone(),
+        elapsed: start.elapsed(),
+    }
+}

@@ -1,0 +1,194 @@
+//! The typed instance: rule sets run on puzzles of any type ([`crate::model`]).
+//!
+//! Classic 9×9 Sudoku keeps its specialised back end (`grid/`, `search/`,
+//! `engine`); this module runs the same rule files on every other type. A
+//! compiled rule set is read for its *portable* rules ([`compile`]): what
+//! a rule's text means does not depend on the grid, only how the classic
+//! back end evaluates it does. Today three forms are portable:
+//!
+//! - variable rules ([`vars`]): a pattern rule whose only generator binds
+//!   one CSP variable (of a space, or any) and whose conditions and
+//!   conclusion are about that variable's live candidates and their links
+//!   (singles, whip[1]);
+//! - chain rules ([`chain`]): every chain family of the language (whips,
+//!   braids, g-whips, g-braids, z-chains, t-whips, bivalue chains, typed
+//!   chains), searched on the run's [`Frame`];
+//! - trial rules ([`trial`]): T&E(n) over the set's other typed rules.
+//!
+//! A rule whose pattern uses anything else (a subset's sets of cells, a
+//! fish's rows) is refused with an error naming the rule and what it uses;
+//! a rule over a space the type does not have (hidden singles in blocks on
+//! a Latin square) does not apply to the type and is left out.
+//!
+//! A run is played on a [`Frame`] (the puzzle's live candidates renumbered,
+//! with their links as sets) in sets of `W` words chosen by the number of
+//! live candidates ([`run`] dispatches on it), by [`engine`]'s loop, which
+//! follows the classic one: simplest rule first, restart after each step,
+//! SudoRules' ratings.
+//!
+//! Architecture Invariant: nothing here names a technique; what a rule
+//! looks for comes from its text (its plan, chain spec or trial spec).
+
+pub mod chain;
+pub mod engine;
+pub mod frame;
+pub mod state;
+pub mod vars;
+
+pub use engine::{TypedRun, TypedStep, run};
+pub use frame::{Frame, NoFrame};
+pub use state::State;
+
+use crate::grid::bits::BitSet;
+use crate::model::Model;
+use crate::rule::Rule;
+use crate::ruleset::RuleSet;
+use crate::search::{ConclusionKind, Grade, SearchCx, SearcherKind};
+use std::sync::Arc;
+
+/// One match of a typed rule on a state.
+#[derive(Clone, Debug)]
+pub struct Found<const W: usize> {
+    pub kind: ConclusionKind,
+    /// Local candidates concluded upon (never empty).
+    pub conclusions: BitSet<W>,
+    /// The match's own grade (a chain's length); `None`: the rule's.
+    pub grade: Option<Grade>,
+    pub evidence: Evidence,
+}
+
+/// What a typed match keeps to be shown.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Evidence {
+    /// A variable rule's variable (a frame variable).
+    Var(usize),
+    /// A chain: its target and variables, in local candidates and frame
+    /// variables; a right-linking candidate `r ≥ frame.len()` is the
+    /// g-candidate `frame.groups[r - frame.len()]`.
+    Chain(crate::search::chain::ChainEvidence),
+    /// A trial's evidence, rendered when found (typed trials are rare
+    /// and short).
+    Text(String),
+}
+
+/// What a portable rule is, for the typed back end.
+#[derive(Clone, Debug)]
+pub enum Form {
+    Var(vars::VarRule),
+    Chain(chain::TypedChain),
+}
+
+/// A rule of a set, ready for the typed back end.
+#[derive(Clone, Debug)]
+pub struct TypedRule {
+    pub rule: Arc<Rule>,
+    pub form: Form,
+}
+
+impl TypedRule {
+    /// The rule's first match on `st`.
+    pub fn first<const W: usize>(
+        &self,
+        cx: &mut SearchCx,
+        frame: &Frame<W>,
+        st: &State<W>,
+    ) -> Option<Found<W>> {
+        match &self.form {
+            Form::Var(v) => v.first(cx, frame, st),
+            Form::Chain(c) => c.first(cx, frame, st),
+        }
+    }
+
+    /// The match's pattern in SudoRules notation (empty for singles).
+    pub fn render<const W: usize>(
+        &self,
+        frame: &Frame<W>,
+        before: &State<W>,
+        ev: &Evidence,
+    ) -> String {
+        match (&self.form, ev) {
+            (Form::Var(v), Evidence::Var(var)) => v.render(frame, before, *var),
+            (Form::Chain(c), Evidence::Chain(ch)) => c.render(frame, ch),
+            (_, Evidence::Text(t)) => t.clone(),
+            _ => String::new(),
+        }
+    }
+}
+
+/// A rule set compiled for a type: the rules that apply, in the set's
+/// order, and those left out (a space the type lacks).
+#[derive(Clone, Debug)]
+pub struct TypedSet {
+    pub name: String,
+    pub rules: Vec<TypedRule>,
+    /// Rules over spaces the type does not have.
+    pub left_out: Vec<Arc<Rule>>,
+    pub blocked: bool,
+    pub rating_type: Option<String>,
+}
+
+/// Why a rule cannot run on a type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unfit {
+    /// The type lacks a space the rule reads: the rule does not apply.
+    Space(String),
+    /// The rule uses what the typed back end cannot evaluate (yet).
+    Unsupported(String),
+}
+
+/// The rules of `set` for type `model`, or an error naming each rule that
+/// cannot run on it.
+pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
+    let mut rules = Vec::new();
+    let mut left_out = Vec::new();
+    let mut errors = Vec::new();
+    for r in &set.rules {
+        let form = match r.searcher.kind() {
+            SearcherKind::Pattern(plan) => vars::VarRule::of(plan, model).map(Form::Var),
+            SearcherKind::Chain(c) => chain::TypedChain::of(&c.spec, model).map(Form::Chain),
+            SearcherKind::Trial(_) => Err(Unfit::Unsupported(
+                "a trial (T&E) rule; the typed back end has no trials yet".into(),
+            )),
+        };
+        match form {
+            Ok(form) => rules.push(TypedRule {
+                rule: r.clone(),
+                form,
+            }),
+            Err(Unfit::Space(_)) => left_out.push(r.clone()),
+            Err(Unfit::Unsupported(why)) => errors.push(format!(
+                "rule `{}` ({}:{}:{}) cannot run on type `{}`: {why}",
+                r.head.name,
+                r.head.file,
+                r.head.line,
+                r.head.column,
+                model.name()
+            )),
+        }
+    }
+    if !errors.is_empty() {
+        if errors.len() > 5 {
+            let more = errors.len() - 5;
+            errors.truncate(5);
+            errors.push(format!("… and {more} more rules"));
+        }
+        return Err(format!(
+            "rule set `{}` does not run on type `{}`:\n  {}",
+            set.name,
+            model.name(),
+            errors.join("\n  ")
+        ));
+    }
+    Ok(TypedSet {
+        name: set.name.clone(),
+        rules,
+        left_out,
+        blocked: set.blocked,
+        rating_type: set.rating_type.clone(),
+    })
+}
+
+/// The model space a classic space name stands for, if the type has it.
+pub(crate) fn space_named(model: &Model, name: &str) -> Option<usize> {
+    model.spaces.iter().position(|s| s.name == name)
+}
