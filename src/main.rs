@@ -29,6 +29,7 @@ mod input_cli;
 mod output_cli;
 mod study_cli;
 mod type_cli;
+mod typed_cli;
 
 #[derive(Parser)]
 #[command(
@@ -412,8 +413,6 @@ fn main() -> ExitCode {
     };
     // Commands that serve classic 9×9 Sudoku only refuse other types.
     let classic_only = match &cli.cmd {
-        Cmd::Solve { opts, .. } => opts.ty.classic_only("solve"),
-        Cmd::Rate { opts, .. } => opts.ty.classic_only("rate"),
         Cmd::Bench { ty, .. } => ty.classic_only("bench"),
         Cmd::Filter(args) => args.ty.classic_only("filter"),
         Cmd::Subsume(args) => args.ty.classic_only("subsume"),
@@ -440,6 +439,44 @@ fn main() -> ExitCode {
             Ok(None) => check(&file, solution, json),
             Err(e) => Err(e),
         },
+        Cmd::Solve {
+            input,
+            opts,
+            json,
+            pictures,
+        } if opts.ty.wants_typed() => {
+            let form = if json {
+                typed_cli::Form::Json
+            } else {
+                typed_cli::Form::Path
+            };
+            let refused = [
+                (pictures.svg.is_some(), "--svg"),
+                (pictures.html.is_some(), "--html"),
+            ];
+            solve_typed(&input, &opts, form, &refused)
+        }
+        Cmd::Rate {
+            input,
+            opts,
+            json,
+            csv,
+            batch,
+            ..
+        } if opts.ty.wants_typed() => {
+            let form = if json {
+                typed_cli::Form::Json
+            } else if csv {
+                typed_cli::Form::Csv
+            } else {
+                typed_cli::Form::Line
+            };
+            let refused = [(
+                batch.active(),
+                "the batch options (--shard, --skip, --limit, --output, …)",
+            )];
+            solve_typed(&input, &opts, form, &refused)
+        }
         Cmd::Solve {
             input,
             opts,
@@ -516,6 +553,42 @@ fn main() -> ExitCode {
         Cmd::Merge(args) => return batch_cli::merge(&args),
     };
     exit_code(result)
+}
+
+/// `solve --type T` / `rate --type T` for a type other than classic
+/// Sudoku: the typed back end; options the typed back end does not serve
+/// yet (`refused`, and --se, --stats) are usage errors.
+fn solve_typed(
+    input: &OsStr,
+    opts: &RunOpts,
+    form: typed_cli::Form,
+    refused: &[(bool, &str)],
+) -> Result<Status, Fail> {
+    let Some(m) = opts.ty.model()? else {
+        // `wants_typed` read another type: the type file changed meanwhile.
+        return Err(Fail::Error(
+            "--type: the type file changed while it was read; run the command again".into(),
+        ));
+    };
+    let mut refused: Vec<(bool, &str)> = refused.to_vec();
+    refused.push((opts.se, "--se"));
+    refused.push((opts.stats, "--stats"));
+    if let Some((_, what)) = refused.iter().find(|(on, _)| *on) {
+        return Err(Fail::Error(format!(
+            "{what} is not available with --type {} yet (classic 9×9 Sudoku only)",
+            m.name()
+        )));
+    }
+    let (set, limits) = opts.load()?;
+    let job = typed_cli::TypedJob {
+        set: &set,
+        limits,
+        form,
+        time: !opts.no_time,
+        verify: opts.verify,
+        jobs: worker_threads(opts.jobs),
+    };
+    typed_cli::solve_typed(m, input, &job)
 }
 
 fn grid_text(g: &[u8; 81]) -> String {

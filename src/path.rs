@@ -381,3 +381,176 @@ mod tests {
         assert_eq!(counted(1u64, "rule"), "1 rule");
     }
 }
+
+/// A typed run (a puzzle of another type than classic 9×9,
+/// [`crate::typed`]), ready to render in every output form: the same
+/// lines, columns and fields as [`Rated`], with the type's names.
+pub struct TypedRated<'a> {
+    pub line: usize,
+    pub puzzle: &'a str,
+    pub model: &'a crate::model::Model,
+    /// The set's name and its number of rules for the type.
+    pub set_name: &'a str,
+    pub rules: usize,
+    pub run: &'a crate::typed::TypedRun,
+    pub time: bool,
+}
+
+impl TypedRated<'_> {
+    fn solved(&self) -> bool {
+        self.run.stop == StopReason::Solved
+    }
+
+    fn rating(&self) -> Option<String> {
+        self.solved().then(|| self.run.rating())
+    }
+
+    fn missing(&self) -> usize {
+        self.run.grid.iter().filter(|g| g.is_none()).count()
+    }
+
+    /// The grid's symbols as puzzle text writes them, one row per line
+    /// (indented as [`grid_lines`]; separated by spaces beyond side 35).
+    fn grid_text(&self, g: &[Option<usize>]) -> String {
+        let m = self.model;
+        let sep = if m.n > 35 { " " } else { "" };
+        let mut out = String::new();
+        for r in 0..m.n {
+            let row: Vec<&str> = (0..m.n)
+                .map(|c| g[r * m.n + c].map_or(".", |s| m.symbol_text(s)))
+                .collect();
+            let _ = writeln!(out, "   {}", row.join(sep));
+        }
+        out
+    }
+
+    /// The path, as [`render_run`] prints a classic one.
+    pub fn path(&self) -> String {
+        let run = self.run;
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", self.puzzle);
+        let _ = writeln!(
+            out,
+            "rule set: {} ({}), type {}",
+            self.set_name,
+            counted(self.rules, "rule"),
+            self.model.name()
+        );
+        for s in &run.steps {
+            let _ = writeln!(out, "{}", s.text(self.model));
+        }
+        if self.solved() {
+            let _ = writeln!(out, "PUZZLE SOLVED.");
+        } else {
+            let why = match run.stop {
+                StopReason::Stuck => "no rule applies",
+                StopReason::Contradiction => "contradiction: a CSP variable has no candidate",
+                StopReason::StepLimit => "step limit reached",
+                StopReason::TimeLimit => "time limit reached",
+                StopReason::MemoryLimit => "memory limit reached",
+                StopReason::Solved => "",
+            };
+            let _ = writeln!(
+                out,
+                "PUZZLE NOT SOLVED ({why}). {} VALUES MISSING.",
+                self.missing()
+            );
+        }
+        out.push_str(&self.grid_text(&run.grid));
+        let hardest = run.hardest_rule().unwrap_or("none");
+        if self.solved() {
+            let _ = writeln!(
+                out,
+                "rating: {} (level {}, hardest rule: {hardest})",
+                run.rating(),
+                run.level()
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "rating: none (not solved by {}; hardest rule applied: {hardest})",
+                self.set_name
+            );
+        }
+        if self.time {
+            let _ = writeln!(out, "seconds: {:.6}", run.elapsed.as_secs_f64());
+        }
+        out
+    }
+
+    /// `LINE PUZZLE STOP RATING HARDEST LEVEL [SECONDS]`, as [`Rated::line`].
+    pub fn line(&self) -> String {
+        let run = self.run;
+        let mut out = format!(
+            "{} {} {} {} {} {}",
+            self.line,
+            self.puzzle,
+            run.stop.name(),
+            self.rating().as_deref().unwrap_or("-"),
+            run.hardest_rule().unwrap_or("-"),
+            self.solved()
+                .then(|| run.level().to_string())
+                .as_deref()
+                .unwrap_or("-"),
+        );
+        if self.time {
+            let _ = write!(out, " {:.6}", run.elapsed.as_secs_f64());
+        }
+        out.push('\n');
+        out
+    }
+
+    /// One CSV row under [`csv_header`], as [`Rated::csv`].
+    pub fn csv(&self) -> String {
+        let run = self.run;
+        let mut out = format!(
+            "{},{},{},{},{},{},{},{},{},",
+            self.line,
+            csv_field(self.puzzle),
+            self.solved(),
+            run.stop.name(),
+            self.rating().unwrap_or_default(),
+            self.solved()
+                .then(|| run.level().to_string())
+                .unwrap_or_default(),
+            run.hardest_rule().unwrap_or(""),
+            run.steps.len(),
+            self.missing(),
+        );
+        if self.time {
+            let _ = write!(out, "{:.6},", run.elapsed.as_secs_f64());
+        }
+        out.push('\n');
+        out
+    }
+
+    /// One JSON object (with the path's steps) on one line, as
+    /// [`Rated::json`], plus the type.
+    pub fn json(&self) -> String {
+        let run = self.run;
+        let final_line: String = {
+            let m = self.model;
+            let sep = if m.n > 35 { " " } else { "" };
+            run.grid
+                .iter()
+                .map(|g| g.map_or(".", |s| m.symbol_text(s)))
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        let mut o = json!({
+            "line": self.line, "puzzle": self.puzzle, "type": self.model.name(),
+            "solved": self.solved(),
+            "stop": run.stop.name(),
+            "rating": self.rating(),
+            "level": self.solved().then(|| run.level()),
+            "hardest_rule": run.hardest_rule(),
+            "values_missing": self.missing(),
+            "steps": run.steps.iter().map(|s| s.text(self.model)).collect::<Vec<_>>(),
+            "final": final_line,
+        });
+        if self.time {
+            o["seconds"] = json!(run.elapsed.as_secs_f64());
+        }
+        format!("{o}\n")
+    }
+}

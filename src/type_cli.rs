@@ -43,6 +43,13 @@ impl TypeOpt {
         Ok((!m.is_classic()).then_some(m))
     }
 
+    /// Whether a command must take the typed back end: a type other than
+    /// classic Sudoku, or one that cannot be loaded (whose error that path
+    /// reports).
+    pub fn wants_typed(&self) -> bool {
+        !matches!(self.model(), Ok(None))
+    }
+
     /// A usage error unless the type is classic 9×9 Sudoku: `command` does
     /// not serve other types yet.
     pub fn classic_only(&self, command: &str) -> Result<(), Fail> {
@@ -75,7 +82,7 @@ const MAX_TYPED_INPUT: u64 = 512 << 20;
 /// The whole input of `check`: a file, or `-` for standard input, read up
 /// to [`MAX_TYPED_INPUT`] whatever it is (`/dev/zero`, a pipe that never
 /// ends), and refused beyond.
-fn read_input(file: &OsStr) -> Result<(String, String), Fail> {
+pub fn read_input(file: &OsStr) -> Result<(String, String), Fail> {
     let (name, reader): (String, Box<dyn Read>) = if file == "-" {
         ("<stdin>".to_string(), Box::new(std::io::stdin()))
     } else {

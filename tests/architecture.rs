@@ -22,6 +22,7 @@ const NOT_LAYERS: &[&str] = &[
     "batch_cli.rs",
     "test_data.rs",
     "type_cli.rs",
+    "typed_cli.rs",
 ];
 
 fn root() -> PathBuf {
