@@ -369,19 +369,6 @@ pub fn stats_json(set: &RuleSet, stats: &[RuleStats], time: bool) -> serde_json:
     serde_json::Value::Object(m)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::counted;
-
-    #[test]
-    fn counts_are_singular_only_for_one() {
-        assert_eq!(counted(0usize, "puzzle"), "0 puzzles");
-        assert_eq!(counted(1usize, "puzzle"), "1 puzzle");
-        assert_eq!(counted(2u64, "invalid line"), "2 invalid lines");
-        assert_eq!(counted(1u64, "rule"), "1 rule");
-    }
-}
-
 /// A typed run (a puzzle of another type than classic 9×9,
 /// [`crate::typed`]), ready to render in every output form: the same
 /// lines, columns and fields as [`Rated`], with the type's names.
@@ -510,9 +497,11 @@ impl TypedRated<'_> {
             self.solved(),
             run.stop.name(),
             self.rating().unwrap_or_default(),
-            self.solved()
-                .then(|| run.level().to_string())
-                .unwrap_or_default(),
+            if self.solved() {
+                run.level().to_string()
+            } else {
+                String::new()
+            },
             run.hardest_rule().unwrap_or(""),
             run.steps.len(),
             self.missing(),
@@ -552,5 +541,18 @@ impl TypedRated<'_> {
             o["seconds"] = json!(run.elapsed.as_secs_f64());
         }
         format!("{o}\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counted;
+
+    #[test]
+    fn counts_are_singular_only_for_one() {
+        assert_eq!(counted(0usize, "puzzle"), "0 puzzles");
+        assert_eq!(counted(1usize, "puzzle"), "1 puzzle");
+        assert_eq!(counted(2u64, "invalid line"), "2 invalid lines");
+        assert_eq!(counted(1u64, "rule"), "1 rule");
     }
 }
