@@ -70,7 +70,7 @@ pub fn compile(set: &RuleSet, m: &Model) -> Result<TypedSet, Fail> {
 /// `solve`/`rate` on puzzles of type `m` read from `file`.
 pub fn solve_typed(m: Model, file: &OsStr, job: &TypedJob) -> Result<Status, Fail> {
     let tset = compile(job.set, &m)?;
-    let (source, text) = read_input(file)?;
+    let (source, text) = input_text(file)?;
     let model = Arc::new(m);
     let records = parse_typed(&model, &source, &text);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -137,6 +137,30 @@ pub fn solve_typed(m: Model, file: &OsStr, job: &TypedJob) -> Result<Status, Fai
         Status::Done
     };
     Ok(verdict.and(Status::invalid_if(bad > 0 || records.is_empty())))
+}
+
+/// The input: a file, `-` for standard input, or a puzzle written on the
+/// command line (an argument that names no file and holds no `/`).
+fn input_text(arg: &OsStr) -> Result<(String, String), Fail> {
+    if arg.is_empty() {
+        return Err(Fail::Error(
+            "the input is empty: give a puzzle, a file, or `-` for standard input".into(),
+        ));
+    }
+    if arg != "-"
+        && let Some(text) = arg.to_str()
+        && !text.contains('/')
+        && std::fs::symlink_metadata(arg).is_err()
+    {
+        return Ok(("<arg>".to_string(), text.to_string()));
+    }
+    if std::fs::metadata(arg).is_ok_and(|m| m.is_dir()) {
+        return Err(Fail::Error(format!(
+            "{}: is a directory",
+            std::path::Path::new(arg).display()
+        )));
+    }
+    read_input(arg)
 }
 
 /// One record: checked, run, rendered.
