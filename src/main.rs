@@ -1160,7 +1160,19 @@ fn rules(cmd: RulesCmd) -> Result<Status, Fail> {
                             Some("-") => "<stdin>".into(),
                             _ => Path::new(p).display().to_string(),
                         };
-                        writeln!(o, "{shown}: ok, {}", counted(set.rules.len(), "rule"))?
+                        let others = if set.foreign.is_empty() {
+                            String::new()
+                        } else {
+                            format!(
+                                " (and {} for other puzzle types only)",
+                                counted(set.foreign.len(), "rule")
+                            )
+                        };
+                        writeln!(
+                            o,
+                            "{shown}: ok, {}{others}",
+                            counted(set.rules.len(), "rule")
+                        )?
                     }
                     Err(e) => {
                         ok = false;

@@ -26,6 +26,11 @@ pub struct RuleHead {
     pub level: Rating,
     /// The rating label (`NP`, `FSHT`, `W[1]`); the name when absent.
     pub label: Option<String>,
+    /// For a rule of other puzzle types only: the space of those types
+    /// it reads (`dn`: a diagonal's symbol), which classic Sudoku has not
+    /// (`lang::names::FOREIGN_SPACES`). A set keeps such rules apart
+    /// ([`crate::ruleset::RuleSet::foreign`]).
+    pub space: Option<String>,
 }
 
 impl RuleHead {

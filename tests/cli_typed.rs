@@ -194,3 +194,36 @@ fn the_classic_type_by_name_is_the_classic_path() {
     assert_eq!(plain.code, Some(0));
     assert_eq!(plain.stdout, named.stdout);
 }
+
+#[test]
+fn hidden_singles_of_x_sudoku_diagonals_are_placed() {
+    // rules/singles.rules names the diagonal spaces (`dn`, `an`), which
+    // classic Sudoku has not: five rules of the set run on X-Sudoku, four
+    // on classic Sudoku.
+    let dir = tempfile::tempdir().unwrap();
+    let ty = dir.path().join("x.yaml");
+    std::fs::write(
+        &ty,
+        "name: x-sudoku\nsize: 9\nblocks: 3x3\ndiagonals: both\n",
+    )
+    .unwrap();
+    // `generate --type x.yaml --seed 2`'s first puzzle.
+    let p = "...61.7.8.3........4.....65...2.....................19...546.......3..8.4...7....";
+    let run = ruledoku([
+        "solve",
+        "--type",
+        ty.to_str().unwrap(),
+        "--rules",
+        "singles",
+        "--no-time",
+        p,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let lines = run.lines();
+    assert_eq!(lines[1], "rule set: singles (5 rules), type x-sudoku");
+    assert_eq!(lines[2], "hidden-single-in-a-diagonal ==> r6c6 = 4");
+    assert_eq!(lines[3], "hidden-single-in-a-row ==> r1c8 = 4");
+    let list = ruledoku(["rules", "list", "--rules", "singles"]);
+    assert_eq!(list.lines().len(), 6, "{}", list.stdout);
+    assert!(!list.stdout.contains("diagonal"), "{}", list.stdout);
+}

@@ -104,6 +104,7 @@ fn set_of(src: &str) -> ruleset::RuleSet {
         name: "t".into(),
         description: String::new(),
         rules: rules.into_iter().map(std::sync::Arc::new).collect(),
+        foreign: Vec::new(),
         blocked: true,
         strategy: ruleset::Strategy::SimplestFirst,
         assumes_unique: false,

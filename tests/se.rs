@@ -227,6 +227,7 @@ fn select_and_decimal_levels() {
         name: "t".into(),
         description: String::new(),
         rules: rules.into_iter().take(1).map(std::sync::Arc::new).collect(),
+        foreign: Vec::new(),
         blocked: true,
         strategy: ruleset::Strategy::SimplestFirst,
         assumes_unique: false,

@@ -57,6 +57,8 @@ pub fn measure_huge_searches(on: bool) {
 /// [`lower::search_space`]).
 #[derive(Clone)]
 pub struct Compiled {
+    /// The rules, in file order; those for other puzzle types only have
+    /// the space they name in [`RuleHead::space`].
     pub rules: Vec<Rule>,
     /// Ordered by line and column.
     pub warnings: Vec<Diagnostic>,
@@ -84,6 +86,9 @@ pub fn compile_source_with_warnings(file: &str, source: &str) -> Result<Compiled
 enum Checked {
     Rule(Rule),
     Pattern(RuleHead, usize),
+    /// A pattern rule for other types: its head, the index of its plan
+    /// among the file's foreign ones, and the space it names.
+    Foreign(RuleHead, usize, String),
 }
 
 /// Checks and lowers every rule of a parsed file.
@@ -95,6 +100,9 @@ pub fn compile_file(
     let map = SourceMap::new(file, source);
     let mut checked: Vec<Checked> = Vec::new();
     let mut patterns: Vec<crate::search::pattern::Checked> = Vec::new();
+    // Plans of other types' rules, compiled apart (they share no prefix
+    // with the classic plans, which stay as they are).
+    let mut foreign: Vec<crate::search::pattern::Checked> = Vec::new();
     // Each pattern family and its instances (a range of `checked`).
     let mut families: Vec<(&RuleAst, std::ops::Range<usize>)> = Vec::new();
     let mut errs: Vec<(Span, String)> = Vec::new();
@@ -114,6 +122,7 @@ pub fn compile_file(
         // The head of one instance: the family's docs and place, the
         // instance's name and grade.
         let head = |name, complexity, level, label| RuleHead {
+            space: None,
             name,
             docs: ast.docs.clone(),
             file: file.to_string(),
@@ -128,9 +137,17 @@ pub fn compile_file(
             let result = match &ast.body {
                 RuleBody::Pattern(clauses) => {
                     check::check_pattern(ast, clauses, &params).map(|c| {
-                        patterns.push(c.body);
-                        let head = head(c.name, c.complexity, c.level, c.label);
-                        Checked::Pattern(head, patterns.len() - 1)
+                        let h = head(c.name, c.complexity, c.level, c.label);
+                        match c.foreign {
+                            Some(space) => {
+                                foreign.push(c.body);
+                                Checked::Foreign(h, foreign.len() - 1, space)
+                            }
+                            None => {
+                                patterns.push(c.body);
+                                Checked::Pattern(h, patterns.len() - 1)
+                            }
+                        }
                     })
                 }
                 RuleBody::Chain(clauses) => check::check_chain(ast, clauses, &params).map(|c| {
@@ -150,7 +167,7 @@ pub fn compile_file(
                 Ok(c) => {
                     let name = match &c {
                         Checked::Rule(r) => &r.head.name,
-                        Checked::Pattern(head, _) => &head.name,
+                        Checked::Pattern(head, _) | Checked::Foreign(head, ..) => &head.name,
                     };
                     match defined.get(name) {
                         Some(&first) if first != line => seen_errs.push((
@@ -187,23 +204,38 @@ pub fn compile_file(
             .filter_map(|(ast, range)| {
                 let family = checked[range].iter().filter_map(|c| match c {
                     Checked::Pattern(head, i) => Some((head, &plans[*i])),
-                    Checked::Rule(_) => None,
+                    Checked::Rule(_) | Checked::Foreign(..) => None,
                 });
                 huge_search_warning(ast, family).map(|(sp, m)| map.warning(sp, m))
             })
             .collect();
         let mut plans: Vec<Option<crate::search::pattern::Plan>> =
             plans.into_iter().map(Some).collect();
-        let rules = checked
-            .into_iter()
-            .map(|c| match c {
-                Checked::Rule(rule) => rule,
-                Checked::Pattern(head, i) => Rule {
+        let mut other: Vec<Option<crate::search::pattern::Plan>> = if foreign.is_empty() {
+            Vec::new()
+        } else {
+            lower::lower_patterns(foreign)
+                .into_iter()
+                .map(Some)
+                .collect()
+        };
+        let mut rules = Vec::with_capacity(checked.len());
+        for c in checked {
+            match c {
+                Checked::Rule(rule) => rules.push(rule),
+                Checked::Pattern(head, i) => rules.push(Rule {
                     head,
                     searcher: Arc::new(plans[i].take().expect("each plan is taken once")),
-                },
-            })
-            .collect();
+                }),
+                Checked::Foreign(mut head, i, space) => {
+                    head.space = Some(space);
+                    rules.push(Rule {
+                        head,
+                        searcher: Arc::new(other[i].take().expect("each plan is taken once")),
+                    })
+                }
+            }
+        }
         diag::sort(&mut warnings);
         return Ok(Compiled { rules, warnings });
     }

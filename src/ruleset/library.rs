@@ -28,6 +28,8 @@ struct Linked {
     set: Arc<RuleSet>,
     /// The identity of the file each rule of `set.rules` comes from.
     origins: Vec<Id>,
+    /// The same for `set.foreign`.
+    foreign_origins: Vec<Id>,
     /// Every rule name defined by the files reached, before any set's
     /// `max-level` or `exclude` (what `exclude:` and `ratings:` may name).
     known: BTreeSet<String>,
@@ -91,12 +93,17 @@ impl Linked {
         if flags.strategy == Strategy::SimplestFirst {
             members.sort_by_key(|(r, _)| r.head.complexity);
         }
+        let (foreign, members): (Members, Members) = members
+            .into_iter()
+            .partition(|(r, _)| r.head.space.is_some());
         let (rules, origins) = members.into_iter().unzip();
+        let (foreign, foreign_origins) = foreign.into_iter().unzip();
         Linked {
             set: Arc::new(RuleSet {
                 name,
                 description,
                 rules,
+                foreign,
                 blocked: flags.blocked,
                 strategy: flags.strategy,
                 assumes_unique: flags.assumes_unique,
@@ -104,12 +111,18 @@ impl Linked {
                 warnings,
             }),
             origins,
+            foreign_origins,
             known,
         }
     }
 
+    /// Every rule with its file, classic ones first.
     fn members(&self) -> impl Iterator<Item = (&Arc<Rule>, &Id)> {
-        self.set.rules.iter().zip(&self.origins)
+        self.set
+            .rules
+            .iter()
+            .zip(&self.origins)
+            .chain(self.set.foreign.iter().zip(&self.foreign_origins))
     }
 }
 

@@ -51,6 +51,11 @@ pub struct RuleSet {
     pub description: String,
     /// The rules, simplest first (by complexity; ties keep file order).
     pub rules: Vec<Arc<Rule>>,
+    /// The set's rules for other puzzle types only (a space classic Sudoku
+    /// has not: [`RuleHead::space`](crate::rule::RuleHead::space)), in the
+    /// same order; classic runs never see them, `crate::typed` merges them
+    /// in for the types that have their space.
+    pub foreign: Vec<Arc<Rule>>,
     pub blocked: bool,
     /// How steps are picked and the run rated: simplest-first (SudoRules),
     /// or first-producer (Sudoku Explainer: listed order, ER/EP/ED).

@@ -225,6 +225,7 @@ fn rung(
             name: name.to_string(),
             description: String::new(),
             rules,
+            foreign: Vec::new(),
             blocked: true,
             warnings: Vec::new(),
             strategy: Default::default(),

@@ -142,9 +142,15 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
     let mut rules = Vec::new();
     let mut left_out = Vec::new();
     let mut errors = Vec::new();
-    for r in &set.rules {
+    // The set's rules for other types merged in, simplest first (ties:
+    // classic rules first, as the files list them).
+    let mut all: Vec<&Arc<Rule>> = set.rules.iter().chain(&set.foreign).collect();
+    all.sort_by_key(|r| r.head.complexity);
+    for r in all {
         let form = match r.searcher.kind() {
-            SearcherKind::Pattern(plan) => vars::VarRule::of(plan, model).map(Form::Var),
+            SearcherKind::Pattern(plan) => {
+                vars::VarRule::of(plan, model, r.head.space.as_deref()).map(Form::Var)
+            }
             SearcherKind::Chain(c) => chain::TypedChain::of(&c.spec, model).map(Form::Chain),
             SearcherKind::Trial(_) => Err(Unfit::Unsupported(
                 "a trial (T&E) rule; the typed back end has no trials yet".into(),

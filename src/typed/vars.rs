@@ -38,8 +38,10 @@ enum Val<const W: usize> {
 }
 
 impl VarRule {
-    /// The variable rule of `plan` on `model`, or why it is none.
-    pub fn of(plan: &Plan, model: &Model) -> Result<VarRule, Unfit> {
+    /// The variable rule of `plan` on `model`, or why it is none;
+    /// `foreign` is the space of other types the rule names, if any
+    /// ([`crate::rule::RuleHead::space`]).
+    pub fn of(plan: &Plan, model: &Model, foreign: Option<&str>) -> Result<VarRule, Unfit> {
         let mut instrs = plan.instrs.iter();
         let space = match instrs.next() {
             Some(Instr::Gen {
@@ -49,7 +51,12 @@ impl VarRule {
                 domain: None,
                 order,
             }) if order.is_empty() => match sp {
-                None => None,
+                None => match foreign {
+                    None => None,
+                    Some(f) => {
+                        Some(space_named(model, f).ok_or_else(|| Unfit::Space(f.to_string()))?)
+                    }
+                },
                 Some(s) => Some(
                     space_named(model, s.name())
                         .ok_or_else(|| Unfit::Space(s.name().to_string()))?,

@@ -65,6 +65,9 @@ struct Checker<'p> {
     /// known to hold several elements, which a single-valued function
     /// (`row(C)`) refuses.
     set_sizes: HashMap<usize, usize>,
+    /// The space of another puzzle type a generator named (`dn`): the
+    /// instance is for those types only ([`names::FOREIGN_SPACES`]).
+    foreign: Option<String>,
 }
 
 type Typed = (Op, Ty);
@@ -77,6 +80,7 @@ impl<'p> Checker<'p> {
             slots: 0,
             slot_shapes: Vec::new(),
             slot_types: Vec::new(),
+            foreign: None,
             gens: 0,
             errs: Vec::new(),
             cur_depth: 0,

@@ -22,6 +22,11 @@ pub struct CheckedPattern {
     /// The clauses, typed and not yet scheduled: what the pattern
     /// compiler's passes take ([`crate::search::pattern::compile`]).
     pub body: Checked,
+    /// The space of other puzzle types its variable comes from (`dn`),
+    /// if any: then the instance does not run on classic Sudoku, and its
+    /// generator reads as one over every variable until a type with that
+    /// space takes it ([`crate::typed`]).
+    pub foreign: Option<String>,
 }
 
 /// Checks one instance of a pattern rule.
@@ -71,7 +76,16 @@ impl Checker<'_> {
                         }
                         None => ty.name.clone(),
                     };
-                    let Some(elem) = elem_of(&word) else {
+                    let foreign = names::FOREIGN_SPACES.contains(&word.as_str());
+                    if foreign {
+                        self.foreign = Some(word.clone());
+                    }
+                    let elem = if foreign {
+                        Some(Elem::Var(None))
+                    } else {
+                        elem_of(&word)
+                    };
+                    let Some(elem) = elem else {
                         self.err(
                             ty.span,
                             format!(
@@ -218,6 +232,7 @@ impl Checker<'_> {
             return Err(self.errs);
         }
         Ok(CheckedPattern {
+            foreign: self.foreign.take(),
             name,
             complexity: complexity.unwrap_or(0),
             level,

@@ -277,6 +277,7 @@ impl Study<'_> {
             name: "B".into(),
             description: String::new(),
             rules: self.b.to_vec(),
+            foreign: Vec::new(),
             blocked: true,
             warnings: Vec::new(),
             strategy: Default::default(),
