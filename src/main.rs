@@ -162,11 +162,19 @@ enum RulesCmd {
         /// a rule or set file on standard input.
         #[arg(required = true)]
         paths: Vec<OsString>,
+        /// Also check that each runs on this puzzle type (every rule
+        /// portable, or left out for a space the type has not).
+        #[command(flatten)]
+        ty: type_cli::TypeOpt,
     },
     /// List the rules of a set with their file, complexity, level and rating.
     List {
         #[arg(long)]
         rules: Option<OsString>,
+        /// The rules the set runs on this puzzle type, in their order, and
+        /// those left out (a space the type has not).
+        #[command(flatten)]
+        ty: type_cli::TypeOpt,
     },
 }
 
@@ -1141,7 +1149,8 @@ impl<'a> HtmlPage<'a> {
 fn rules(cmd: RulesCmd) -> Result<Status, Fail> {
     let mut o = io::BufWriter::new(io::stdout().lock());
     let ok = match cmd {
-        RulesCmd::Check { paths } => {
+        RulesCmd::Check { paths, ty } => {
+            let model = ty.model()?;
             // Warnings are shown: rules beyond the estimate are measured.
             ruledoku::lang::measure_huge_searches(true);
             if paths.iter().filter(|p| input_cli::reads_stdin(p)).count() > 1 {
@@ -1168,11 +1177,26 @@ fn rules(cmd: RulesCmd) -> Result<Status, Fail> {
                                 counted(set.foreign.len(), "rule")
                             )
                         };
-                        writeln!(
-                            o,
-                            "{shown}: ok, {}{others}",
-                            counted(set.rules.len(), "rule")
-                        )?
+                        match &model {
+                            None => writeln!(
+                                o,
+                                "{shown}: ok, {}{others}",
+                                counted(set.rules.len(), "rule")
+                            )?,
+                            Some(m) => match typed_cli::compile(&set, m) {
+                                Ok(t) => writeln!(
+                                    o,
+                                    "{shown}: ok on type {}, {} ({} left out: a space the type has not)",
+                                    m.name(),
+                                    counted(t.rules.len(), "rule"),
+                                    t.left_out.len()
+                                )?,
+                                Err(e) => {
+                                    ok = false;
+                                    writeln!(o, "{shown}: {e}")?;
+                                }
+                            },
+                        }
                     }
                     Err(e) => {
                         ok = false;
@@ -1182,9 +1206,43 @@ fn rules(cmd: RulesCmd) -> Result<Status, Fail> {
             }
             ok
         }
-        RulesCmd::List { rules } => {
+        RulesCmd::List { rules, ty } => {
             let name = rules.as_deref().unwrap_or(ruleset::DEFAULT_SET.as_ref());
             let set = ruleset::load(name).map_err(|e| e.to_string())?;
+            if let Some(m) = ty.model()? {
+                let t = typed_cli::compile(&set, &m)?;
+                writeln!(
+                    o,
+                    "rule set {} on type {}: {}",
+                    set.name,
+                    m.name(),
+                    set.description
+                )?;
+                writeln!(
+                    o,
+                    "{:<34} {:>10} {:>5} {:<8} file",
+                    "rule", "complexity", "level", "rating"
+                )?;
+                let rows = t
+                    .rules
+                    .iter()
+                    .map(|r| (&r.rule, ""))
+                    .chain(t.left_out.iter().map(|r| (r, " (left out: no such space)")));
+                for (r, note) in rows {
+                    writeln!(
+                        o,
+                        "{:<34} {:>10} {:>5} {:<8} {}:{}{note}",
+                        r.head.name,
+                        r.head.complexity,
+                        r.head.level,
+                        r.head.label.as_deref().unwrap_or("-"),
+                        r.head.file,
+                        r.head.line
+                    )?;
+                }
+                o.flush()?;
+                return Ok(Status::Done);
+            }
             writeln!(o, "rule set {}: {}", set.name, set.description)?;
             // Only what differs from the SudoRules defaults, so that the
             // lists of the other sets read as before.

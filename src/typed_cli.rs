@@ -47,29 +47,29 @@ struct Outcome {
 
 /// The set compiled for the type, or a usage error naming the rules that
 /// cannot run on it.
-pub fn compile(set: &RuleSet, m: &Model) -> Result<TypedSet, Fail> {
+pub fn compile(set: &RuleSet, m: &Model) -> Result<TypedSet, String> {
     if set.strategy == Strategy::FirstProducer {
-        return Err(Fail::Error(format!(
+        return Err(format!(
             "rule set `{}` is first-producer (Sudoku Explainer's ratings), for classic 9×9 \
              Sudoku only; type `{}` takes simplest-first sets (w, b, gw, gb, bc, te, …)",
             set.name,
             m.name()
-        )));
+        ));
     }
-    let t = typed::compile(set, m).map_err(Fail::Error)?;
+    let t = typed::compile(set, m)?;
     if t.rules.is_empty() {
-        return Err(Fail::Error(format!(
+        return Err(format!(
             "rule set `{}` has no rule for type `{}`",
             set.name,
             m.name()
-        )));
+        ));
     }
     Ok(t)
 }
 
 /// `solve`/`rate` on puzzles of type `m` read from `file`.
 pub fn solve_typed(m: Model, file: &OsStr, job: &TypedJob) -> Result<Status, Fail> {
-    let tset = compile(job.set, &m)?;
+    let tset = compile(job.set, &m).map_err(Fail::Error)?;
     let (source, text) = input_text(file)?;
     let model = Arc::new(m);
     let records = parse_typed(&model, &source, &text);

@@ -227,3 +227,39 @@ fn hidden_singles_of_x_sudoku_diagonals_are_placed() {
     assert_eq!(list.lines().len(), 6, "{}", list.stdout);
     assert!(!list.stdout.contains("diagonal"), "{}", list.stdout);
 }
+
+#[test]
+fn rules_list_and_check_for_a_type() {
+    let list = ruledoku(["rules", "list", "--rules", "singles", "--type", "latin:9"]);
+    assert_eq!(list.code, Some(0), "{}", list.stderr);
+    let lines = list.lines();
+    assert_eq!(
+        lines[0],
+        "rule set singles on type latin:9: Naked and hidden singles only"
+    );
+    assert!(
+        lines[4].starts_with("hidden-single-in-a-block "),
+        "{}",
+        list.stdout
+    );
+    assert!(
+        lines[4].ends_with("(left out: no such space)"),
+        "{}",
+        list.stdout
+    );
+    assert!(lines[3].starts_with("hidden-single-in-a-column ") && !lines[3].contains("left out"));
+    let check = ruledoku(["rules", "check", "--type", "latin:9", "singles", "sfin"]);
+    assert_eq!(check.code, Some(1), "{}", check.stderr);
+    assert_eq!(
+        check.lines()[0],
+        "singles: ok on type latin:9, 3 rules (6 left out: a space the type has not)"
+    );
+    assert!(
+        check.lines()[1].starts_with("sfin: rule set `sfin` does not run on type `latin:9`:"),
+        "{}",
+        check.stdout
+    );
+    let se = ruledoku(["rules", "list", "--rules", "se", "--type", "sudoku:16"]);
+    assert_eq!(se.code, Some(2));
+    assert!(se.stderr.contains("first-producer"), "{}", se.stderr);
+}
