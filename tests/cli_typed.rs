@@ -238,7 +238,7 @@ fn rules_list_and_check_for_a_type() {
         "rule set singles on type latin:9: Naked and hidden singles only"
     );
     assert!(
-        lines[4].starts_with("hidden-single-in-a-block "),
+        lines[5].starts_with("hidden-single-in-a-block "),
         "{}",
         list.stdout
     );
@@ -247,7 +247,7 @@ fn rules_list_and_check_for_a_type() {
         "{}",
         list.stdout
     );
-    assert!(lines[3].starts_with("hidden-single-in-a-column ") && !lines[3].contains("left out"));
+    assert!(lines[4].starts_with("hidden-single-in-a-column ") && !lines[4].contains("left out"));
     let check = ruledoku(["rules", "check", "--type", "latin:9", "singles", "sfin"]);
     assert_eq!(check.code, Some(1), "{}", check.stderr);
     assert_eq!(
