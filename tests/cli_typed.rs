@@ -243,7 +243,7 @@ fn rules_list_and_check_for_a_type() {
         list.stdout
     );
     assert!(
-        lines[4].ends_with("(left out: no such space)"),
+        lines[5].ends_with("(left out: no such space)"),
         "{}",
         list.stdout
     );
