@@ -13,6 +13,7 @@
 //! target to the next, and the bytes they hold are counted in the search
 //! context ([`SearchCx::hold`]), which stops the search at its memory cap.
 
+use super::reach::Reach;
 use super::{TypedChain, right_links};
 use crate::grid::bits::BitSet;
 use crate::search::chain::{ChainEvidence, Link, Linking};
@@ -183,6 +184,9 @@ pub(super) struct Buffers<const W: usize> {
     member_seen: Seen,
     /// A child's key words, being made.
     scratch: Vec<u64>,
+    /// The variables a partial chain still needs, at least (bivalue
+    /// chains: [`super::reach`]).
+    reach: Reach<W>,
     held: usize,
 }
 
@@ -199,6 +203,7 @@ impl<const W: usize> Default for Buffers<W> {
             seen: Seen::default(),
             member_seen: Seen::default(),
             scratch: Vec::new(),
+            reach: Reach::default(),
             held: 0,
         }
     }
@@ -212,6 +217,7 @@ impl<const W: usize> Buffers<W> {
             + (self.members.capacity() + self.next_members.capacity()) * size_of::<Member<W>>()
             + self.seen.bytes()
             + self.member_seen.bytes()
+            + self.reach.bytes()
     }
 
     /// Would the next child's buffers grow past the memory cap?
@@ -387,6 +393,7 @@ impl TypedChain {
         let stride = gw + frame.vars.len().div_ceil(64);
         let symbol = |x: usize| frame.model.cand_symbol(frame.cand(x));
         let z_symbol = symbol(z);
+        buf.reach.prepare(self, frame, st, z, n);
         buf.nodes.clear();
         buf.frontier.clear();
         buf.frontier.push(Partial {
@@ -482,6 +489,10 @@ impl TypedChain {
                                 if r == z || rights.contains(r) || r == l {
                                     continue;
                                 }
+                                if k + 1 + buf.reach.need(r) > n {
+                                    // No extension of it can end in time.
+                                    continue;
+                                }
                                 (r, frame.links[r].and(live), None)
                             }
                             2.. if self.spec.groups => {
@@ -542,6 +553,16 @@ impl TypedChain {
                             }
                             let mut new_lefts = mb.lefts;
                             new_lefts.insert(l);
+                            if single && k + 2 < n && buf.reach.need(r) > 1 {
+                                // Every candidate of the chain so far is
+                                // used (lefts are all kept before the last
+                                // two steps).
+                                let mut used = new_lefts.or(&new_rights);
+                                used.insert(z);
+                                if !buf.reach.reaches(frame, r, &used, n - k - 1) {
+                                    continue;
+                                }
+                            }
                             let new_lefts = new_lefts.and(&kept);
                             let c = match child {
                                 Some(c) => c,

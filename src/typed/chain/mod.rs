@@ -16,6 +16,7 @@
 //! one finds, in the same order (`tests/typed_chains.rs`).
 
 mod bfs;
+mod reach;
 
 use super::frame::Frame;
 use super::state::State;
