@@ -61,23 +61,32 @@ fn specs(set: &str, names: &[&str]) -> Vec<(String, ChainSpec)> {
     out
 }
 
-fn all_specs() -> Vec<(String, ChainSpec)> {
-    let mut v = specs(
-        "w",
-        &["whip[2]", "whip[3]", "whip[4]", "whip[5]", "whip[6]"],
-    );
-    v.extend(specs("b", &["braid[3]", "braid[4]", "braid[5]"]));
-    v.extend(specs(
-        "gw",
-        &["g-whip[2]", "g-whip[3]", "g-whip[4]", "g-whip[5]"],
-    ));
+/// The chain rules compared: a few lengths of each family (`long`: up to
+/// whip[6], braid[5], g-braid[4]).
+fn all_specs(long: bool) -> Vec<(String, ChainSpec)> {
+    let mut v = specs("w", &["whip[2]", "whip[3]", "whip[4]", "whip[5]"]);
+    v.extend(specs("b", &["braid[3]", "braid[4]"]));
+    v.extend(specs("gw", &["g-whip[2]", "g-whip[3]", "g-whip[4]"]));
     v.extend(specs(
         "bc",
-        &["biv-chain[2]", "biv-chain[3]", "biv-chain[4]", "biv-chain[6]"],
+        &["biv-chain[2]", "biv-chain[3]", "biv-chain[6]", "biv-chain[8]"],
     ));
-    v.extend(specs("z", &["z-chain[3]", "z-chain[4]", "z-chain[5]"]));
-    v.extend(specs("tw", &["t-whip[3]", "t-whip[4]", "t-whip[5]"]));
-    v.extend(specs("gb", &["g-braid[3]", "g-braid[4]"]));
+    v.extend(specs("z", &["z-chain[3]", "z-chain[4]"]));
+    v.extend(specs("tw", &["t-whip[3]", "t-whip[4]"]));
+    v.extend(specs("gb", &["g-braid[3]"]));
+    v.extend(specs(
+        "typed",
+        &["x-chain[6]", "biv-chain-rc[6]", "whip-rn[4]", "z-chain-bn[4]"],
+    ));
+    v.extend(specs("lassos", &["t-lasso[3]", "lasso[4]"]));
+    if long {
+        v.extend(specs("w", &["whip[6]"]));
+        v.extend(specs("b", &["braid[5]"]));
+        v.extend(specs("gw", &["g-whip[5]"]));
+        v.extend(specs("z", &["z-chain[5]"]));
+        v.extend(specs("tw", &["t-whip[5]"]));
+        v.extend(specs("gb", &["g-braid[4]"]));
+    }
     v
 }
 
@@ -168,9 +177,9 @@ fn path_states(n: usize, model: &Arc<Model>) -> Vec<(Arc<Frame<12>>, Vec<State>)
 /// Compares the two searches on every `every`-th state of the first `n`
 /// puzzles' paths; returns (states, hits, classic time, typed time), and
 /// prints the times per rule.
-fn compare_searches(n: usize, every: usize) -> (usize, usize, Duration, Duration) {
+fn compare_searches(n: usize, every: usize, long: bool) -> (usize, usize, Duration, Duration) {
     let model = typed_model();
-    let specs = all_specs();
+    let specs = all_specs(long);
     let chains: Vec<(String, ChainSearch, TypedChain)> = specs
         .into_iter()
         .map(|(name, spec)| {
@@ -207,7 +216,7 @@ fn compare_searches(n: usize, every: usize) -> (usize, usize, Duration, Duration
 
 #[test]
 fn typed_chains_find_the_classic_chains_on_sudoku_9() {
-    let (states, hits, tc, tt) = compare_searches(2, 3);
+    let (states, hits, tc, tt) = compare_searches(2, 4, false);
     eprintln!("{states} states, {hits} targets with a chain; classic {tc:?}, typed {tt:?}");
     assert!(states >= 10, "{states} states");
     assert!(hits >= 100, "{hits} hits");
@@ -216,6 +225,6 @@ fn typed_chains_find_the_classic_chains_on_sudoku_9() {
 #[test]
 #[ignore]
 fn typed_chains_find_the_classic_chains_on_30_puzzles() {
-    let (states, hits, tc, tt) = compare_searches(30, 1);
+    let (states, hits, tc, tt) = compare_searches(30, 1, true);
     eprintln!("{states} states, {hits} targets with a chain; classic {tc:?}, typed {tt:?}");
 }
