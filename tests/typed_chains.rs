@@ -228,3 +228,52 @@ fn typed_chains_find_the_classic_chains_on_30_puzzles() {
     let (states, hits, tc, tt) = compare_searches(30, 1, true);
     eprintln!("{states} states, {hits} targets with a chain; classic {tc:?}, typed {tt:?}");
 }
+
+/// The typed engine's path and rating against the classic engine's, with
+/// set `set`, on the first `n` puzzles; returns (classic time, typed time).
+fn compare_paths(set_name: &str, n: usize) -> (Duration, Duration) {
+    let model = typed_model();
+    let set = ruleset::load(set_name).expect("set");
+    let tset = typed::compile(&set, &model).expect("portable set");
+    assert!(tset.left_out.is_empty());
+    let (mut tc, mut tt) = (Duration::ZERO, Duration::ZERO);
+    for (i, p) in puzzles(n).iter().enumerate() {
+        let pz = ruledoku::input::parse_puzzle(p).expect("puzzle");
+        let t0 = Instant::now();
+        let run = engine::run(&set, State::from_masks(&pz.masks, &pz.givens), Limits::default());
+        tc += t0.elapsed();
+        let want: Vec<String> = run.steps.iter().map(ruledoku::path::step_text).collect();
+        let t0 = Instant::now();
+        let opts = typed::engine::Options {
+            patterns: true,
+            ..Default::default()
+        };
+        let trun = typed::run(&model, &tset, &givens_of(&pz), opts).expect("frame");
+        tt += t0.elapsed();
+        let got: Vec<String> = trun.steps.iter().map(|s| s.text(&model)).collect();
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "{set_name}, puzzle #{} step {k}", i + 1);
+        }
+        assert_eq!(got.len(), want.len(), "{set_name}, puzzle #{}", i + 1);
+        assert_eq!(trun.rating(), run.rating(), "{set_name}, puzzle #{}", i + 1);
+        assert_eq!(format!("{:?}", trun.stop), format!("{:?}", run.stop));
+    }
+    (tc, tt)
+}
+
+#[test]
+fn typed_paths_equal_the_classic_paths_on_sudoku_9() {
+    for (set, n) in [("w", 3), ("gw", 2), ("b", 2), ("bc", 3)] {
+        let (tc, tt) = compare_paths(set, n);
+        eprintln!("{set} on {n} puzzles: classic {tc:?}, typed {tt:?}");
+    }
+}
+
+#[test]
+#[ignore]
+fn typed_paths_equal_the_classic_paths_on_20_puzzles() {
+    for set in ["w", "gw", "b", "bc"] {
+        let (tc, tt) = compare_paths(set, 20);
+        eprintln!("{set} on 20 puzzles: classic {tc:?}, typed {tt:?}");
+    }
+}
