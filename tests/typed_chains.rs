@@ -69,14 +69,24 @@ fn all_specs(long: bool) -> Vec<(String, ChainSpec)> {
     v.extend(specs("gw", &["g-whip[2]", "g-whip[3]", "g-whip[4]"]));
     v.extend(specs(
         "bc",
-        &["biv-chain[2]", "biv-chain[3]", "biv-chain[6]", "biv-chain[8]"],
+        &[
+            "biv-chain[2]",
+            "biv-chain[3]",
+            "biv-chain[6]",
+            "biv-chain[8]",
+        ],
     ));
     v.extend(specs("z", &["z-chain[3]", "z-chain[4]"]));
     v.extend(specs("tw", &["t-whip[3]", "t-whip[4]"]));
     v.extend(specs("gb", &["g-braid[3]"]));
     v.extend(specs(
         "typed",
-        &["x-chain[6]", "biv-chain-rc[6]", "whip-rn[4]", "z-chain-bn[4]"],
+        &[
+            "x-chain[6]",
+            "biv-chain-rc[6]",
+            "whip-rn[4]",
+            "z-chain-bn[4]",
+        ],
     ));
     v.extend(specs("lassos", &["t-lasso[3]", "lasso[4]"]));
     if long {
@@ -201,7 +211,12 @@ fn compare_searches(n: usize, every: usize, long: bool) -> (usize, usize, Durati
                 let t0 = Instant::now();
                 let got = typed_hits(typed, &frame, &tst);
                 per[i].1 += t0.elapsed();
-                assert_eq!(got, want, "{name} on a state of {} candidates", st.cands.len());
+                assert_eq!(
+                    got,
+                    want,
+                    "{name} on a state of {} candidates",
+                    st.cands.len()
+                );
                 hits += want.len();
             }
         }
@@ -240,7 +255,11 @@ fn compare_paths(set_name: &str, n: usize) -> (Duration, Duration) {
     for (i, p) in puzzles(n).iter().enumerate() {
         let pz = ruledoku::input::parse_puzzle(p).expect("puzzle");
         let t0 = Instant::now();
-        let run = engine::run(&set, State::from_masks(&pz.masks, &pz.givens), Limits::default());
+        let run = engine::run(
+            &set,
+            State::from_masks(&pz.masks, &pz.givens),
+            Limits::default(),
+        );
         tc += t0.elapsed();
         let want: Vec<String> = run.steps.iter().map(ruledoku::path::step_text).collect();
         let t0 = Instant::now();

@@ -16,8 +16,8 @@
 use super::reach::Reach;
 use super::{TypedChain, right_links};
 use crate::grid::bits::BitSet;
-use crate::search::chain::{ChainEvidence, Link, Linking};
 use crate::search::SearchCx;
+use crate::search::chain::{ChainEvidence, Link, Linking};
 use crate::typed::frame::Frame;
 use crate::typed::state::State;
 use std::mem::size_of;

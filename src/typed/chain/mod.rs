@@ -263,7 +263,13 @@ impl TypedChain {
 
     /// Is the chain `links` (found for another target) a chain of the
     /// family for target `t` too? (The classic `ChainSearch::fits`.)
-    fn fits<const W: usize>(&self, frame: &Frame<W>, st: &State<W>, t: usize, chain: &[Link]) -> bool {
+    fn fits<const W: usize>(
+        &self,
+        frame: &Frame<W>,
+        st: &State<W>,
+        t: usize,
+        chain: &[Link],
+    ) -> bool {
         let live = &st.cands;
         let nt = frame.links[t].and(live);
         let Some(first) = chain.first() else {
@@ -398,7 +404,9 @@ pub fn group_in_var<const W: usize>(frame: &Frame<W>, v: usize, g: usize) -> Str
     let rows: Vec<usize> = cells.iter().map(|&c| m.cell_row(c) + 1).collect();
     let cols: Vec<usize> = cells.iter().map(|&c| m.cell_col(c) + 1).collect();
     let join = |xs: &[usize]| xs.iter().map(usize::to_string).collect::<String>();
-    let kind = m.var_house(frame.vars[v].var as usize).map(|h| m.houses[h].kind);
+    let kind = m
+        .var_house(frame.vars[v].var as usize)
+        .map(|h| m.houses[h].kind);
     match kind {
         Some(0) => format!("c{}", join(&cols)),
         Some(1) => format!("r{}", join(&rows)),
