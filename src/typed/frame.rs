@@ -153,7 +153,6 @@ impl<const W: usize> Frame<W> {
             })
             .collect();
         let mut vars = Vec::new();
-        let mut frame_var = vec![NONE; m.n_vars];
         for v in 0..m.n_vars {
             let mut cands = BitSet::<W>::EMPTY;
             for z in m.var_cands(v) {
@@ -162,7 +161,6 @@ impl<const W: usize> Frame<W> {
                 }
             }
             if !cands.is_empty() {
-                frame_var[v] = vars.len() as u32;
                 vars.push(FrameVar {
                     var: v as u32,
                     space: m.var_space(v) as u16,

@@ -67,10 +67,10 @@ impl TypedChain {
         } else {
             let mut on = vec![false; model.spaces.len()];
             for sp in Space::ALL {
-                if spec.spaces[sp as usize] {
-                    if let Some(i) = space_named(model, sp.name()) {
-                        on[i] = true;
-                    }
+                if spec.spaces[sp as usize]
+                    && let Some(i) = space_named(model, sp.name())
+                {
+                    on[i] = true;
                 }
             }
             if !on.contains(&true) {
