@@ -347,3 +347,25 @@ fn groups_are_written_as_csp_rules_writes_them() {
         ["r1n1:c123", "b1n1:r1c123", "c1n1:r123", "b1n1:r123c1"]
     );
 }
+
+/// A search stopped by the context (memory cap, work limit) returns no
+/// match and says why; with room, the same search finds its chain.
+#[test]
+fn a_stopped_search_returns_nothing() {
+    use ruledoku::search::Stop;
+    let model = Arc::new(Model::build(builtin("latin:5").expect("type")));
+    let (_, braid) = rules(&model, "b", &["braid[4]"]).remove(0);
+    // The first random state with a braid[4].
+    let mut rng = Rng(7);
+    let (frame, st) = (0..100)
+        .map(|_| random_state::<2>(&model, &mut rng, 4, 20))
+        .find(|(frame, st)| braid.first(&mut SearchCx::new(None), frame, st).is_some())
+        .expect("a state with a braid[4]");
+    let mut cx = SearchCx::new(None);
+    cx.set_memory_limit(Some(2_000));
+    assert!(braid.first(&mut cx, &frame, &st).is_none());
+    assert_eq!(cx.stop(), Some(Stop::Memory));
+    let mut cx = SearchCx::with_work_limit(5);
+    assert!(braid.first(&mut cx, &frame, &st).is_none());
+    assert_eq!(cx.stop(), Some(Stop::Work));
+}
