@@ -373,7 +373,7 @@ fn a_stopped_search_returns_nothing() {
 #[test]
 #[ignore]
 fn the_search_finds_every_chain_on_more_states() {
-    let a = compare::<2>("latin:6", 40, 8, 0x1234_5678_9abc_def1);
+    let a = compare::<4>("latin:6", 40, 8, 0x1234_5678_9abc_def1);
     let b = compare::<4>("sudoku:6", 40, 10, 0x0fed_cba9_8765_4321);
     let c = compare::<2>("sudoku:4", 60, 3, 0x5555_aaaa_3333_cccc);
     eprintln!("{a} + {b} + {c} targets with a chain");
