@@ -1,0 +1,208 @@
+//! Trial rules (T&E, the contradiction filter) in the typed back end
+//! (`ruledoku::typed::trial`): on the typed model of classic Sudoku they
+//! give the classic engine's path, line for line, and its rating; on
+//! Latin squares every step they take agrees with the unique solution.
+
+use ruledoku::engine::{self, Limits};
+use ruledoku::grid::state::State;
+use ruledoku::input::typed::parse_typed;
+use ruledoku::model::{self, Model, builtin};
+use ruledoku::oracle::generic::{Verdict, live_from_givens, solve};
+use ruledoku::search::ConclusionKind;
+use ruledoku::typed::engine::Options;
+use ruledoku::typed::{self, Unfit};
+use ruledoku::{path, ruleset};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+fn data(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
+    std::fs::read_to_string(p).unwrap()
+}
+
+/// The typed model of classic Sudoku (not the classic marker).
+fn sudoku9() -> Arc<Model> {
+    Arc::new(Model::build(builtin::builtin("sudoku:9").unwrap()))
+}
+
+/// Runs set `name` on the first `n` puzzles of cbg-000 (after `skip`)
+/// with both back ends and asserts the same path and rating; returns how
+/// many trial steps the paths hold.
+fn same_paths_as_classic(name: &str, skip: usize, n: usize) -> usize {
+    let set = ruleset::load(name).unwrap();
+    let m = sudoku9();
+    let typed_set = typed::compile(&set, &m).unwrap();
+    let text = data("cbg-000-first1000.txt");
+    let mut trials = 0;
+    for line in text.lines().skip(skip).take(n) {
+        let line = &line[..81];
+        let p = ruledoku::input::parse_puzzle(line).unwrap();
+        let classic = engine::run(
+            &set,
+            State::from_masks(&p.masks, &p.givens),
+            Limits::default(),
+        );
+        let want: Vec<String> = classic.steps.iter().map(path::step_text).collect();
+        let tp = parse_typed(&m, "cbg", line).remove(0).unwrap();
+        let opts = Options {
+            patterns: true,
+            ..Options::default()
+        };
+        let run = typed::run(&m, &typed_set, &tp.givens, opts).unwrap();
+        let got: Vec<String> = run.steps.iter().map(|s| s.text(&m)).collect();
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(g, w, "{name} on {line}, step {}", i + 1);
+        }
+        assert_eq!(got.len(), want.len(), "{name} on {line}");
+        assert_eq!(run.rating(), classic.rating(), "{name} on {line}");
+        assert_eq!(format!("{:?}", run.stop), format!("{:?}", classic.stop));
+        trials += run
+            .steps
+            .iter()
+            .filter(|s| s.grade.complexity >= 1000)
+            .count();
+    }
+    trials
+}
+
+#[test]
+fn te_paths_on_typed_sudoku_are_the_classic_ones() {
+    let trials = same_paths_as_classic("te", 0, 4);
+    assert!(trials >= 10, "{trials}");
+}
+
+#[test]
+fn filter_fast_paths_on_typed_sudoku_are_the_classic_ones() {
+    let trials = same_paths_as_classic("filter-fast", 0, 6);
+    assert!(trials >= 4, "{trials}");
+}
+
+#[test]
+#[ignore = "about a minute: 40 puzzles with T&E and the filter"]
+fn te_and_filter_paths_on_40_puzzles() {
+    assert!(same_paths_as_classic("te", 4, 36) > 100);
+    assert!(same_paths_as_classic("filter-fast", 6, 34) > 40);
+}
+
+#[test]
+#[ignore = "minutes: T&E(2) runs T&E in its branches"]
+fn te2_paths_on_typed_sudoku_are_the_classic_ones() {
+    assert!(same_paths_as_classic("te2", 0, 3) >= 3);
+}
+
+/// The candidates of `sudoku:9` are numbered as the classic grid's
+/// (cell × 9 + digit), so a typed step's candidates are the classic ones.
+#[test]
+fn sudoku_9_numbers_candidates_as_the_classic_grid() {
+    let m = sudoku9();
+    for cell in 0..81 {
+        for d in 0..9 {
+            assert_eq!(m.cand(cell, d), ruledoku::grid::geometry::cand(cell, d));
+        }
+    }
+}
+
+/// `te` on the Latin squares of CSP-Rules-Examples: each step's
+/// conclusions agree with the generic oracle's unique solution, and the
+/// run solves the puzzle or is stuck.
+#[test]
+fn te_on_latin_squares_agrees_with_the_solution() {
+    let set = ruleset::load("te").unwrap();
+    let manifest = data("csp-rules/manifest.tsv");
+    let (mut puzzles, mut solved, mut trial_steps) = (0, 0, 0);
+    for row in manifest.lines().skip(1) {
+        let f: Vec<&str> = row.split('\t').collect();
+        let (file, line, ty) = (f[0], f[1].parse::<usize>().unwrap(), f[2]);
+        if !ty.starts_with("latin:") {
+            continue;
+        }
+        let m = Arc::new(model::load(ty).unwrap());
+        let typed_set = typed::compile(&set, &m).unwrap();
+        // Hidden singles in blocks: no blocks in a Latin square.
+        assert_eq!(typed_set.left_out.len(), 1, "{ty}");
+        let text = data(&format!("csp-rules/{file}"));
+        let p = parse_typed(&m, file, &text)
+            .into_iter()
+            .filter_map(Result::ok)
+            .find(|p| p.line == line)
+            .unwrap();
+        let Verdict::Unique(sol) = solve(&m, &live_from_givens(&m, &p.givens)) else {
+            panic!("{file}:{line}");
+        };
+        let opts = Options {
+            patterns: true,
+            ..Options::default()
+        };
+        let run = typed::run(&m, &typed_set, &p.givens, opts).unwrap();
+        for s in &run.steps {
+            for &z in &s.conclusions {
+                let truth = sol[m.cand_cell(z)] == m.cand_symbol(z);
+                assert_eq!(
+                    truth,
+                    s.kind == ConclusionKind::Assert,
+                    "{file}:{line}: {}",
+                    s.text(&m)
+                );
+            }
+            if s.rule.head.name == "te-1" {
+                trial_steps += 1;
+                assert!(
+                    s.text(&m).starts_with("te-1: contradiction ("),
+                    "{}",
+                    s.text(&m)
+                );
+            }
+        }
+        match run.stop {
+            engine::StopReason::Solved => {
+                solved += 1;
+                for (c, v) in run.grid.iter().enumerate() {
+                    assert_eq!(*v, Some(sol[c]));
+                }
+            }
+            engine::StopReason::Stuck => {}
+            other => panic!("{file}:{line}: {other:?}"),
+        }
+        puzzles += 1;
+    }
+    assert_eq!(puzzles, 6);
+    assert_eq!(solved, 6);
+    assert!(trial_steps > 0);
+}
+
+/// What the typed back end cannot run yet is refused, naming the clause:
+/// implication steps (SE's forcing chains), and a linked set whose rules
+/// do not all run on the type (the slow filter's basic rules: subsets).
+#[test]
+fn trials_the_typed_back_end_cannot_run_are_refused() {
+    let m = sudoku9();
+    let refusal = |set: &str, rule: &str| {
+        let set = ruleset::load(set).unwrap();
+        let r = set.rules.iter().find(|r| r.head.name == rule).unwrap();
+        let ruledoku::search::SearcherKind::Trial(t) = r.searcher.kind() else {
+            panic!("{rule} is no trial")
+        };
+        match typed::trial::TypedTrial::of(&t.spec, &m, &r.head.file) {
+            Err(Unfit::Unsupported(why)) => why,
+            other => panic!("{rule}: {other:?}"),
+        }
+    };
+    let se = refusal("se", "forcing-chains-and-cycles");
+    assert!(
+        se.starts_with("its pass 1 propagates by implication steps"),
+        "{se}"
+    );
+    let slow = refusal("filter-slow", "contradiction-filter-slow");
+    assert!(
+        slow.starts_with("its pass 1 propagates with `basic`, which does not run on the type"),
+        "{slow}"
+    );
+    // The set refuses the rule by name.
+    let e = typed::compile(&ruleset::load("filter-slow").unwrap(), &m).unwrap_err();
+    assert!(
+        e.contains("rule set `filter-slow` does not run on type"),
+        "{e}"
+    );
+}
