@@ -29,12 +29,17 @@ fn sudoku9() -> Arc<Model> {
 
 /// Runs set `name` on the first `n` puzzles of cbg-000 (after `skip`)
 /// with both back ends and asserts the same path and rating; returns how
-/// many trial steps the paths hold.
-fn same_paths_as_classic(name: &str, skip: usize, n: usize) -> usize {
+/// many steps of the trial rule `trial` the paths hold.
+fn same_paths_as_classic(name: &str, trial: &str, skip: usize, n: usize) -> usize {
+    same_paths_in("cbg-000-first1000.txt", name, trial, skip, n)
+}
+
+/// [`same_paths_as_classic`] on the puzzles of `file` (under tests/data).
+fn same_paths_in(file: &str, name: &str, trial: &str, skip: usize, n: usize) -> usize {
     let set = ruleset::load(name).unwrap();
     let m = sudoku9();
     let typed_set = typed::compile(&set, &m).unwrap();
-    let text = data("cbg-000-first1000.txt");
+    let text = data(file);
     let mut trials = 0;
     for line in text.lines().skip(skip).take(n) {
         let line = &line[..81];
@@ -61,35 +66,55 @@ fn same_paths_as_classic(name: &str, skip: usize, n: usize) -> usize {
         trials += run
             .steps
             .iter()
-            .filter(|s| s.grade.complexity >= 1000)
+            .filter(|s| s.rule.head.name == trial)
             .count();
     }
     trials
 }
 
+/// The trial steps of the classic paths of the first 20 cbg-000 puzzles
+/// (`ruledoku solve --rules te|filter-fast`).
+const TE_STEPS_20: usize = 251;
+const FILTER_STEPS_20: usize = 21;
+
 #[test]
 fn te_paths_on_typed_sudoku_are_the_classic_ones() {
-    let trials = same_paths_as_classic("te", 0, 4);
-    assert!(trials >= 10, "{trials}");
+    assert_eq!(same_paths_as_classic("te", "te-1", 0, 20), TE_STEPS_20);
 }
 
 #[test]
 fn filter_fast_paths_on_typed_sudoku_are_the_classic_ones() {
-    let trials = same_paths_as_classic("filter-fast", 0, 6);
-    assert!(trials >= 4, "{trials}");
+    let filter = "contradiction-filter-fast";
+    assert_eq!(
+        same_paths_as_classic("filter-fast", filter, 0, 20),
+        FILTER_STEPS_20
+    );
 }
 
 #[test]
-#[ignore = "about a minute: 40 puzzles with T&E and the filter"]
-fn te_and_filter_paths_on_40_puzzles() {
-    assert!(same_paths_as_classic("te", 4, 36) > 100);
-    assert!(same_paths_as_classic("filter-fast", 6, 34) > 40);
+#[ignore = "seconds: 300 puzzles with T&E and the filter"]
+fn te_and_filter_paths_on_300_puzzles() {
+    assert!(same_paths_as_classic("te", "te-1", 20, 300) > 1000);
+    let filter = "contradiction-filter-fast";
+    assert!(same_paths_as_classic("filter-fast", filter, 20, 300) > 300);
 }
 
+/// T&E(2) (a trial that propagates with a set holding a trial) on the
+/// first puzzle of se-hard, whose classic path has 34 `te-2` steps.
 #[test]
-#[ignore = "minutes: T&E(2) runs T&E in its branches"]
+#[ignore = "minutes: T&E(2) runs T&E in each branch"]
 fn te2_paths_on_typed_sudoku_are_the_classic_ones() {
-    assert!(same_paths_as_classic("te2", 0, 3) >= 3);
+    assert_eq!(
+        same_paths_in("se-hard-first100.txt", "te2", "te-2", 0, 1),
+        34
+    );
+}
+
+#[test]
+#[ignore = "long: T&E(2) on 10 hard puzzles"]
+fn te2_paths_on_10_hard_puzzles() {
+    let steps = same_paths_in("se-hard-first100.txt", "te2", "te-2", 0, 10);
+    assert_eq!(steps, 34 + 35 + 33 + 14 + 16 + 21 + 20 + 16 + 16 + 16);
 }
 
 /// The candidates of `sudoku:9` are numbered as the classic grid's

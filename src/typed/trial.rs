@@ -28,15 +28,15 @@
 
 use super::frame::Frame;
 use super::state::State;
-use super::{Evidence, Form, Found, TypedRule, TypedSet, Unfit};
+use super::{Evidence, Form, Found, TypedRule, Unfit, space_named};
 use crate::grid::bits::BitSet;
 use crate::model::Model;
 use crate::rating::Rating;
 use crate::ruleset::{Library, Location};
+use crate::search::pattern::CountPlan;
 use crate::search::trial::{Conclude, Increment, Mode, TrialSpec};
 use crate::search::{ConclusionKind, Grade, SearchCx};
 use std::path::Path;
-use std::sync::Arc;
 
 /// A trial rule, for the typed back end.
 #[derive(Clone, Debug)]
@@ -60,8 +60,24 @@ struct SetPass {
     sweep: bool,
     /// `rounds N`; `None`: to the fixpoint.
     rounds: Option<usize>,
-    set: Arc<TypedSet>,
+    /// The linked set's rules that apply to the type, in order.
+    members: Vec<Member>,
     conclude: Conclude,
+}
+
+/// A rule of a linked set, for branches: in its count form when it has
+/// one (as the classic branch runner reads it, `search::trial::Prepared`),
+/// else the typed rule.
+#[derive(Clone, Debug)]
+enum Member {
+    /// The variables of a model space with `count` live candidates, each
+    /// concluding on its live candidates.
+    Count {
+        space: usize,
+        count: usize,
+        kind: ConclusionKind,
+    },
+    Rule(TypedRule),
 }
 
 /// How a match was found, to replay its branches when it is shown.
@@ -157,6 +173,23 @@ impl TypedTrial {
                     r.rule.head.name
                 ));
             }
+            let members = typed
+                .rules
+                .into_iter()
+                .map(|r| match CountPlan::of(&*r.rule.searcher) {
+                    Some(c) if matches!(r.form, Form::Var(_)) => {
+                        match space_named(model, c.space.name()) {
+                            Some(space) => Member::Count {
+                                space,
+                                count: c.count,
+                                kind: c.kind,
+                            },
+                            None => Member::Rule(r),
+                        }
+                    }
+                    _ => Member::Rule(r),
+                })
+                .collect();
             passes.push(SetPass {
                 min_cell: p.min_cell,
                 max_cell: p.max_cell,
@@ -164,7 +197,7 @@ impl TypedTrial {
                 assume_off: p.assume_off,
                 sweep: p.sweep,
                 rounds: *rounds,
-                set: Arc::new(typed),
+                members,
                 conclude,
             });
         }
@@ -221,12 +254,13 @@ impl TypedTrial {
                 .collect();
         }
         let mut hints = Vec::new();
+        let base = Branch::of(frame, st);
         for pi in 0..self.passes.len() {
             for (z, on) in self.assumptions(pi, frame, st) {
                 if cx.interrupted() {
                     return Vec::new();
                 }
-                let mut branch = assumed(frame, st, z, on);
+                let mut branch = base.assumed(frame, z, on);
                 if let Some(n) = self.run(pi, cx, frame, &mut branch, None, None) {
                     hints.extend(self.hint(pi, frame, st, z, on, 1 + n));
                 }
@@ -262,8 +296,9 @@ impl TypedTrial {
         st: &State<W>,
     ) -> Option<Hint<W>> {
         let assumptions = self.assumptions(0, frame, st);
+        let base = Branch::of(frame, st);
         let branch = |cx: &mut SearchCx, (z, on): (usize, bool), limit: Option<usize>| {
-            let mut b = assumed(frame, st, z, on);
+            let mut b = base.assumed(frame, z, on);
             self.run(0, cx, frame, &mut b, limit, None)
         };
         // An assumption contradicted by itself has the least complexity.
@@ -306,24 +341,23 @@ impl TypedTrial {
     ) -> Option<Hint<W>> {
         let pass = &self.passes[0];
         let min_cell = pass.min_cell.max(1).max(pass.conclude.min_cell);
-        let mut current = *st;
+        let mut current = Branch::of(frame, st);
         let mut refuted = Vec::new();
         let mut complexity = 0;
         for cv in cell_vars(frame) {
             for z in st.var_live(frame, cv).iter() {
-                if cx.interrupted() || current.empty_var(frame).is_some() {
+                if cx.interrupted() || current.empty > 0 {
                     break;
                 }
-                let n = current.var_live(frame, cv).len();
-                if n < min_cell || n > pass.max_cell || !current.cands.contains(z) {
+                let n = usize::from(current.counts[cv]);
+                if n < min_cell || n > pass.max_cell || !current.st.cands.contains(z) {
                     continue;
                 }
-                let mut branch = current;
-                branch.assert(frame, z);
+                let mut branch = current.assumed(frame, z, true);
                 if let Some(k) = self.run(0, cx, frame, &mut branch, None, None) {
                     refuted.push(z);
                     complexity = complexity.max(1 + k);
-                    current.cands.remove(z);
+                    current.remove(frame, z);
                 }
             }
         }
@@ -453,7 +487,7 @@ impl TypedTrial {
         pi: usize,
         cx: &mut SearchCx,
         frame: &Frame<W>,
-        branch: &mut State<W>,
+        branch: &mut Branch<W>,
         limit: Option<usize>,
         mut trace: Option<&mut Vec<(usize, bool)>>,
     ) -> Option<usize> {
@@ -463,10 +497,10 @@ impl TypedTrial {
         let (mut round, mut applied) = (0, 0);
         let mut found: Vec<(ConclusionKind, BitSet<W>)> = Vec::new();
         loop {
-            if branch.empty_var(frame).is_some() {
+            if branch.empty > 0 {
                 return Some(applied);
             }
-            if branch.solved(frame)
+            if branch.st.solved(frame)
                 || cx.interrupted()
                 || pass.rounds.is_some_and(|r| round >= r)
                 || over(applied + 1)
@@ -475,11 +509,26 @@ impl TypedTrial {
             }
             round += 1;
             found.clear();
-            for r in &pass.set.rules {
-                if all {
-                    each_match(r, cx, frame, branch, &mut found);
-                } else if let Some(f) = r.first(cx, frame, branch) {
-                    found.push((f.kind, f.conclusions));
+            for m in &pass.members {
+                let before = found.len();
+                match m {
+                    Member::Count { space, count, kind } => {
+                        for v in frame_space(frame, *space) {
+                            if usize::from(branch.counts[v]) == *count {
+                                found.push((*kind, branch.st.var_live(frame, v)));
+                                if !all {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    Member::Rule(r) if all => each_match(r, cx, frame, &branch.st, &mut found),
+                    Member::Rule(r) => found.extend(
+                        r.first(cx, frame, &branch.st)
+                            .map(|f| (f.kind, f.conclusions)),
+                    ),
+                }
+                if !all && found.len() > before {
                     break;
                 }
             }
@@ -490,12 +539,12 @@ impl TypedTrial {
                 for z in zs.iter() {
                     // A candidate no longer live is neither eliminated
                     // nor asserted.
-                    if !branch.cands.contains(z) {
+                    if !branch.st.cands.contains(z) {
                         continue;
                     }
                     match kind {
                         ConclusionKind::Assert => branch.assert(frame, z),
-                        ConclusionKind::Eliminate => branch.cands.remove(z),
+                        ConclusionKind::Eliminate => branch.remove(frame, z),
                     }
                     applied += 1;
                     if let Some(t) = trace.as_deref_mut() {
@@ -520,9 +569,10 @@ impl TypedTrial {
     ) -> String {
         let mut cx = SearchCx::new(None);
         let mut replay = |pass: usize, st: &State<W>, z: usize, on: bool| {
-            let mut branch = assumed(frame, st, z, on);
+            let mut branch = Branch::of(frame, st).assumed(frame, z, on);
             let mut trace = Vec::new();
             self.run(pass, &mut cx, frame, &mut branch, None, Some(&mut trace));
+            let branch = branch.st;
             let lits: Vec<String> = std::iter::once((z, on))
                 .chain(trace)
                 .map(|(z, on)| lit_name(frame, z, on))
@@ -585,15 +635,76 @@ fn each_match<const W: usize>(
     }
 }
 
-/// `st` with local candidate `z` asserted (`on`) or eliminated.
-fn assumed<const W: usize>(frame: &Frame<W>, st: &State<W>, z: usize, on: bool) -> State<W> {
-    let mut b = *st;
-    if on {
-        b.assert(frame, z);
-    } else {
-        b.cands.remove(z);
+/// A branch's state, with each frame variable's number of live
+/// candidates and the number of variables left without a value and a
+/// candidate, kept up to date (as the classic `grid::board::Board` keeps
+/// them).
+#[derive(Clone)]
+struct Branch<const W: usize> {
+    st: State<W>,
+    counts: Vec<u16>,
+    decided: Vec<bool>,
+    /// Variables with neither a value nor a live candidate.
+    empty: usize,
+}
+
+impl<const W: usize> Branch<W> {
+    fn of(frame: &Frame<W>, st: &State<W>) -> Branch<W> {
+        let n = frame.vars.len();
+        let counts: Vec<u16> = (0..n).map(|v| st.var_live(frame, v).len() as u16).collect();
+        let decided: Vec<bool> = (0..n).map(|v| st.decided(frame, v)).collect();
+        let empty = (0..n).filter(|&v| counts[v] == 0 && !decided[v]).count();
+        Branch {
+            st: *st,
+            counts,
+            decided,
+            empty,
+        }
     }
-    b
+
+    /// A copy with local candidate `z` asserted (`on`) or eliminated.
+    fn assumed(&self, frame: &Frame<W>, z: usize, on: bool) -> Branch<W> {
+        let mut b = self.clone();
+        if on {
+            b.assert(frame, z);
+        } else {
+            b.remove(frame, z);
+        }
+        b
+    }
+
+    /// Eliminates live candidate `z`.
+    fn remove(&mut self, frame: &Frame<W>, z: usize) {
+        self.st.cands.remove(z);
+        for &v in &frame.cand_vars[z] {
+            let v = v as usize;
+            self.counts[v] -= 1;
+            if self.counts[v] == 0 && !self.decided[v] {
+                self.empty += 1;
+            }
+        }
+    }
+
+    /// Asserts live candidate `z`: its variables have their value; it and
+    /// its live links are eliminated.
+    fn assert(&mut self, frame: &Frame<W>, z: usize) {
+        for &v in &frame.cand_vars[z] {
+            self.decided[v as usize] = true;
+        }
+        self.st.values.insert(z);
+        self.remove(frame, z);
+        for y in frame.links[z].and(&self.st.cands).iter() {
+            self.remove(frame, y);
+        }
+    }
+}
+
+/// The frame variables of model space `space`, in order (a frame's
+/// variables are in model order, so a space's are consecutive).
+fn frame_space<const W: usize>(frame: &Frame<W>, space: usize) -> std::ops::Range<usize> {
+    let lo = frame.vars.partition_point(|v| (v.space as usize) < space);
+    let hi = frame.vars.partition_point(|v| (v.space as usize) <= space);
+    lo..hi
 }
 
 /// The frame variables that are cells (variables of no house), in order.
