@@ -76,6 +76,9 @@ fn same_paths_in(file: &str, name: &str, trial: &str, skip: usize, n: usize) -> 
 /// (`ruledoku solve --rules te|filter-fast`).
 const TE_STEPS_20: usize = 251;
 const FILTER_STEPS_20: usize = 21;
+/// `ruledoku solve --rules singles+tests/data/rules/trial-passes.rules` on
+/// the first 100.
+const TRIAL_PASSES_STEPS_100: usize = 914;
 
 #[test]
 fn te_paths_on_typed_sudoku_are_the_classic_ones() {
@@ -116,6 +119,20 @@ fn te2_paths_on_typed_sudoku_are_the_classic_ones() {
 fn te2_paths_on_10_hard_puzzles() {
     let steps = same_paths_in("se-hard-first100.txt", "te2", "te-2", 0, 10);
     assert_eq!(steps, 34 + 35 + 33 + 14 + 16 + 21 + 20 + 16 + 16 + 16);
+}
+
+/// A rule with two passes (assumptions on and off, cell ranges, a fixpoint
+/// and rounds, levels, keys and labels of its own, SE's increment), with
+/// the singles: the typed paths of 100 puzzles are the classic ones.
+#[test]
+fn a_trial_of_two_passes_gives_the_classic_paths() {
+    let rules =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/rules/trial-passes.rules");
+    let set = format!("singles+{}", rules.display());
+    assert_eq!(
+        same_paths_in("cbg-000-first1000.txt", &set, "trial-passes", 0, 100),
+        TRIAL_PASSES_STEPS_100
+    );
 }
 
 /// The candidates of `sudoku:9` are numbered as the classic grid's
