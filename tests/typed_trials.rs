@@ -237,7 +237,9 @@ fn te_on_every_example_agrees_with_the_solution() {
     let (puzzles, solved, steps) =
         te_on_examples(|ty| !["sudoku:36", "sudoku:49", "latin:9"].contains(&ty));
     eprintln!("{puzzles} examples, {solved} solved, {steps} te-1 steps");
-    assert_eq!((puzzles, solved), (35, 29));
+    // Stuck: pandiagonal-11 #1, pandiagonal-13 #2, #3, #5, futoshiki-9 #1.
+    // sudoku-25 #2 needs assumptions in cells of more than 9 candidates.
+    assert_eq!((puzzles, solved), (35, 30));
     assert!(steps > 5000, "{steps}");
 }
 

@@ -16,7 +16,10 @@
 //!
 //! These are the classic definitions (`search::trial::set_pass`,
 //! `search::trial::prepared`), read on local candidates: a cell is a
-//! variable of the type without a house. Passes that propagate by
+//! variable of the type without a house. A cell range whose upper end is
+//! 9, the language's largest (and its default: `cells` is written for
+//! 9×9), reaches every cell of a larger type: T&E assumes the candidates
+//! of a 16×16 cell with 12 of them. Passes that propagate by
 //! implication steps (forcing chains, cycles, …) or `apply` a set have no
 //! typed form yet: such a rule is [`Unfit::Unsupported`], naming the
 //! clause.
@@ -192,7 +195,13 @@ impl TypedTrial {
                 .collect();
             passes.push(SetPass {
                 min_cell: p.min_cell,
-                max_cell: p.max_cell,
+                // The language's largest cell size, 9 (its default upper
+                // end), reaches every cell of a larger type.
+                max_cell: if p.max_cell >= 9 {
+                    usize::MAX
+                } else {
+                    p.max_cell
+                },
                 assume_on: p.assume_on,
                 assume_off: p.assume_off,
                 sweep: p.sweep,
