@@ -214,18 +214,33 @@ fn te_on_examples(wanted: impl Fn(&str) -> bool) -> (usize, usize, usize) {
 }
 
 /// `te` on the Latin squares of CSP-Rules-Examples (the singles of blocks
-/// left out: a Latin square has none) solves all six.
+/// left out: a Latin square has none; T&E's branches run the same
+/// singles) solves all six.
 #[test]
 fn te_on_latin_squares_agrees_with_the_solution() {
     let set = ruleset::load("te").unwrap();
     let m = model::load("latin:9").unwrap();
     let typed_set = typed::compile(&set, &m).unwrap();
     let names: Vec<&str> = typed_set
-        .left_out
+        .rules
         .iter()
-        .map(|r| r.head.name.as_str())
+        .map(|r| r.rule.head.name.as_str())
         .collect();
-    assert_eq!(names, ["hidden-single-in-a-block"]);
+    assert_eq!(
+        names,
+        [
+            "naked-single",
+            "hidden-single-in-a-row",
+            "hidden-single-in-a-column",
+            "te-1"
+        ]
+    );
+    assert!(
+        typed_set
+            .left_out
+            .iter()
+            .any(|r| r.head.name == "hidden-single-in-a-block")
+    );
     let (puzzles, solved, steps) = te_on_examples(|ty| ty.starts_with("latin:"));
     assert_eq!((puzzles, solved), (6, 6));
     assert_eq!(steps, LATIN_TE_STEPS);
@@ -237,9 +252,12 @@ fn te_on_every_example_agrees_with_the_solution() {
     let (puzzles, solved, steps) =
         te_on_examples(|ty| !["sudoku:36", "sudoku:49", "latin:9"].contains(&ty));
     eprintln!("{puzzles} examples, {solved} solved, {steps} te-1 steps");
-    // Stuck: pandiagonal-11 #1, pandiagonal-13 #2, #3, #5, futoshiki-9 #1.
-    // sudoku-25 #2 needs assumptions in cells of more than 9 candidates.
-    assert_eq!((puzzles, solved), (35, 30));
+    // Without singles in diagonals, stuck: pandiagonal-11 #1,
+    // pandiagonal-13 #2, #3, #5, futoshiki-9 #1 (30 solved; 34 with the
+    // variants' singles). sudoku-25 #2 needs assumptions in cells of more
+    // than 9 candidates.
+    assert_eq!(puzzles, 35);
+    assert!(solved >= 30, "{solved}");
     assert!(steps > 5000, "{steps}");
 }
 
