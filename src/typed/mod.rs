@@ -33,6 +33,7 @@ pub mod chain;
 pub mod engine;
 pub mod frame;
 pub mod state;
+pub mod trial;
 pub mod vars;
 
 pub use engine::{TypedRun, TypedStep, run};
@@ -69,6 +70,9 @@ pub enum Evidence {
     /// A trial's evidence, rendered when found (typed trials are rare
     /// and short).
     Text(String),
+    /// A trial's match: how it was found, its branches replayed when it
+    /// is shown.
+    Trial(trial::Recipe),
 }
 
 /// What a portable rule is, for the typed back end.
@@ -76,6 +80,7 @@ pub enum Evidence {
 pub enum Form {
     Var(vars::VarRule),
     Chain(chain::TypedChain),
+    Trial(Box<trial::TypedTrial>),
 }
 
 /// A rule of a set, ready for the typed back end.
@@ -96,6 +101,7 @@ impl TypedRule {
         match &self.form {
             Form::Var(v) => v.first(cx, frame, st),
             Form::Chain(c) => c.first(cx, frame, st),
+            Form::Trial(t) => t.first(cx, frame, st),
         }
     }
 
@@ -109,6 +115,7 @@ impl TypedRule {
         match (&self.form, ev) {
             (Form::Var(v), Evidence::Var(var)) => v.render(frame, before, *var),
             (Form::Chain(c), Evidence::Chain(ch)) => c.render(frame, ch),
+            (Form::Trial(t), Evidence::Trial(recipe)) => t.render(frame, before, recipe),
             (_, Evidence::Text(t)) => t.clone(),
             _ => String::new(),
         }
@@ -152,9 +159,8 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
                 vars::VarRule::of(plan, model, r.head.space.as_deref()).map(Form::Var)
             }
             SearcherKind::Chain(c) => chain::TypedChain::of(&c.spec, model).map(Form::Chain),
-            SearcherKind::Trial(_) => Err(Unfit::Unsupported(
-                "a trial (T&E) rule; the typed back end has no trials yet".into(),
-            )),
+            SearcherKind::Trial(t) => trial::TypedTrial::of(&t.spec, model, &r.head.file)
+                .map(|t| Form::Trial(Box::new(t))),
         };
         match form {
             Ok(form) => rules.push(TypedRule {

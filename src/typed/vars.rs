@@ -17,6 +17,7 @@ use crate::grid::bits::BitSet;
 use crate::model::Model;
 use crate::search::pattern::{CmpOp, Elem, Instr, Op, Plan, SetOp, ShowPart};
 use crate::search::{ConclusionKind, SearchCx};
+use std::ops::ControlFlow;
 
 /// A compiled variable rule.
 #[derive(Clone, Debug)]
@@ -112,12 +113,29 @@ impl VarRule {
         frame: &Frame<W>,
         st: &State<W>,
     ) -> Option<Found<W>> {
+        let mut out = None;
+        self.each(cx, frame, st, &mut |f| {
+            out = Some(f);
+            ControlFlow::Break(())
+        });
+        out
+    }
+
+    /// Each variable that matches, in model order, with its conclusions,
+    /// until `f` breaks.
+    pub fn each<const W: usize>(
+        &self,
+        cx: &mut SearchCx,
+        frame: &Frame<W>,
+        st: &State<W>,
+        f: &mut dyn FnMut(Found<W>) -> ControlFlow<()>,
+    ) {
         for (v, var) in frame.vars.iter().enumerate() {
             if self.space.is_some_and(|s| s != var.space as usize) {
                 continue;
             }
             if cx.tick() {
-                return None;
+                return;
             }
             let ok = self
                 .filters
@@ -131,15 +149,17 @@ impl VarRule {
             };
             let conclusions = t.and(&st.cands);
             if !conclusions.is_empty() {
-                return Some(Found {
+                let found = Found {
                     kind: self.conclusion,
                     conclusions,
                     grade: None,
                     evidence: Evidence::Var(v),
-                });
+                };
+                if f(found).is_break() {
+                    return;
+                }
             }
         }
-        None
     }
 
     /// The show template for variable `v` in state `before`.
