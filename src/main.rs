@@ -1169,20 +1169,10 @@ fn rules(cmd: RulesCmd) -> Result<Status, Fail> {
                             Some("-") => "<stdin>".into(),
                             _ => Path::new(p).display().to_string(),
                         };
-                        let others = if set.foreign.is_empty() {
-                            String::new()
-                        } else {
-                            format!(
-                                " (and {} for other puzzle types only)",
-                                counted(set.foreign.len(), "rule")
-                            )
-                        };
                         match &model {
-                            None => writeln!(
-                                o,
-                                "{shown}: ok, {}{others}",
-                                counted(set.rules.len(), "rule")
-                            )?,
+                            None => {
+                                writeln!(o, "{shown}: ok, {}", counted(set.rules.len(), "rule"))?
+                            }
                             Some(m) => match typed_cli::compile(&set, m) {
                                 Ok(t) => writeln!(
                                     o,

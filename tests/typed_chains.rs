@@ -250,7 +250,9 @@ fn compare_paths(set_name: &str, n: usize) -> (Duration, Duration) {
     let model = typed_model();
     let set = ruleset::load(set_name).expect("set");
     let tset = typed::compile(&set, &model).expect("portable set");
-    assert!(tset.left_out.is_empty());
+    // Only the rules for other types' spaces (diagonals, windows, …) are
+    // left out on sudoku:9.
+    assert!(tset.left_out.iter().all(|r| r.head.space.is_some()));
     let (mut tc, mut tt) = (Duration::ZERO, Duration::ZERO);
     for (i, p) in puzzles(n).iter().enumerate() {
         let pz = ruledoku::input::parse_puzzle(p).expect("puzzle");

@@ -640,7 +640,10 @@ fn apply_settings(
             rules: unknown,
         });
     }
-    let before = members.len();
+    // Rules for other types only do not count: on classic Sudoku the set
+    // would be empty.
+    let classic = |m: &Members| m.iter().filter(|(r, _)| r.head.space.is_none()).count();
+    let before = classic(&members);
     let excluded: std::collections::HashSet<&str> =
         set.exclude.iter().map(String::as_str).collect();
     members.retain(|(r, _)| {
@@ -648,7 +651,7 @@ fn apply_settings(
             .is_none_or(|m| r.head.level <= Rating::level(m))
             && !excluded.contains(r.head.name.as_str())
     });
-    if members.is_empty() {
+    if classic(&members) == 0 {
         let mut by = Vec::new();
         if let Some(m) = set.max_level {
             by.push(format!("`max-level: {m}`"));
