@@ -196,13 +196,22 @@ impl Run {
     /// step of integral level `n` ≥ 1, `T[n]` (a gW run whose hardest step
     /// is a plain whip[8] is `gW[8]`, as SudoRules names it).
     pub fn rating(&self) -> String {
-        let Some(s) = self.hardest_step() else {
-            return "Singles".into();
-        };
-        match (&self.rating_type, s.grade.level.integral()) {
-            (Some(t), Some(n)) if n >= 1 => format!("{t}[{n}]"),
-            _ => s.grade.label.clone(),
-        }
+        rating_name(
+            self.rating_type.as_deref(),
+            self.hardest_step().map(|s| &s.grade),
+        )
+    }
+}
+
+/// A run's rating label from its set's rating type and its hardest step's
+/// grade (see [`Run::rating`]; the typed engine's runs are named alike).
+pub fn rating_name(rating_type: Option<&str>, hardest: Option<&Grade>) -> String {
+    let Some(g) = hardest else {
+        return "Singles".into();
+    };
+    match (rating_type, g.level.integral()) {
+        (Some(t), Some(n)) if n >= 1 => format!("{t}[{n}]"),
+        _ => g.label.clone(),
     }
 }
 

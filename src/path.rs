@@ -88,14 +88,7 @@ pub fn render_run(puzzle_text: &str, set: &RuleSet, run: &Run) -> String {
         let _ = writeln!(out, "PUZZLE SOLVED.");
         out.push_str(&grid_lines(&run.state));
     } else {
-        let why = match run.stop {
-            StopReason::Stuck => "no rule applies",
-            StopReason::Contradiction => "contradiction: a CSP variable has no candidate",
-            StopReason::StepLimit => "step limit reached",
-            StopReason::TimeLimit => "time limit reached",
-            StopReason::MemoryLimit => "memory limit reached",
-            StopReason::Solved => "",
-        };
+        let why = unsolved_why(run.stop);
         let missing = 81 - run.state.value_count();
         let _ = writeln!(out, "PUZZLE NOT SOLVED ({why}). {missing} VALUES MISSING.");
         let _ = writeln!(out, "Resolution state:");
@@ -117,6 +110,18 @@ pub fn render_run(puzzle_text: &str, set: &RuleSet, run: &Run) -> String {
         );
     }
     out
+}
+
+/// Why a run ended without a solution, as a path says it.
+fn unsolved_why(stop: StopReason) -> &'static str {
+    match stop {
+        StopReason::Stuck => "no rule applies",
+        StopReason::Contradiction => "contradiction: a CSP variable has no candidate",
+        StopReason::StepLimit => "step limit reached",
+        StopReason::TimeLimit => "time limit reached",
+        StopReason::MemoryLimit => "memory limit reached",
+        StopReason::Solved => "",
+    }
 }
 
 /// The header of `rate --csv`; without the `seconds` column when `time` is
@@ -429,14 +434,7 @@ impl TypedRated<'_> {
         if self.solved() {
             let _ = writeln!(out, "PUZZLE SOLVED.");
         } else {
-            let why = match run.stop {
-                StopReason::Stuck => "no rule applies",
-                StopReason::Contradiction => "contradiction: a CSP variable has no candidate",
-                StopReason::StepLimit => "step limit reached",
-                StopReason::TimeLimit => "time limit reached",
-                StopReason::MemoryLimit => "memory limit reached",
-                StopReason::Solved => "",
-            };
+            let why = unsolved_why(run.stop);
             let _ = writeln!(
                 out,
                 "PUZZLE NOT SOLVED ({why}). {} VALUES MISSING.",

@@ -72,14 +72,10 @@ impl TypedRun {
 
     /// The rating label, as [`crate::engine::Run::rating`] gives it.
     pub fn rating(&self) -> String {
-        let Some(h) = self.hardest else {
-            return "Singles".into();
-        };
-        let s = &self.steps[h];
-        match (&self.rating_type, s.grade.level.integral()) {
-            (Some(t), Some(n)) if n >= 1 => format!("{t}[{n}]"),
-            _ => s.grade.label.clone(),
-        }
+        crate::engine::rating_name(
+            self.rating_type.as_deref(),
+            self.hardest.map(|h| &self.steps[h].grade),
+        )
     }
 
     /// The name of the most complex rule applied.
