@@ -11,9 +11,15 @@
 //! - Futoshiki: CSP-Rules' FutoRules runs its own rules in every config
 //!   (ascending chains, hills and valleys: `asc[n]`, `str-asc[n]`), which
 //!   ruledoku has not yet written; they shorten some paths.
-//! - latin-9 #4: CSP-Rules' W+S path (subsets, bivalue chains, whips)
-//!   has whips of length 9 at most; ruledoku's `w` needs a whip[10] and,
-//!   with whips up to 9 only, is stuck. Not explained yet.
+//! - latin-9 #4: the example's W9 is a W+S rating (subsets, bivalue
+//!   chains, whips). Its path eliminates with a hidden quad that is no
+//!   whip[≤4] at its state (a Subset[n] is not always a whip[n]);
+//!   CSP-Rules run in config W (no subsets) prints W[10], as ruledoku's
+//!   `w` does. Every other chain and subset elimination of that path is a
+//!   whip of its size on its state (tests/csp_rules_paths.rs).
+//! - sudoku-36: the example's BC5 is a W+SFin run (its hardest rule a
+//!   biv-chain[5], but also subsets, finned fish and whips); the `bc` set
+//!   (singles and bivalue chains) is stuck.
 //! - latin-9 #5: the file name says W19; CSP-Rules prints W[9], as here.
 
 use ruledoku::input::typed::parse_typed;
@@ -48,7 +54,7 @@ const QUICK: &[Case] = &[
         "w",
         Some(10),
         Some(9),
-        "not explained yet",
+        "W+S: a hidden quad is no whip[4]; CSP-Rules' W config: W[10]",
     ),
     (
         "latin-9.txt",
@@ -238,7 +244,7 @@ const SLOW: &[Case] = &[
         "bc",
         None,
         Some(5),
-        "not explained yet",
+        "W+SFin: subsets, finned fish and whips too",
     ),
     ("sudoku-49.txt", 1, "sudoku:49", "w", Some(3), Some(3), ""),
 ];
