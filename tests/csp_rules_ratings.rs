@@ -175,6 +175,15 @@ const QUICK: &[Case] = &[
 /// 49×49 Sudoku (45 s), futoshiki-9 #1 in gB (stuck: FutoRules' rules).
 const SLOW: &[Case] = &[
     (
+        "sudoku-36.txt",
+        1,
+        "sudoku:36",
+        "w",
+        Some(5),
+        Some(5),
+        "BC5 under W+SFin: a biv-chain[5] is a whip[5]",
+    ),
+    (
         "pandiagonal-13.txt",
         1,
         "pandiagonal:13",
