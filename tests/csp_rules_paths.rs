@@ -1,10 +1,19 @@
-//! CSP-Rules' own resolution path replayed on the typed back end (issue 23):
-//! on each state of the path of latin-9.txt #4 (config W+S), ruledoku's
-//! chain search must find every elimination CSP-Rules made with a chain
-//! or a subset, at the same length or shorter. This is what explains the
-//! example's rating: its W9 is a W+S rating, and the one step no whip of
-//! its size makes is a hidden quad (a Subset[n] is not always a whip[n]);
-//! without subsets, `w` needs a whip[10], as CSP-Rules' own W config does.
+//! CSP-Rules' own resolution paths replayed on the typed back end (issue
+//! 23): on each state of a path CSP-Rules printed, ruledoku's chain search
+//! must find every elimination CSP-Rules made with a chain or a subset, at
+//! the same length or shorter. Where the ratings of the two differ, this
+//! says why:
+//!
+//! - latin-9 #4 (config W+S): the example's W9 is a W+S rating, and the
+//!   one step no whip of its size makes is a hidden quad (a Subset[n] is
+//!   not always a whip[n]); without subsets, `w` needs a whip[10], as
+//!   CSP-Rules' own W config does.
+//! - Futoshiki: every chain of the paths (whips, g-whips over FutoRules'
+//!   g-labels `n5-` and `n3+`, braids, g-braids) is found at its length;
+//!   where CSP-Rules' rating is lower, it is because FutoRules applies its
+//!   own rules (`asc[n]`, `str-asc[n]`, hills and valleys, and their strong
+//!   forms) at every state, outside the rating, and ruledoku has no such
+//!   rules yet.
 
 use ruledoku::input::typed::parse_typed;
 use ruledoku::search::SearchCx;
@@ -19,69 +28,80 @@ fn data(name: &str) -> String {
     std::fs::read_to_string(p.join(name)).unwrap()
 }
 
-/// The size a step's rule name states: `whip[6]` 6, `hidden-quads-…` 4.
-fn size(rule: &str) -> Option<usize> {
-    if let Some(i) = rule.find('[') {
-        return rule[i + 1..rule.len() - 1].parse().ok();
-    }
-    [
-        ("pairs", 2),
-        ("x-wing", 2),
-        ("triplets", 3),
-        ("swordfish", 3),
-    ]
-    .iter()
-    .chain(&[("quads", 4), ("jellyfish", 4)])
-    .find(|(w, _)| rule.contains(w))
-    .map(|&(_, n)| n)
+/// The size a step's rule name states (`whip[6]` 6, `hidden-quads-…` 4)
+/// and the set whose chains must find it: whips for whips, bivalue chains
+/// and subsets, g-whips for g-whips, braids and g-braids for those.
+/// `None` for the rules that are no chain (singles, FutoRules' own).
+fn size_and_set(rule: &str) -> Option<(usize, &'static str)> {
+    let set = if rule.starts_with("whip[") || rule.starts_with("biv-chain[") {
+        "w"
+    } else if rule.starts_with("g-whip[") {
+        "gw"
+    } else if rule.starts_with("braid[") || rule.starts_with("g-braid[") {
+        "gb"
+    } else {
+        let n = [
+            ("pairs", 2),
+            ("x-wing", 2),
+            ("triplets", 3),
+            ("swordfish", 3),
+        ]
+        .iter()
+        .chain(&[("quads", 4), ("jellyfish", 4)])
+        .find(|(w, _)| rule.contains(w))?
+        .1;
+        return Some((n, "w"));
+    };
+    let i = rule.find('[')?;
+    Some((rule[i + 1..rule.len() - 1].parse().ok()?, set))
 }
 
-/// The shortest chain of `set` (rules whose name starts with `family`)
-/// that eliminates `z` on `st`, up to length `n`.
-fn shortest<const W: usize>(
+/// Whether a chain of `set` no longer than `n` eliminates `z` on `st`
+/// (a whip[1], which sets hold as a rule over one variable: a variable
+/// whose live candidates are all linked to `z`).
+fn found<const W: usize>(
     set: &TypedSet,
-    family: &str,
     frame: &Frame<W>,
     st: &State<W>,
     z: usize,
     n: usize,
-) -> Option<usize> {
+) -> bool {
+    if n == 1 {
+        return (0..frame.vars.len()).any(|v| {
+            let live = st.var_live(frame, v);
+            !live.contains(z) && live.iter().all(|y| frame.links[z].contains(y))
+        });
+    }
     let mut cx = SearchCx::new(None);
-    set.rules.iter().find_map(|r| match &r.form {
-        Form::Chain(c) if r.rule.head.name.starts_with(family) && c.spec.length <= n => c
+    set.rules.iter().any(|r| match &r.form {
+        Form::Chain(c) if c.spec.length <= n => c
             .all(&mut cx, frame, st)
             .unwrap()
             .iter()
-            .any(|f| f.conclusions.contains(z))
-            .then_some(c.spec.length),
-        _ => None,
+            .any(|f| f.conclusions.contains(z)),
+        _ => false,
     })
 }
 
-#[test]
-fn every_chain_and_subset_of_csp_rules_latin_9_4_path_is_found_at_its_length() {
-    let model = Arc::new(ruledoku::model::load("latin:9").unwrap());
-    let puzzles = data("latin-9.txt");
-    let p = parse_typed(&model, "latin-9.txt", &puzzles)
+/// Replays the path `path` on puzzle `index` (1-based) of `puzzles`:
+/// the number of chain and subset eliminations ruledoku found at their
+/// length, and those it did not (`rule: candidate`).
+fn replay(puzzles: &str, index: usize, ty: &str, path: &str) -> (usize, Vec<String>) {
+    let model = ruledoku::model::load(ty).unwrap();
+    let p = parse_typed(&model, puzzles, &data(puzzles))
         .into_iter()
-        .nth(3)
+        .nth(index - 1)
         .unwrap()
         .unwrap();
+    let model = Arc::new(model.with_constraints(&p.signs));
     let live = live_after_givens(&model, &p.givens).unwrap();
-    let frame = Frame::<4>::build(model.clone(), &p.givens, &live);
+    let frame = Frame::<12>::build(model.clone(), &p.givens, &live);
     let mut st = State::start(&frame);
-    let compile = |name: &str| {
-        ruledoku::typed::compile(&ruledoku::ruleset::load(name).unwrap(), &model).unwrap()
-    };
-    let w = compile("w");
+    let mut sets: HashMap<&str, TypedSet> = HashMap::new();
     let by_name: HashMap<String, usize> =
         (0..frame.len()).map(|z| (frame.cand_name(z), z)).collect();
-    let mut whips = 0;
-    let mut not_whips = Vec::new();
-    for line in data("latin-9-4-path.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-    {
+    let (mut hits, mut misses) = (0, Vec::new());
+    for line in data(path).lines().filter(|l| !l.starts_with('#')) {
         let (rule, rhs) = line.split_once(" ==> ").unwrap();
         let concl: Vec<(usize, bool)> = rhs
             .split(", ")
@@ -96,12 +116,16 @@ fn every_chain_and_subset_of_csp_rules_latin_9_4_path_is_found_at_its_length() {
                 (by_name[&format!("n{n}{cell}")], assert)
             })
             .collect();
-        if let Some(n) = size(rule) {
-            // Each of the step's eliminations, by a whip of its size.
+        if let Some((n, name)) = size_and_set(rule) {
+            let set = sets.entry(name).or_insert_with(|| {
+                let set = ruledoku::ruleset::load(name).unwrap();
+                ruledoku::typed::compile(&set, &model).unwrap()
+            });
             for &(z, _) in &concl {
-                match shortest(&w, "whip[", &frame, &st, z, n) {
-                    Some(_) => whips += 1,
-                    None => not_whips.push(format!("{rule}: {}", frame.cand_name(z))),
+                if found(set, &frame, &st, z, n) {
+                    hits += 1;
+                } else {
+                    misses.push(format!("{rule}: {}", frame.cand_name(z)));
                 }
             }
         }
@@ -113,20 +137,58 @@ fn every_chain_and_subset_of_csp_rules_latin_9_4_path_is_found_at_its_length() {
             }
         }
     }
-    assert!(st.solved(&frame));
-    // 41 eliminations of chains and subsets are whips of their size; the
-    // hidden quad's 9 are not. At its state, row 7's digits 1, 9, 4, 8
-    // lie in c5 c6 c9, c5 c6 c9, c3 c5 c9 and c3 c6 c9: whichever cell
-    // the target is in, each digit keeps two places outside it, and a
-    // whip's first variable may keep one.
-    assert_eq!(whips, 41);
+    assert!(
+        st.solved(&frame),
+        "{path}: the path does not solve the puzzle"
+    );
+    (hits, misses)
+}
+
+#[test]
+fn every_chain_but_a_hidden_quad_of_latin_9_4_w_s_path_is_a_whip_of_its_size() {
+    let (hits, misses) = replay("latin-9.txt", 4, "latin:9", "latin-9-4-w-path.txt");
+    // At the hidden quad's state, row 7's digits 1, 9, 4, 8 lie in c5 c6
+    // c9, c5 c6 c9, c3 c5 c9 and c3 c6 c9: whichever cell the target is in,
+    // each digit keeps two places outside it, and a whip's first variable
+    // may keep one.
+    assert_eq!(hits, 41);
     let quad = "hidden-quads-in-a-row: ";
     assert_eq!(
-        not_whips,
+        misses,
         [
             "n7r7c9", "n6r7c9", "n5r7c9", "n3r7c9", "n2r7c9", "n5r7c6", "n3r7c6", "n6r7c5",
             "n5r7c5"
         ]
         .map(|z| format!("{quad}{z}"))
     );
+}
+
+#[test]
+fn every_chain_of_futoshiki_paths_is_found_at_its_length() {
+    for (puzzles, index, ty, path, chains) in [
+        (
+            "futoshiki-9.txt",
+            10,
+            "futoshiki:9",
+            "futoshiki-9-10-w-path.txt",
+            16,
+        ),
+        (
+            "futoshiki-7.txt",
+            3,
+            "futoshiki:7",
+            "futoshiki-7-3-gw-path.txt",
+            54,
+        ),
+        (
+            "futoshiki-7.txt",
+            3,
+            "futoshiki:7",
+            "futoshiki-7-3-gb-path.txt",
+            73,
+        ),
+    ] {
+        let (hits, misses) = replay(puzzles, index, ty, path);
+        assert_eq!((hits, misses), (chains, vec![]), "{path}");
+    }
 }

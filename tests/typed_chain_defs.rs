@@ -5,7 +5,7 @@
 //! search finds a chain for, and the other way round.
 
 use ruledoku::grid::bits::BitSet;
-use ruledoku::model::{Model, builtin::builtin};
+use ruledoku::model::{Constraint, Model, builtin::builtin};
 use ruledoku::search::chain::{Ending, Linking};
 use ruledoku::search::{SearchCx, SearcherKind};
 use ruledoku::typed::chain::{TypedChain, group_in_var};
@@ -65,8 +65,19 @@ fn random_state<const W: usize>(
     givens: usize,
     elims: usize,
 ) -> (Frame<W>, State<W>) {
+    let sol = solution(model, rng);
+    state_of(model, &sol, rng, givens, elims)
+}
+
+/// A random state of solution `sol`, as [`random_state`].
+fn state_of<const W: usize>(
+    model: &Arc<Model>,
+    sol: &[usize],
+    rng: &mut Rng,
+    givens: usize,
+    elims: usize,
+) -> (Frame<W>, State<W>) {
     let m = &**model;
-    let sol = solution(m, rng);
     let mut g = vec![None; m.n_cells];
     for _ in 0..givens {
         let c = rng.below(m.n_cells);
@@ -259,19 +270,17 @@ fn rules(model: &Model, set: &str, names: &[&str]) -> Vec<(String, TypedChain)> 
         .collect()
 }
 
-/// Compares the search with the enumeration on `states` random states of
-/// `type_name`; returns the number of (state, rule, target) with a chain.
-fn compare<const W: usize>(type_name: &str, states: usize, givens: usize, seed: u64) -> usize {
-    let model = Arc::new(Model::build(builtin(type_name).expect("type")));
-    let mut chains = rules(&model, "w", &["whip[2]", "whip[3]", "whip[4]"]);
-    chains.extend(rules(&model, "b", &["braid[3]", "braid[4]"]));
-    chains.extend(rules(&model, "gw", &["g-whip[3]", "g-whip[4]"]));
-    chains.extend(rules(&model, "gb", &["g-braid[3]"]));
-    chains.extend(rules(&model, "bc", &["biv-chain[3]", "biv-chain[6]"]));
-    chains.extend(rules(&model, "z", &["z-chain[3]", "z-chain[4]"]));
-    chains.extend(rules(&model, "tw", &["t-whip[3]", "t-whip[4]"]));
+/// The chain rules compared, as they run on `model`.
+fn chain_rules(model: &Model) -> Vec<(String, TypedChain)> {
+    let mut chains = rules(model, "w", &["whip[2]", "whip[3]", "whip[4]"]);
+    chains.extend(rules(model, "b", &["braid[3]", "braid[4]"]));
+    chains.extend(rules(model, "gw", &["g-whip[3]", "g-whip[4]"]));
+    chains.extend(rules(model, "gb", &["g-braid[3]"]));
+    chains.extend(rules(model, "bc", &["biv-chain[3]", "biv-chain[6]"]));
+    chains.extend(rules(model, "z", &["z-chain[3]", "z-chain[4]"]));
+    chains.extend(rules(model, "tw", &["t-whip[3]", "t-whip[4]"]));
     chains.extend(rules(
-        &model,
+        model,
         "typed",
         &[
             "x-chain[4]",
@@ -280,32 +289,96 @@ fn compare<const W: usize>(type_name: &str, states: usize, givens: usize, seed: 
             "t-whip-cn[3]",
         ],
     ));
+    chains
+}
+
+/// Compares the search with the enumeration on `states` random states of
+/// `type_name`; returns the number of (state, rule, target) with a chain.
+fn compare<const W: usize>(type_name: &str, states: usize, givens: usize, seed: u64) -> usize {
+    let model = Arc::new(Model::build(builtin(type_name).expect("type")));
+    let chains = chain_rules(&model);
     let mut rng = Rng(seed);
     let mut hits = 0;
     for _ in 0..states {
         let elims = rng.below(model.n_cells);
         let (frame, st) = random_state::<W>(&model, &mut rng, givens, elims);
-        for (name, c) in &chains {
-            let mut cx = SearchCx::new(None);
-            let found: Vec<usize> = c
-                .all(&mut cx, &frame, &st)
-                .expect("not interrupted")
-                .iter()
-                .map(|f| match &f.evidence {
-                    Evidence::Chain(ev) => ev.target,
-                    _ => unreachable!(),
-                })
-                .collect();
-            let want: Vec<usize> = st
-                .cands
-                .iter()
-                .filter(|&z| brute(c, &frame, &st, z))
-                .collect();
-            assert_eq!(found, want, "{name} on {type_name}");
-            hits += want.len();
-        }
+        hits += compare_on(type_name, &chains, &frame, &st);
     }
     hits
+}
+
+/// The same on Futoshiki of side `n`: each state's puzzle brings signs
+/// between a third of the neighbouring cells, true of its solution, and
+/// with them the g-candidates `n ≤ k` and `n ≥ k` of the signed cells.
+fn compare_futoshiki<const W: usize>(n: usize, states: usize, givens: usize, seed: u64) -> usize {
+    let name = format!("futoshiki:{n}");
+    let base = Model::build(builtin(&name).expect("type"));
+    let mut rng = Rng(seed);
+    let mut hits = 0;
+    for _ in 0..states {
+        let sol = solution(&base, &mut rng);
+        let mut signs = Vec::new();
+        for a in 0..base.n_cells {
+            for b in [a + 1, a + n] {
+                let neighbours = b < base.n_cells && (b == a + n || b % n != 0);
+                if neighbours && rng.below(3) == 0 {
+                    let (lo, hi) = if sol[a] < sol[b] { (a, b) } else { (b, a) };
+                    signs.push(Constraint::less(lo, hi, n));
+                }
+            }
+        }
+        let model = Arc::new(base.with_constraints(&signs));
+        let chains = chain_rules(&model);
+        let elims = rng.below(model.n_cells);
+        let (frame, st) = state_of::<W>(&model, &sol, &mut rng, givens, elims);
+        hits += compare_on(&name, &chains, &frame, &st);
+    }
+    hits
+}
+
+/// The targets each chain rule finds on one state, against the
+/// enumeration; the number of (rule, target) with a chain.
+fn compare_on<const W: usize>(
+    type_name: &str,
+    chains: &[(String, TypedChain)],
+    frame: &Frame<W>,
+    st: &State<W>,
+) -> usize {
+    let mut hits = 0;
+    for (name, c) in chains {
+        let mut cx = SearchCx::new(None);
+        let found: Vec<usize> = c
+            .all(&mut cx, frame, st)
+            .expect("not interrupted")
+            .iter()
+            .map(|f| match &f.evidence {
+                Evidence::Chain(ev) => ev.target,
+                _ => unreachable!(),
+            })
+            .collect();
+        let want: Vec<usize> = st
+            .cands
+            .iter()
+            .filter(|&z| brute(c, frame, st, z))
+            .collect();
+        assert_eq!(found, want, "{name} on {type_name}");
+        hits += want.len();
+    }
+    hits
+}
+
+#[test]
+fn the_search_finds_every_chain_on_futoshiki() {
+    // Segments of a signed cell's symbols are g-candidates: nested ones,
+    // several of which may hold a variable's other candidates.
+    let hits = compare_futoshiki::<2>(5, 30, 4, 0x7f4a_7c15_9e37_79b9);
+    eprintln!("{hits} targets with a chain");
+    assert!(hits > 200, "{hits}");
+    // On 6×6, `n ≤ 4` and `n ≥ 3` may both hold a cell's other
+    // candidates (3 and 4): two g-candidates to go on with.
+    let hits = compare_futoshiki::<4>(6, 30, 6, 0x3c6e_f372_fe94_f82b);
+    eprintln!("{hits} targets with a chain");
+    assert!(hits > 200, "{hits}");
 }
 
 #[test]

@@ -1,24 +1,60 @@
-//! The groups g-candidates stand for: one symbol's candidates in the
-//! intersection of two houses of different kinds, when it has at least
-//! two cells (Sudoku: a block ∩ a row, a block ∩ a column; a Latin square
-//! has none, a row and a column meeting in one cell).
+//! The groups g-candidates stand for:
 //!
-//! Order: symbol by symbol; for each symbol, house by house (the later
-//! house of the pair, in house order), then the earlier house. For
-//! `sudoku:9` this is the classic grid's segment order (`grid::segments`:
-//! digit, block, the block's three rows then its three columns).
+//! - one symbol's candidates in the intersection of two houses of
+//!   different kinds, when it has at least two cells (Sudoku: a block ∩ a
+//!   row, a block ∩ a column; a Latin square has none, a row and a column
+//!   meeting in one cell);
+//! - a *segment* of one cell's symbols, `n ≥ k` or `n ≤ k`, when a binary
+//!   constraint links all of them to one candidate of another cell, and
+//!   the segment and the rest of the cell have two symbols or more each
+//!   (Futoshiki: `a < b` links `a ≥ k` to `b = k`, for k from 3 to N − 1,
+//!   and `b ≤ k` to `a = k`, for k from 2 to N − 2: the g-labels of
+//!   CSP-Rules' FutoRules, which prints them `n5+` and `n5-`).
+//!
+//! Order: the house groups symbol by symbol, for each symbol house by
+//! house (the later house of the pair, in house order), then the earlier
+//! house; for `sudoku:9` this is the classic grid's segment order
+//! (`grid::segments`: digit, block, the block's three rows then its three
+//! columns). Then the segments, by cell, lower segments (`n ≤ k`) before
+//! upper ones, each smallest first.
 
 use super::csp::Model;
 
-/// A g-candidate: symbol `symbol` in the cells common to houses `outer`
-/// and `inner` (`inner < outer`).
+/// A g-candidate: what it stands for, and its candidates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
-    pub symbol: usize,
-    pub outer: usize,
-    pub inner: usize,
+    pub kind: GroupKind,
     /// Its candidates, in increasing order (two or more).
     pub cands: Vec<usize>,
+}
+
+/// What a group stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupKind {
+    /// Symbol `symbol` in the cells common to houses `outer` and `inner`
+    /// (`inner < outer`).
+    Houses {
+        symbol: usize,
+        outer: usize,
+        inner: usize,
+    },
+    /// Cell `cell` holding a symbol from `low` to `high` (0-based, one of
+    /// them the first or the last symbol).
+    Segment {
+        cell: usize,
+        low: usize,
+        high: usize,
+    },
+}
+
+impl Group {
+    /// The symbol of a house group (`None` for a segment).
+    pub fn symbol(&self) -> Option<usize> {
+        match self.kind {
+            GroupKind::Houses { symbol, .. } => Some(symbol),
+            GroupKind::Segment { .. } => None,
+        }
+    }
 }
 
 /// The groups of a model, in the order above.
@@ -50,14 +86,60 @@ pub(super) fn groups(m: &Model) -> Vec<Group> {
     for s in 0..m.n {
         for (o, i, cells) in &pairs {
             out.push(Group {
-                symbol: s,
-                outer: *o,
-                inner: *i,
+                kind: GroupKind::Houses {
+                    symbol: s,
+                    outer: *o,
+                    inner: *i,
+                },
                 cands: cells.iter().map(|&c| m.cand(c, s)).collect(),
             });
         }
     }
+    out.extend(segments(m));
     out
+}
+
+/// The segment groups of a model's binary constraints (see the module
+/// docs): for each constraint and each candidate `y` of one of its two
+/// cells, the other cell's symbols that cannot stand with `y`, when they
+/// form a segment that touches the first or the last symbol and that
+/// segment and the rest of the cell have two symbols or more each.
+fn segments(m: &Model) -> Vec<Group> {
+    let n = m.n;
+    let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    for c in &m.spec.constraints {
+        // Per symbol of one cell, the other cell's symbols it forbids.
+        let mut from_b = vec![Vec::new(); n];
+        let mut from_a = vec![Vec::new(); n];
+        for &(x, y) in &c.forbidden {
+            from_b[y].push(x);
+            from_a[x].push(y);
+        }
+        for (cell, lists) in [(c.a, from_b), (c.b, from_a)] {
+            for mut xs in lists {
+                xs.sort_unstable();
+                xs.dedup();
+                let (Some(&low), Some(&high)) = (xs.first(), xs.last()) else {
+                    continue;
+                };
+                let segment = high - low + 1 == xs.len() && (low == 0 || high == n - 1);
+                if segment && xs.len() >= 2 && n - xs.len() >= 2 {
+                    found.push((cell, low, high));
+                }
+            }
+        }
+    }
+    // By cell, lower segments (from the first symbol) first, each
+    // smallest first (chain searches rely on it: `typed::chain`).
+    found.sort_unstable_by_key(|&(cell, low, high)| (cell, low != 0, high - low));
+    found.dedup();
+    found
+        .into_iter()
+        .map(|(cell, low, high)| Group {
+            kind: GroupKind::Segment { cell, low, high },
+            cands: (low..=high).map(|s| m.cand(cell, s)).collect(),
+        })
+        .collect()
 }
 
 /// Two variables that share two or more candidates (a group's two house
@@ -84,12 +166,15 @@ pub(super) fn overlaps(m: &Model) -> (Vec<u32>, Vec<Overlap>) {
         1u64 << pos[j]
     };
     for g in &m.groups {
+        let GroupKind::Houses { outer, inner, .. } = g.kind else {
+            continue;
+        };
         let var_of = |h: usize| {
             m.cand_vars(g.cands[0])
                 .find(|&v| m.var_house(v) == Some(h))
                 .expect("a group's candidates lie in both its houses")
         };
-        let (a, b) = (var_of(g.outer), var_of(g.inner));
+        let (a, b) = (var_of(outer), var_of(inner));
         let bits = |v: usize| g.cands.iter().fold(0, |w, &z| w | position(z, v));
         let (in_a, in_b) = (bits(a), bits(b));
         per[a].push(Overlap {

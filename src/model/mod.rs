@@ -35,7 +35,7 @@ pub mod yaml;
 
 pub use bits::DynBits;
 pub use csp::{Edge, House, Model, Node, Space};
-pub use groups::{Group, Overlap};
+pub use groups::{Group, GroupKind, Overlap};
 pub use spec::{Constraint, Family, Kind, TypeSpec};
 pub use variant::Variant;
 pub use yaml::TypeError;

@@ -61,7 +61,7 @@ fn sudoku_9_is_the_classic_grid() {
     assert_eq!(m.groups.len(), SEGMENTS.len());
     for (k, (grp, seg)) in m.groups.iter().zip(SEGMENTS.iter()).enumerate() {
         assert_eq!(grp.cands, seg.cands.iter().collect::<Vec<_>>(), "group {k}");
-        assert_eq!(grp.symbol, seg.digit);
+        assert_eq!(grp.symbol(), Some(seg.digit));
         assert_eq!(m.group_links(k), seg.glinks.iter().collect::<Vec<_>>());
     }
 }

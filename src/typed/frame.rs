@@ -15,7 +15,7 @@
 //! candidates.
 
 use crate::grid::bits::BitSet;
-use crate::model::Model;
+use crate::model::{GroupKind, Model};
 use std::sync::Arc;
 
 /// No local candidate (a model candidate dead before the run).
@@ -186,10 +186,29 @@ impl<const W: usize> Frame<W> {
             if cands.len() < 2 {
                 continue;
             }
-            let mut glinks = all;
-            for z in cands.iter() {
-                glinks = glinks.and(&links[z]);
-            }
+            // The candidates linked to every one of its candidates. For a
+            // house group, its live ones or all give the same; a segment
+            // of a cell's symbols is linked as a whole, as CSP-Rules links
+            // its g-labels (with only its live symbols, a constraint with
+            // a third cell may link more).
+            let glinks = match group.kind {
+                GroupKind::Houses { .. } => {
+                    let mut glinks = all;
+                    for z in cands.iter() {
+                        glinks = glinks.and(&links[z]);
+                    }
+                    glinks
+                }
+                GroupKind::Segment { .. } => {
+                    let mut glinks = BitSet::<W>::EMPTY;
+                    for z in m.group_links(g) {
+                        if local[z] != NONE {
+                            glinks.insert(local[z] as usize);
+                        }
+                    }
+                    glinks
+                }
+            };
             let gi = groups.len() as u32;
             let vars_of: Vec<u32> = cand_vars[cands.min().expect("two candidates")]
                 .iter()

@@ -187,6 +187,8 @@ pub(super) struct Buffers<const W: usize> {
     /// The variables a partial chain still needs, at least (bivalue
     /// chains: [`super::reach`]).
     reach: Reach<W>,
+    /// A variable's right-linking candidates, being chosen.
+    options: Vec<(usize, Option<usize>)>,
     held: usize,
 }
 
@@ -204,6 +206,7 @@ impl<const W: usize> Default for Buffers<W> {
             member_seen: Seen::default(),
             scratch: Vec::new(),
             reach: Reach::default(),
+            options: Vec::new(),
             held: 0,
         }
     }
@@ -483,111 +486,119 @@ impl TypedChain {
                         }
                         let mut rest = live_v.minus(&cover);
                         rest.remove(l);
-                        let (r, r_links, group) = match rest.len() {
+                        // The right-linking candidate: the one candidate
+                        // left, or each g-candidate holding all of them
+                        // (a variable's house groups are disjoint: one at
+                        // most; a cell's segments `n ≤ k`, `n ≥ k` are
+                        // nested: several, and a larger one, with fewer
+                        // g-links, may let a chain of this length go on
+                        // where a smaller one ends it sooner).
+                        let mut options = std::mem::take(&mut buf.options);
+                        options.clear();
+                        match rest.len() {
                             1 => {
                                 let r = rest.min().unwrap_or(0);
-                                if r == z || rights.contains(r) || r == l {
-                                    continue;
+                                let useless = r == z || rights.contains(r) || r == l;
+                                // Or no extension of it can end in time.
+                                if !useless && k + 1 + buf.reach.need(r) <= n {
+                                    options.push((r, None));
                                 }
-                                if k + 1 + buf.reach.need(r) > n {
-                                    // No extension of it can end in time.
-                                    continue;
-                                }
-                                (r, frame.links[r].and(live), None)
                             }
                             2.. if self.spec.groups => {
-                                let Some(g) = frame.var_groups[v]
-                                    .iter()
-                                    .map(|&g| g as usize)
-                                    .find(|&g| rest.is_subset(&frame.groups[g].cands))
-                                else {
-                                    continue;
-                                };
-                                let gc = &frame.groups[g].cands;
-                                if gc.contains(l)
-                                    || gc.contains(z)
-                                    || gc.intersects(&rights)
-                                    || has(&buf.words[pw..pw + gw], g)
+                                for g in frame.var_groups[v].iter().map(|&g| g as usize) {
+                                    let gc = &frame.groups[g].cands;
+                                    if rest.is_subset(gc)
+                                        && !gc.contains(l)
+                                        && !gc.contains(z)
+                                        && !gc.intersects(&rights)
+                                        && !has(&buf.words[pw..pw + gw], g)
+                                    {
+                                        options.push((base + g, Some(g)));
+                                    }
+                                }
+                            }
+                            _ => {}
+                        };
+                        for &(r, group) in &options {
+                            let r_links = match group {
+                                None => frame.links[r].and(live),
+                                Some(g) => frame.groups[g].glinks.and(live),
+                            };
+                            let mut new_rights = rights;
+                            // The child's key.
+                            buf.scratch.copy_from_slice(&buf.words[pw..pw + stride]);
+                            match group {
+                                None => new_rights.insert(r),
+                                Some(g) => set(&mut buf.scratch, g),
+                            }
+                            if vars_matter || group.is_some() {
+                                set(&mut buf.scratch[gw..], v);
+                            }
+                            let last = if previous { r as u32 } else { NONE };
+                            let h = key_hash(last, &new_rights, &buf.scratch);
+                            let (next, next_words, scratch) =
+                                (&buf.next, &buf.next_words, &buf.scratch);
+                            let mut child = buf.seen.find_by(h, |i| {
+                                let q = &next[i as usize];
+                                let at = i as usize * stride;
+                                q.last == last
+                                    && q.rights == new_rights
+                                    && next_words[at..at + stride] == scratch[..]
+                            });
+                            let new_t_cover = t_cover.or(&r_links);
+                            let kept = self.lefts_kept(frame, (k, n), r, &new_t_cover, &nz, live);
+                            let single = group.is_none();
+                            let mut m = p.first;
+                            while m != NONE {
+                                let mb = buf.members[m as usize];
+                                m = mb.next;
+                                if (previous && mb.lefts.contains(l))
+                                    || (single && mb.lefts.contains(r))
                                 {
                                     continue;
                                 }
-                                (base + g, frame.groups[g].glinks.and(live), Some(g))
-                            }
-                            _ => continue,
-                        };
-                        let mut new_rights = rights;
-                        // The child's key.
-                        buf.scratch.copy_from_slice(&buf.words[pw..pw + stride]);
-                        match group {
-                            None => new_rights.insert(r),
-                            Some(g) => set(&mut buf.scratch, g),
-                        }
-                        if vars_matter || group.is_some() {
-                            set(&mut buf.scratch[gw..], v);
-                        }
-                        let last = if previous { r as u32 } else { NONE };
-                        let h = key_hash(last, &new_rights, &buf.scratch);
-                        let (next, next_words, scratch) =
-                            (&buf.next, &buf.next_words, &buf.scratch);
-                        let mut child = buf.seen.find_by(h, |i| {
-                            let q = &next[i as usize];
-                            let at = i as usize * stride;
-                            q.last == last
-                                && q.rights == new_rights
-                                && next_words[at..at + stride] == scratch[..]
-                        });
-                        let new_t_cover = t_cover.or(&r_links);
-                        let kept = self.lefts_kept(frame, (k, n), r, &new_t_cover, &nz, live);
-                        let single = group.is_none();
-                        let mut m = p.first;
-                        while m != NONE {
-                            let mb = buf.members[m as usize];
-                            m = mb.next;
-                            if (previous && mb.lefts.contains(l))
-                                || (single && mb.lefts.contains(r))
-                            {
-                                continue;
-                            }
-                            if buf.full(cx, stride) {
-                                return None;
-                            }
-                            let mut new_lefts = mb.lefts;
-                            new_lefts.insert(l);
-                            if single && k + 2 < n && buf.reach.need(r) > 1 {
-                                // Every candidate of the chain so far is
-                                // used (lefts are all kept before the last
-                                // two steps).
-                                let mut used = new_lefts.or(&new_rights);
-                                used.insert(z);
-                                if !buf.reach.reaches(frame, r, &used, n - k - 1) {
-                                    continue;
+                                if buf.full(cx, stride) {
+                                    return None;
+                                }
+                                let mut new_lefts = mb.lefts;
+                                new_lefts.insert(l);
+                                if single && k + 2 < n && buf.reach.need(r) > 1 {
+                                    // Every candidate of the chain so far is
+                                    // used (lefts are all kept before the last
+                                    // two steps).
+                                    let mut used = new_lefts.or(&new_rights);
+                                    used.insert(z);
+                                    if !buf.reach.reaches(frame, r, &used, n - k - 1) {
+                                        continue;
+                                    }
+                                }
+                                let new_lefts = new_lefts.and(&kept);
+                                let c = match child {
+                                    Some(c) => c,
+                                    None => {
+                                        let c = buf.next.len() as u32;
+                                        buf.next.push(Partial {
+                                            last,
+                                            rights: new_rights,
+                                            t_cover: new_t_cover,
+                                            first: NONE,
+                                            last_member: NONE,
+                                            len: 0,
+                                        });
+                                        buf.next_words.extend_from_slice(&buf.scratch);
+                                        buf.seen.insert(h, c);
+                                        child = Some(c);
+                                        c
+                                    }
+                                };
+                                buf.add_member(c, mb.node, (v, l, r), new_lefts);
+                                pushed += 1;
+                                if pushed.is_multiple_of(1024) && buf.count(cx) {
+                                    return None;
                                 }
                             }
-                            let new_lefts = new_lefts.and(&kept);
-                            let c = match child {
-                                Some(c) => c,
-                                None => {
-                                    let c = buf.next.len() as u32;
-                                    buf.next.push(Partial {
-                                        last,
-                                        rights: new_rights,
-                                        t_cover: new_t_cover,
-                                        first: NONE,
-                                        last_member: NONE,
-                                        len: 0,
-                                    });
-                                    buf.next_words.extend_from_slice(&buf.scratch);
-                                    buf.seen.insert(h, c);
-                                    child = Some(c);
-                                    c
-                                }
-                            };
-                            buf.add_member(c, mb.node, (v, l, r), new_lefts);
-                            pushed += 1;
-                            if pushed.is_multiple_of(1024) && buf.count(cx) {
-                                return None;
-                            }
                         }
+                        buf.options = options;
                     }
                 }
             }

@@ -393,13 +393,23 @@ fn right_links<const W: usize>(frame: &Frame<W>, r: usize, live: &BitSet<W>) -> 
 
 /// How g-candidate `g` (a frame group) is written inside the braces of
 /// frame variable `v`, as SudoRules writes it (`grid::segments::
-/// segment_in_var` on classic Sudoku): the columns of its cells in a row
+/// segment_in_var` on classic Sudoku): a cell's segment of symbols as
+/// `n5-` or `n3+`; the columns of its cells in a row
 /// (`c456`), their rows in a column (`r456`), elsewhere the row and the
 /// columns (`r3c456`) or the rows and the column (`r456c1`), or the cells'
 /// names when they share neither.
 pub fn group_in_var<const W: usize>(frame: &Frame<W>, v: usize, g: usize) -> String {
     let m = &frame.model;
     let group = &m.groups[frame.groups[g].group as usize];
+    if let crate::model::GroupKind::Segment { low, high, .. } = group.kind {
+        // A segment of a cell's symbols, as CSP-Rules' FutoRules prints
+        // it: `n5-` for 1 to 5, `n3+` for 3 to N.
+        return if low == 0 {
+            format!("n{}-", high + 1)
+        } else {
+            format!("n{}+", low + 1)
+        };
+    }
     let cells: Vec<usize> = group.cands.iter().map(|&z| m.cand_cell(z)).collect();
     let rows: Vec<usize> = cells.iter().map(|&c| m.cell_row(c) + 1).collect();
     let cols: Vec<usize> = cells.iter().map(|&c| m.cell_col(c) + 1).collect();
