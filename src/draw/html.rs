@@ -196,9 +196,6 @@ fn frame(o: &mut String, id: &str, label: &str, fig: &Figure, text: &str) {
 /// a frame for the start, one per step and one for the state reached,
 /// the list of steps, and the path as text.
 pub fn puzzle_section(line: usize, puzzle: &str, set: &RuleSet, run: &Run) -> String {
-    let mut o = String::with_capacity(16 * 1024 * (run.steps.len() + 2));
-    let p = format!("p{line}");
-    let n = run.steps.len();
     let verdict = if run.stop == StopReason::Solved {
         format!(
             "solved by {}; rating {} (level {}, hardest rule {})",
@@ -216,16 +213,61 @@ pub fn puzzle_section(line: usize, puzzle: &str, set: &RuleSet, run: &Run) -> St
             run.hardest_rule().unwrap_or("none")
         )
     };
+    let givens = super::givens(run);
+    section(Section {
+        line,
+        puzzle,
+        verdict: &verdict,
+        start: Figure::grid(run.initial, givens),
+        steps: Box::new(super::step_figures(line, run)),
+        n: run.steps.len(),
+        end: Figure::grid(run.state, givens),
+        texts: Box::new(run.steps.iter().map(|s| s.text())),
+        path: &render_run(puzzle, set, run),
+    })
+}
+
+/// What a puzzle's section shows (classic and typed runs alike).
+pub struct Section<'a> {
+    pub line: usize,
+    pub puzzle: &'a str,
+    /// The outcome, under the givens and under the last frame.
+    pub verdict: &'a str,
+    /// The grid at the start, each step's figure (titled), the grid at
+    /// the end.
+    pub start: Figure,
+    pub steps: Box<dyn Iterator<Item = Figure> + 'a>,
+    pub n: usize,
+    pub end: Figure,
+    /// Each step as a line of the path.
+    pub texts: Box<dyn Iterator<Item = String> + 'a>,
+    /// The whole path as text.
+    pub path: &'a str,
+}
+
+/// A puzzle's section of the page (see [`Section`]).
+pub fn section(parts: Section) -> String {
+    let Section {
+        line,
+        puzzle,
+        verdict,
+        mut start,
+        steps,
+        n,
+        mut end,
+        texts,
+        path,
+    } = parts;
+    let mut o = String::with_capacity(16 * 1024 * (n + 2));
+    let p = format!("p{line}");
     let _ = writeln!(
         o,
         "<section class=\"puzzle\" id=\"{p}\" data-line=\"{line}\">\n<h2>Line {line}</h2>\n\
          <p class=\"givens\"><code>{}</code></p>\n<p class=\"rating\">{} · {n} steps</p>\n\
          <div class=\"view\"><div class=\"frames\">",
         escape(puzzle),
-        escape(&verdict)
+        escape(verdict)
     );
-    let givens = super::givens(run);
-    let mut start = Figure::grid(run.initial, givens);
     start.title = format!("line {line} · start");
     frame(
         &mut o,
@@ -234,27 +276,26 @@ pub fn puzzle_section(line: usize, puzzle: &str, set: &RuleSet, run: &Run) -> St
         &start,
         &format!("{n} steps follow"),
     );
-    for (i, fig) in super::step_figures(line, run).enumerate() {
+    for (i, fig) in steps.enumerate() {
         let label = format!("step {} of {n}", i + 1);
         let text = fig.caption.clone();
         frame(&mut o, &format!("{p}-s{}", i + 1), &label, &fig, &text);
     }
-    let mut end = Figure::grid(run.state, givens);
     end.title = format!("line {line} · end");
-    frame(&mut o, &format!("{p}-end"), "end", &end, &verdict);
+    frame(&mut o, &format!("{p}-end"), "end", &end, verdict);
     o.push_str("</div>\n<ol class=\"steps\">\n");
-    for (i, s) in run.steps.iter().enumerate() {
+    for (i, text) in texts.enumerate() {
         let id = format!("{p}-s{}", i + 1);
         let _ = writeln!(
             o,
             "<li data-frame=\"{id}\"><a href=\"#{id}\">{}</a></li>",
-            escape(&s.text())
+            escape(&text)
         );
     }
     let _ = writeln!(
         o,
         "</ol></div>\n<details><summary>Path as text</summary>\n<pre>{}</pre></details>\n</section>",
-        escape(&render_run(puzzle, set, run))
+        escape(path)
     );
     o
 }
