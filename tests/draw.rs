@@ -688,7 +688,10 @@ fn describe(fig: &Figure) -> String {
         Node::Cand(z) => cand_name(*z),
         Node::Group(g) => format!(
             "[{}]",
-            g.iter().map(|&z| cand_name(z)).collect::<Vec<_>>().join(" ")
+            g.iter()
+                .map(|&z| cand_name(z))
+                .collect::<Vec<_>>()
+                .join(" ")
         ),
     };
     let mut out = format!("{}\n", fig.caption);
