@@ -300,7 +300,10 @@ fn irregular_regions_have_thick_borders_and_variants_their_marks() {
     let fig = v9.start();
     let sheet = &fig.sheet;
     assert_eq!((sheet.dots.len(), sheet.letters.len()), (3, 2));
-    assert_eq!((sheet.tints.len(), sheet.diagonals.clone()), (4, vec![false]));
+    assert_eq!(
+        (sheet.tints.len(), sheet.diagonals.clone()),
+        (4, vec![false])
+    );
     assert_eq!(sheet.thermometers, vec![vec![60, 70, 79, 80]]);
     let lay = Layout::of(&fig);
     let pm = raster(&Svg::file().render(&fig));
