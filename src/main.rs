@@ -1123,6 +1123,16 @@ impl<'a> HtmlPage<'a> {
         most: u64,
         full: &'a AtomicBool,
     ) -> Result<HtmlPage<'a>, String> {
+        HtmlPage::with_head(path, draw::html::header(title), most, full)
+    }
+
+    /// Starts the page at `path` with its head `head`.
+    fn with_head(
+        path: &Path,
+        head: String,
+        most: u64,
+        full: &'a AtomicBool,
+    ) -> Result<HtmlPage<'a>, String> {
         let mut page = HtmlPage {
             file: Replacing::create(path)?,
             written: 0,
@@ -1130,7 +1140,6 @@ impl<'a> HtmlPage<'a> {
             full,
             left_out: None,
         };
-        let head = draw::html::header(title);
         page.written = head.len() as u64;
         page.file.write(&head)?;
         Ok(page)

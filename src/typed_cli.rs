@@ -105,7 +105,10 @@ pub fn solve_typed(
     let (source, text) = input_text(file)?;
     let page_full = AtomicBool::new(false);
     let mut page = match page {
-        Some((path, most)) => Some(HtmlPage::create(path, &source, most, &page_full)?),
+        Some((path, most)) => {
+            let head = draw::html::typed_header(&source, &m);
+            Some(HtmlPage::with_head(path, head, most, &page_full)?)
+        }
         None => None,
     };
     let job = &TypedJob {

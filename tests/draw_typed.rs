@@ -409,6 +409,12 @@ fn solve_type_svg_and_html_write_every_step() {
     // A frame for the start, each step and the end; the bad line listed.
     assert_eq!(html.matches("<div class=\"frame\"").count(), 27);
     assert!(html.contains("solved by w; rating W[1]"));
+    // The legend says what the type's marks mean.
+    assert!(
+        html.contains(
+            "<b>type futoshiki:5</b> · ‹ › ∧ ∨ inequality, the point at the smaller cell"
+        )
+    );
     assert!(html.contains("id=\"p2\""));
     assert!(html.contains("whip[1]: r4c4{n4 .} ==&gt; r5c4 ≠ 4"));
     // The type file is an input: no page over it.

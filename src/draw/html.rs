@@ -28,6 +28,49 @@ use std::fmt::Write;
 
 /// The start of a page titled `title` (the input's name).
 pub fn header(title: &str) -> String {
+    header_with(title, "")
+}
+
+/// The start of a page of puzzles of type `m`: the legend also says what
+/// the type's marks mean (those its pictures can show).
+pub fn typed_header(title: &str, m: &crate::model::Model) -> String {
+    use crate::model::Variant;
+    let mut items = vec![format!("<b>type {}</b>", escape(m.name()))];
+    let sheet = super::sheet::Sheet::of(m);
+    let has = |f: fn(&Variant) -> bool| m.spec.variants.iter().any(f);
+    if m.spec.puzzle_signs || !sheet.signs.is_empty() {
+        items.push("‹ › ∧ ∨ inequality, the point at the smaller cell".into());
+    }
+    if has(|v| matches!(v, Variant::WhiteDot { .. } | Variant::BlackDot { .. })) {
+        items.push("○ consecutive (white dot), ● ratio 2 (black dot)".into());
+    }
+    if has(|v| matches!(v, Variant::Xv { .. })) {
+        items.push("X sum 10, V sum 5".into());
+    }
+    if has(|v| matches!(v, Variant::Thermometer(_))) {
+        items.push(format!(
+            "<span class=\"sw\" style=\"background:{DECOR_FILL}\"></span>thermometer, increasing from the bulb"
+        ));
+    }
+    if !sheet.diagonals.is_empty() {
+        items.push(format!(
+            "<span class=\"ln\" style=\"border-top:2px solid {DIAGONAL_INK}\"></span>diagonal house"
+        ));
+    }
+    if !sheet.tints.is_empty() {
+        items.push(format!(
+            "<span class=\"sw\" style=\"background:{TINT_FILL};border-radius:0\"></span>extra house"
+        ));
+    }
+    items.extend(sheet.notes.iter().map(|n| escape(n)));
+    header_with(
+        title,
+        &format!("<div class=\"legend\">{}</div>\n", items.join(" · ")),
+    )
+}
+
+/// A page's start with `extra` after the legend.
+fn header_with(title: &str, extra: &str) -> String {
     let t = escape(title);
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -37,7 +80,7 @@ pub fn header(title: &str) -> String {
          <button type=\"button\" id=\"prev\" title=\"previous step (←)\">◀</button>\
          <button type=\"button\" id=\"next\" title=\"next step (→)\">▶</button>\n\
          <span id=\"where\"></span>\n\
-         <span class=\"keys\">← → step · Home End first/last · PgUp PgDn puzzle</span>\n{legend}</header>\n<main>\n",
+         <span class=\"keys\">← → step · Home End first/last · PgUp PgDn puzzle</span>\n{legend}{extra}</header>\n<main>\n",
         css = css(),
         legend = legend()
     )
