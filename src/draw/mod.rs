@@ -8,6 +8,10 @@
 //! and sizes are the constants of [`style`], shared with the study tools'
 //! plots.
 //!
+//! Every puzzle type is drawn: a figure lies on a [`Sheet`] (the type's
+//! side, symbols, houses, blocks or regions and decorations, [`sheet`],
+//! drawn by [`decor`]); steps of typed runs become figures in [`typed`].
+//!
 //! Architecture Invariant: pictures come from evidence only. A step is
 //! drawn from its `Evidence`, its conclusions and the state before it; no
 //! rule or technique is named here, so a new rule file is drawn with no
