@@ -458,11 +458,7 @@ fn main() -> ExitCode {
             } else {
                 typed_cli::Form::Path
             };
-            let refused = [
-                (pictures.svg.is_some(), "--svg"),
-                (pictures.html.is_some(), "--html"),
-            ];
-            solve_typed(&input, &opts, form, &refused)
+            solve_typed(&input, &opts, form, &[], Some(&pictures))
         }
         Cmd::Rate {
             input,
@@ -483,7 +479,7 @@ fn main() -> ExitCode {
                 batch.active(),
                 "the batch options (--shard, --skip, --limit, --output, …)",
             )];
-            solve_typed(&input, &opts, form, &refused)
+            solve_typed(&input, &opts, form, &refused, None)
         }
         Cmd::Solve {
             input,
@@ -571,6 +567,7 @@ fn solve_typed(
     opts: &RunOpts,
     form: typed_cli::Form,
     refused: &[(bool, &str)],
+    pictures: Option<&Pictures>,
 ) -> Result<Status, Fail> {
     let Some(m) = opts.ty.model()? else {
         // `wants_typed` read another type: the type file changed meanwhile.
@@ -588,6 +585,34 @@ fn solve_typed(
         )));
     }
     let (set, limits) = opts.load()?;
+    let svg = pictures.and_then(|p| p.svg.as_deref());
+    let html = pictures.and_then(|p| p.html.as_deref());
+    // No picture or page may be written over an input: the puzzles, the
+    // type file, or a rule file of the set.
+    let inputs = if svg.is_some() || html.is_some() {
+        let rule_files: std::collections::BTreeSet<&Path> =
+            set.rules.iter().map(|r| Path::new(&r.head.file)).collect();
+        let type_file = opts.ty.file();
+        Inputs::of(
+            input_path(input)
+                .into_iter()
+                .chain(type_file)
+                .chain(rule_files),
+        )
+    } else {
+        Inputs::default()
+    };
+    if let Some(dir) = svg {
+        draw::prepare_dir(dir)?;
+        inputs.refuse_in_dir(dir, draw::is_svg_name)?;
+    }
+    let page = match (html, pictures) {
+        (Some(path), Some(p)) => {
+            inputs.refuse(path, "give the page another name")?;
+            Some((path, p.html_max << 20))
+        }
+        _ => None,
+    };
     let job = typed_cli::TypedJob {
         set: &set,
         limits,
@@ -595,8 +620,10 @@ fn solve_typed(
         time: !opts.no_time,
         verify: opts.verify,
         jobs: worker_threads(opts.jobs),
+        svg,
+        html: None,
     };
-    typed_cli::solve_typed(m, input, &job)
+    typed_cli::solve_typed(m, input, job, page)
 }
 
 fn grid_text(g: &[u8; 81]) -> String {
@@ -1096,6 +1123,16 @@ impl<'a> HtmlPage<'a> {
         most: u64,
         full: &'a AtomicBool,
     ) -> Result<HtmlPage<'a>, String> {
+        HtmlPage::with_head(path, draw::html::header(title), most, full)
+    }
+
+    /// Starts the page at `path` with its head `head`.
+    fn with_head(
+        path: &Path,
+        head: String,
+        most: u64,
+        full: &'a AtomicBool,
+    ) -> Result<HtmlPage<'a>, String> {
         let mut page = HtmlPage {
             file: Replacing::create(path)?,
             written: 0,
@@ -1103,7 +1140,6 @@ impl<'a> HtmlPage<'a> {
             full,
             left_out: None,
         };
-        let head = draw::html::header(title);
         page.written = head.len() as u64;
         page.file.write(&head)?;
         Ok(page)

@@ -43,6 +43,14 @@ impl TypeOpt {
         Ok((!m.is_classic()).then_some(m))
     }
 
+    /// The type file `--type` names, if it names one.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        self.puzzle_type
+            .as_deref()
+            .filter(|t| ruledoku::model::is_type_file(t))
+            .map(std::path::Path::new)
+    }
+
     /// Whether a command must take the typed back end: a type other than
     /// classic Sudoku, or one that cannot be loaded (whose error that path
     /// reports).

@@ -2,10 +2,12 @@
 //! Sudoku: the rule set compiled for the type ([`ruledoku::typed`]), each
 //! puzzle checked by the generic oracle (one solution), run, and printed
 //! in the classic forms (path, line, CSV, JSON; [`ruledoku::path::TypedRated`]);
-//! `--verify` checks every step against the solution.
+//! `--verify` checks every step against the solution; `solve --svg DIR`
+//! and `--html FILE` draw the steps ([`ruledoku::draw::typed`]).
 
 use super::type_cli::read_input;
-use super::{Fail, Results, Status, no_puzzle, progress};
+use super::{Fail, HtmlPage, Results, Status, no_puzzle, progress};
+use ruledoku::draw::{self, typed::TypedPictures};
 use ruledoku::engine::Limits;
 use ruledoku::input::typed::{TypedPuzzle, parse_typed};
 use ruledoku::model::Model;
@@ -15,7 +17,9 @@ use ruledoku::ruleset::{RuleSet, Strategy};
 use ruledoku::search::ConclusionKind;
 use ruledoku::typed::{self, TypedRun, TypedSet, engine::Options};
 use std::ffi::OsStr;
+use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The output form.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -34,15 +38,37 @@ pub struct TypedJob<'a> {
     pub time: bool,
     pub verify: bool,
     pub jobs: usize,
+    /// `--svg DIR`: draw each step there.
+    pub svg: Option<&'a Path>,
+    /// `--html`: render each record's section of the page, unless the
+    /// page is full (the flag; set by [`solve_typed`]).
+    pub html: Option<&'a AtomicBool>,
+}
+
+impl TypedJob<'_> {
+    /// Does the run keep what its steps show?
+    fn pictures(&self) -> bool {
+        self.svg.is_some() || self.drawn()
+    }
+
+    /// Does the record get a section of the page?
+    fn drawn(&self) -> bool {
+        self.html.is_some_and(|full| !full.load(Ordering::Relaxed))
+    }
 }
 
 /// What one record gives: its output, a message for standard error, and
 /// whether it was rated and right.
 struct Outcome {
+    line: usize,
     stdout: String,
     stderr: Option<String>,
     rejected: bool,
     wrong: Option<String>,
+    /// With `--html`: the record's section of the page.
+    html: Option<String>,
+    /// An error that ends the command (a picture that cannot be written).
+    fatal: Option<String>,
 }
 
 /// The set compiled for the type, or a usage error naming the rules that
@@ -67,10 +93,28 @@ pub fn compile(set: &RuleSet, m: &Model) -> Result<TypedSet, String> {
     Ok(t)
 }
 
-/// `solve`/`rate` on puzzles of type `m` read from `file`.
-pub fn solve_typed(m: Model, file: &OsStr, job: &TypedJob) -> Result<Status, Fail> {
+/// `solve`/`rate` on puzzles of type `m` read from `file`; `page`: the
+/// `--html` page to write and its largest size in bytes.
+pub fn solve_typed(
+    m: Model,
+    file: &OsStr,
+    job: TypedJob,
+    page: Option<(&Path, u64)>,
+) -> Result<Status, Fail> {
     let tset = compile(job.set, &m).map_err(Fail::Error)?;
     let (source, text) = input_text(file)?;
+    let page_full = AtomicBool::new(false);
+    let mut page = match page {
+        Some((path, most)) => {
+            let head = draw::html::typed_header(&source, &m);
+            Some(HtmlPage::with_head(path, head, most, &page_full)?)
+        }
+        None => None,
+    };
+    let job = &TypedJob {
+        html: page.is_some().then_some(&page_full),
+        ..job
+    };
     let model = Arc::new(m);
     let records = parse_typed(&model, &source, &text);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -99,6 +143,14 @@ pub fn solve_typed(m: Model, file: &OsStr, job: &TypedJob) -> Result<Status, Fai
         };
         for o in outcomes {
             pb.inc(1);
+            if let Some(e) = o.fatal {
+                // The page is left as it was (its new text is dropped).
+                out.finish()?;
+                return Err(Fail::Error(e));
+            }
+            if let Some(page) = page.as_mut() {
+                page.add(o.line, o.html.as_deref())?;
+            }
             if let Some(msg) = &o.stderr {
                 out.message(msg)?;
             }
@@ -120,6 +172,11 @@ pub fn solve_typed(m: Model, file: &OsStr, job: &TypedJob) -> Result<Status, Fai
             seen += 1;
             out.write(&o.stdout)?;
         }
+    }
+    if let Some(page) = page
+        && let Some(msg) = page.finish()?
+    {
+        out.message(&msg)?;
     }
     if records.is_empty() {
         out.message(&no_puzzle(&source))?;
@@ -213,8 +270,9 @@ fn one(
     };
     let opts = Options {
         limits: job.limits,
-        patterns: matches!(job.form, Form::Path | Form::Json),
+        patterns: matches!(job.form, Form::Path | Form::Json) || job.pictures(),
         max_memory: None,
+        pictures: job.pictures(),
     };
     let run = match typed::run(&instance, tset, &p.givens, opts) {
         Ok(run) => run,
@@ -243,11 +301,34 @@ fn one(
         Form::Csv => r.csv(),
         Form::Json => r.json(),
     };
+    let pictures = job
+        .pictures()
+        .then(|| TypedPictures::new(&instance, &p.givens));
+    let fatal = match (&pictures, job.svg) {
+        (Some(pics), Some(dir)) => {
+            draw::write_figures(dir, p.line, pics.step_figures(p.line, &run)).err()
+        }
+        _ => None,
+    };
+    let html = match &pictures {
+        Some(pics) if job.drawn() => {
+            let path = if job.form == Form::Path {
+                stdout.clone()
+            } else {
+                r.path()
+            };
+            Some(pics.section(p.line, &p.text, &tset.name, &run, &path))
+        }
+        _ => None,
+    };
     Outcome {
+        line: p.line,
         stdout,
         stderr: None,
         rejected: false,
         wrong,
+        html,
+        fatal,
     }
 }
 
@@ -298,9 +379,14 @@ fn rejected(
         Form::Json => r.json(),
     };
     Outcome {
+        line,
         stdout,
         stderr: Some(message),
         rejected: true,
         wrong: None,
+        html: job
+            .drawn()
+            .then(|| draw::html::rejected_section(line, puzzle, error)),
+        fatal: None,
     }
 }

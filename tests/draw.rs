@@ -306,7 +306,7 @@ fn a_g_candidate_is_outlined_and_linked() {
     let pm = raster(&Svg::file().render(&fig));
     for (g, _) in &fig.groups {
         assert!(g.len() >= 2);
-        let c = lay.node_center(Node::Group(*g));
+        let c = lay.node_center(&Node::Group(g.clone()));
         // The outline passes around the group's members.
         assert!(count_near(&pm, (c.0 - 11.0, c.1), 4.0, style::GROUP_RING) > 0);
     }
@@ -684,11 +684,14 @@ fn pictures_do_not_depend_on_the_number_of_threads() {
 fn describe(fig: &Figure) -> String {
     use ruledoku::draw::LinkKind;
     use ruledoku::grid::geometry::{cand_name, cell_name, house_name};
-    let node = |n: Node| match n {
-        Node::Cand(z) => cand_name(z),
+    let node = |n: &Node| match n {
+        Node::Cand(z) => cand_name(*z),
         Node::Group(g) => format!(
             "[{}]",
-            g.iter().map(cand_name).collect::<Vec<_>>().join(" ")
+            g.iter()
+                .map(|&z| cand_name(z))
+                .collect::<Vec<_>>()
+                .join(" ")
         ),
     };
     let mut out = format!("{}\n", fig.caption);
@@ -720,7 +723,7 @@ fn describe(fig: &Figure) -> String {
             LinkKind::Strong => "==>",
             LinkKind::Weak => "-->",
         };
-        out.push_str(&format!("  {} {arrow} {}\n", node(l.from), node(l.to)));
+        out.push_str(&format!("  {} {arrow} {}\n", node(&l.from), node(&l.to)));
     }
     out
 }

@@ -40,18 +40,27 @@
 //! implies, a strong link from an "off" literal to an "on" one). Nothing
 //! else changes.
 //!
+//! A figure is drawn on a [`Sheet`] (the grid of its puzzle type: side,
+//! symbols, houses, decorations); its candidates, cells and houses are the
+//! type's indices (candidate `cell * N + symbol`, the model's house order),
+//! which are the classic grid's on 9×9. Steps of typed runs
+//! ([`crate::typed`]) are drawn by [`super::typed`] with the same roles.
+//!
 //! Architecture Invariant: pictures come from evidence only. No code here
 //! names a rule or a technique.
 
+use super::sheet::Sheet;
 use crate::engine::Step;
 use crate::grid::bits::{Bits, CellSet};
 use crate::grid::geometry::*;
 use crate::grid::links::linked;
 use crate::grid::segments::SEGMENTS;
 use crate::grid::state::State;
+use crate::model::DynBits;
 use crate::search::chain::{ChainEvidence, G_BASE};
 use crate::search::pattern::{Elem, Shape, Val};
 use crate::search::{ConclusionKind, Evidence};
+use std::sync::Arc;
 
 /// The role of a candidate in a picture. When a candidate gets several,
 /// the strongest one is kept (the order of the variants, last strongest).
@@ -77,11 +86,11 @@ pub enum Mark {
 
 /// An end of a link: a candidate, or a g-candidate (several candidates of
 /// one digit taken together).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Node {
     Cand(usize),
-    /// The live candidates of a group (never empty).
-    Group(Bits),
+    /// The live candidates of a group (never empty), increasing.
+    Group(Vec<usize>),
 }
 
 /// Strong links are drawn solid, weak ones dashed.
@@ -95,7 +104,7 @@ pub enum LinkKind {
 }
 
 /// A link drawn from one node to another, in chain order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
     pub from: Node,
     pub to: Node,
@@ -105,19 +114,23 @@ pub struct Link {
 /// A picture of a grid and of what one step shows on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Figure {
-    /// The grid drawn: its values and live candidates.
-    pub state: State,
+    /// The grid: its side, houses and decorations.
+    pub sheet: Arc<Sheet>,
+    /// The candidates holding a value (given or placed), increasing.
+    pub values: Vec<usize>,
+    /// The live candidates.
+    pub cands: DynBits,
     /// Cells whose value the puzzle gives (drawn apart from placed values).
-    pub givens: CellSet,
-    /// Houses the pattern lies in (shaded).
+    pub givens: DynBits,
+    /// Houses the pattern lies in (shaded; indices of the sheet's houses).
     pub houses: Vec<usize>,
     /// Cells of the pattern.
-    pub cells: CellSet,
-    /// The role of each candidate (indexed by candidate, 729 entries).
+    pub cells: DynBits,
+    /// The role of each candidate (indexed by candidate, `N³` entries).
     pub marks: Vec<Option<Mark>>,
     /// Groups of candidates taken together (g-candidates), outlined, with
     /// the role of the group.
-    pub groups: Vec<(Bits, Mark)>,
+    pub groups: Vec<(Vec<usize>, Mark)>,
     pub links: Vec<Link>,
     /// A short heading (which puzzle, which step).
     pub title: String,
@@ -125,20 +138,58 @@ pub struct Figure {
     pub caption: String,
 }
 
+/// A chain of a step, in the figure's candidates: its target and, per
+/// variable, its live candidates, left-linking candidate and right-linking
+/// node (a g-candidate's live candidates as a group).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainPicture {
+    pub target: usize,
+    pub links: Vec<ChainLink>,
+}
+
+/// One variable of a [`ChainPicture`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainLink {
+    /// The variable's live candidates.
+    pub live: Vec<usize>,
+    pub left: usize,
+    /// `None` for the last variable of a whip or braid.
+    pub right: Option<Node>,
+}
+
 impl Figure {
-    /// A bare grid: values and candidates, nothing highlighted.
-    pub fn grid(state: State, givens: CellSet) -> Figure {
+    /// A bare grid on `sheet`: values, live candidates and givens (cells),
+    /// nothing highlighted.
+    pub fn blank(sheet: Arc<Sheet>, values: Vec<usize>, cands: DynBits, givens: DynBits) -> Figure {
+        let n = sheet.n;
         Figure {
-            state,
+            sheet,
+            values,
+            cands,
             givens,
             houses: Vec::new(),
-            cells: CellSet::EMPTY,
-            marks: vec![None; N_CANDS],
+            cells: DynBits::new(n * n),
+            marks: vec![None; n * n * n],
             groups: Vec::new(),
             links: Vec::new(),
             title: String::new(),
             caption: String::new(),
         }
+    }
+
+    /// A bare classic grid: values and candidates, nothing highlighted.
+    pub fn grid(state: State, givens: CellSet) -> Figure {
+        Figure::blank(
+            Sheet::classic(),
+            state.values.iter().collect(),
+            DynBits::from_indices(N_CANDS, state.cands.iter()),
+            DynBits::from_indices(N_CELLS, givens.iter()),
+        )
+    }
+
+    /// The side of the grid.
+    pub fn n(&self) -> usize {
+        self.sheet.n
     }
 
     /// The picture of a step: the state before it, what its evidence shows,
@@ -149,10 +200,13 @@ impl Figure {
         match &step.evidence {
             Evidence::Bindings(vals) => {
                 if let Some(plan) = step.rule.plan() {
-                    f.bindings(vals, &plan.slot_shapes);
+                    f.bindings(&step.before, vals, &plan.slot_shapes);
                 }
             }
-            Evidence::Chain(chain) => f.chain(chain),
+            Evidence::Chain(chain) => {
+                let pic = classic_chain(&step.before, chain);
+                f.chain(&pic, &|a, b| linked(a, b));
+            }
             Evidence::Implications(imp) => {
                 use crate::search::implication::{lit_cand, lit_on};
                 for chain in &imp.chains {
@@ -166,17 +220,22 @@ impl Figure {
                 }
             }
         }
-        for &z in &step.conclusions {
-            f.mark(
+        f.conclude(step.kind, &step.conclusions);
+        f.caption = step.text();
+        f
+    }
+
+    /// Marks a step's conclusions (last: they outrank every other role).
+    pub fn conclude(&mut self, kind: ConclusionKind, conclusions: &[usize]) {
+        for &z in conclusions {
+            self.mark(
                 z,
-                match step.kind {
+                match kind {
                     ConclusionKind::Eliminate => Mark::Eliminated,
                     ConclusionKind::Assert => Mark::Asserted,
                 },
             );
         }
-        f.caption = step.text();
-        f
     }
 
     /// Gives candidate `z` the role `m`, unless it has a stronger one.
@@ -211,18 +270,21 @@ impl Figure {
 
     /// The candidates with role `m`.
     pub fn marked(&self, m: Mark) -> Vec<usize> {
-        (0..N_CANDS).filter(|&z| self.marks[z] == Some(m)).collect()
+        (0..self.marks.len())
+            .filter(|&z| self.marks[z] == Some(m))
+            .collect()
     }
 
-    fn shade_house(&mut self, h: usize) {
+    /// Shades house `h` (once).
+    pub fn shade_house(&mut self, h: usize) {
         if !self.houses.contains(&h) {
             self.houses.push(h);
         }
     }
 
     /// A pattern rule's bound values, typed by the plan's slot shapes.
-    fn bindings(&mut self, vals: &[Val], shapes: &[Option<Shape>]) {
-        let live = self.state.cands;
+    fn bindings(&mut self, st: &State, vals: &[Val], shapes: &[Option<Shape>]) {
+        let live = st.cands;
         let mut digits: Vec<usize> = Vec::new();
         let mut cells = CellSet::EMPTY;
         let mut house_list: Vec<usize> = Vec::new();
@@ -248,7 +310,7 @@ impl Figure {
                     Elem::Cell if i < N_CELLS => cells.insert(i),
                     Elem::Cand if i < N_CANDS => cands.insert(i),
                     Elem::Var(_) if i < N_VARS => {
-                        let vc = self.state.var_cands(i);
+                        let vc = st.var_cands(i);
                         cands = cands.or(&vc);
                         match var_space(i) {
                             Space::Rc => cells.insert(i % 81),
@@ -288,15 +350,21 @@ impl Figure {
         for h in house_list {
             self.shade_house(h);
         }
-        self.cells = self.cells.or(&cells);
+        for c in cells.iter() {
+            self.cells.insert(c);
+        }
         for z in cands.and(&live).iter() {
             self.mark(z, Mark::Pattern);
         }
     }
 
-    /// A chain's target, variables, linking candidates and links.
-    fn chain(&mut self, ch: &ChainEvidence) {
-        let live = self.state.cands;
+    /// A chain's target, variables, linking candidates and links;
+    /// `linked` is the type's link relation.
+    pub fn chain(&mut self, ch: &ChainPicture, linked: &dyn Fn(usize, usize) -> bool) {
+        let node_linked = |n: &Node, z: usize| match n {
+            Node::Cand(a) => linked(*a, z),
+            Node::Group(g) => !g.is_empty() && g.iter().all(|&a| linked(a, z)),
+        };
         let z = ch.target;
         self.mark(z, Mark::Target);
         let mut rights: Vec<Node> = Vec::new();
@@ -305,17 +373,17 @@ impl Figure {
             let from = if k == 0 {
                 Node::Cand(z)
             } else {
-                let prev = rights[k - 1];
+                let prev = &rights[k - 1];
                 if node_linked(prev, l.left) {
-                    prev
+                    prev.clone()
                 } else if linked(z, l.left) {
                     Node::Cand(z)
                 } else {
                     rights
                         .iter()
-                        .copied()
-                        .find(|&r| node_linked(r, l.left))
+                        .find(|r| node_linked(r, l.left))
                         .unwrap_or(prev)
+                        .clone()
                 }
             };
             self.links.push(Link {
@@ -324,42 +392,42 @@ impl Figure {
                 kind: LinkKind::Weak,
             });
             self.mark(l.left, Mark::Off);
-            let mut used = Bits::single(l.left);
-            if let Some(r) = l.right {
-                let node = if r >= G_BASE {
-                    let g = SEGMENTS[r - G_BASE].cands.and(&live);
-                    used = used.or(&g);
-                    for x in g.iter() {
-                        self.mark(x, Mark::On);
+            let mut used = vec![l.left];
+            if let Some(node) = &l.right {
+                match node {
+                    Node::Group(g) => {
+                        used.extend(g);
+                        for &x in g {
+                            self.mark(x, Mark::On);
+                        }
+                        self.groups.push((g.clone(), Mark::On));
                     }
-                    self.groups.push((g, Mark::On));
-                    Node::Group(g)
-                } else {
-                    used.insert(r);
-                    self.mark(r, Mark::On);
-                    Node::Cand(r)
-                };
+                    Node::Cand(r) => {
+                        used.push(*r);
+                        self.mark(*r, Mark::On);
+                    }
+                }
                 self.links.push(Link {
                     from: Node::Cand(l.left),
-                    to: node,
+                    to: node.clone(),
                     kind: LinkKind::Strong,
                 });
-                rights.push(node);
+                rights.push(node.clone());
             } else {
                 rights.push(Node::Cand(l.left));
             }
-            for x in self.state.var_cands(l.var).minus(&used).iter() {
+            for &x in l.live.iter().filter(|x| !used.contains(x)) {
                 self.mark(x, Mark::Extra);
             }
         }
         // A chain that ends linked to its target.
         if let Some(last) = ch.links.last()
-            && let Some(r) = last.right
-            && node_linked(rights[rights.len() - 1], z)
-            && r != z
+            && let Some(r) = &last.right
+            && node_linked(&rights[rights.len() - 1], z)
+            && *r != Node::Cand(z)
         {
             self.links.push(Link {
-                from: rights[rights.len() - 1],
+                from: rights[rights.len() - 1].clone(),
                 to: Node::Cand(z),
                 kind: LinkKind::Weak,
             });
@@ -367,11 +435,27 @@ impl Figure {
     }
 }
 
-/// Is candidate `z` nrc-linked to the node (to every candidate of a group)?
-fn node_linked(n: Node, z: usize) -> bool {
-    match n {
-        Node::Cand(a) => linked(a, z),
-        Node::Group(g) => !g.is_empty() && g.iter().all(|a| linked(a, z)),
+/// A classic chain's evidence as a picture: groups and variables read on
+/// the state before the step.
+fn classic_chain(st: &State, ch: &ChainEvidence) -> ChainPicture {
+    let live = st.cands;
+    ChainPicture {
+        target: ch.target,
+        links: ch
+            .links
+            .iter()
+            .map(|l| ChainLink {
+                live: st.var_cands(l.var).iter().collect(),
+                left: l.left,
+                right: l.right.map(|r| {
+                    if r >= G_BASE {
+                        Node::Group(SEGMENTS[r - G_BASE].cands.and(&live).iter().collect())
+                    } else {
+                        Node::Cand(r)
+                    }
+                }),
+            })
+            .collect(),
     }
 }
 

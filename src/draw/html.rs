@@ -28,6 +28,49 @@ use std::fmt::Write;
 
 /// The start of a page titled `title` (the input's name).
 pub fn header(title: &str) -> String {
+    header_with(title, "")
+}
+
+/// The start of a page of puzzles of type `m`: the legend also says what
+/// the type's marks mean (those its pictures can show).
+pub fn typed_header(title: &str, m: &crate::model::Model) -> String {
+    use crate::model::Variant;
+    let mut items = vec![format!("<b>type {}</b>", escape(m.name()))];
+    let sheet = super::sheet::Sheet::of(m);
+    let has = |f: fn(&Variant) -> bool| m.spec.variants.iter().any(f);
+    if m.spec.puzzle_signs || !sheet.signs.is_empty() {
+        items.push("‹ › ∧ ∨ inequality, the point at the smaller cell".into());
+    }
+    if has(|v| matches!(v, Variant::WhiteDot { .. } | Variant::BlackDot { .. })) {
+        items.push("○ consecutive (white dot), ● ratio 2 (black dot)".into());
+    }
+    if has(|v| matches!(v, Variant::Xv { .. })) {
+        items.push("X sum 10, V sum 5".into());
+    }
+    if has(|v| matches!(v, Variant::Thermometer(_))) {
+        items.push(format!(
+            "<span class=\"sw\" style=\"background:{DECOR_FILL}\"></span>thermometer, increasing from the bulb"
+        ));
+    }
+    if !sheet.diagonals.is_empty() {
+        items.push(format!(
+            "<span class=\"ln\" style=\"border-top:2px solid {DIAGONAL_INK}\"></span>diagonal house"
+        ));
+    }
+    if !sheet.tints.is_empty() {
+        items.push(format!(
+            "<span class=\"sw\" style=\"background:{TINT_FILL};border-radius:0\"></span>extra house"
+        ));
+    }
+    items.extend(sheet.notes.iter().map(|n| escape(n)));
+    header_with(
+        title,
+        &format!("<div class=\"legend\">{}</div>\n", items.join(" · ")),
+    )
+}
+
+/// A page's start with `extra` after the legend.
+fn header_with(title: &str, extra: &str) -> String {
     let t = escape(title);
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -37,7 +80,7 @@ pub fn header(title: &str) -> String {
          <button type=\"button\" id=\"prev\" title=\"previous step (←)\">◀</button>\
          <button type=\"button\" id=\"next\" title=\"next step (→)\">▶</button>\n\
          <span id=\"where\"></span>\n\
-         <span class=\"keys\">← → step · Home End first/last · PgUp PgDn puzzle</span>\n{legend}</header>\n<main>\n",
+         <span class=\"keys\">← → step · Home End first/last · PgUp PgDn puzzle</span>\n{legend}{extra}</header>\n<main>\n",
         css = css(),
         legend = legend()
     )
@@ -196,9 +239,6 @@ fn frame(o: &mut String, id: &str, label: &str, fig: &Figure, text: &str) {
 /// a frame for the start, one per step and one for the state reached,
 /// the list of steps, and the path as text.
 pub fn puzzle_section(line: usize, puzzle: &str, set: &RuleSet, run: &Run) -> String {
-    let mut o = String::with_capacity(16 * 1024 * (run.steps.len() + 2));
-    let p = format!("p{line}");
-    let n = run.steps.len();
     let verdict = if run.stop == StopReason::Solved {
         format!(
             "solved by {}; rating {} (level {}, hardest rule {})",
@@ -216,16 +256,61 @@ pub fn puzzle_section(line: usize, puzzle: &str, set: &RuleSet, run: &Run) -> St
             run.hardest_rule().unwrap_or("none")
         )
     };
+    let givens = super::givens(run);
+    section(Section {
+        line,
+        puzzle,
+        verdict: &verdict,
+        start: Figure::grid(run.initial, givens),
+        steps: Box::new(super::step_figures(line, run)),
+        n: run.steps.len(),
+        end: Figure::grid(run.state, givens),
+        texts: Box::new(run.steps.iter().map(|s| s.text())),
+        path: &render_run(puzzle, set, run),
+    })
+}
+
+/// What a puzzle's section shows (classic and typed runs alike).
+pub struct Section<'a> {
+    pub line: usize,
+    pub puzzle: &'a str,
+    /// The outcome, under the givens and under the last frame.
+    pub verdict: &'a str,
+    /// The grid at the start, each step's figure (titled), the grid at
+    /// the end.
+    pub start: Figure,
+    pub steps: Box<dyn Iterator<Item = Figure> + 'a>,
+    pub n: usize,
+    pub end: Figure,
+    /// Each step as a line of the path.
+    pub texts: Box<dyn Iterator<Item = String> + 'a>,
+    /// The whole path as text.
+    pub path: &'a str,
+}
+
+/// A puzzle's section of the page (see [`Section`]).
+pub fn section(parts: Section) -> String {
+    let Section {
+        line,
+        puzzle,
+        verdict,
+        mut start,
+        steps,
+        n,
+        mut end,
+        texts,
+        path,
+    } = parts;
+    let mut o = String::with_capacity(16 * 1024 * (n + 2));
+    let p = format!("p{line}");
     let _ = writeln!(
         o,
         "<section class=\"puzzle\" id=\"{p}\" data-line=\"{line}\">\n<h2>Line {line}</h2>\n\
          <p class=\"givens\"><code>{}</code></p>\n<p class=\"rating\">{} · {n} steps</p>\n\
          <div class=\"view\"><div class=\"frames\">",
         escape(puzzle),
-        escape(&verdict)
+        escape(verdict)
     );
-    let givens = super::givens(run);
-    let mut start = Figure::grid(run.initial, givens);
     start.title = format!("line {line} · start");
     frame(
         &mut o,
@@ -234,27 +319,26 @@ pub fn puzzle_section(line: usize, puzzle: &str, set: &RuleSet, run: &Run) -> St
         &start,
         &format!("{n} steps follow"),
     );
-    for (i, fig) in super::step_figures(line, run).enumerate() {
+    for (i, fig) in steps.enumerate() {
         let label = format!("step {} of {n}", i + 1);
         let text = fig.caption.clone();
         frame(&mut o, &format!("{p}-s{}", i + 1), &label, &fig, &text);
     }
-    let mut end = Figure::grid(run.state, givens);
     end.title = format!("line {line} · end");
-    frame(&mut o, &format!("{p}-end"), "end", &end, &verdict);
+    frame(&mut o, &format!("{p}-end"), "end", &end, verdict);
     o.push_str("</div>\n<ol class=\"steps\">\n");
-    for (i, s) in run.steps.iter().enumerate() {
+    for (i, text) in texts.enumerate() {
         let id = format!("{p}-s{}", i + 1);
         let _ = writeln!(
             o,
             "<li data-frame=\"{id}\"><a href=\"#{id}\">{}</a></li>",
-            escape(&s.text())
+            escape(&text)
         );
     }
     let _ = writeln!(
         o,
         "</ol></div>\n<details><summary>Path as text</summary>\n<pre>{}</pre></details>\n</section>",
-        escape(&render_run(puzzle, set, run))
+        escape(path)
     );
     o
 }

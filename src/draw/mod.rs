@@ -8,18 +8,26 @@
 //! and sizes are the constants of [`style`], shared with the study tools'
 //! plots.
 //!
+//! Every puzzle type is drawn: a figure lies on a [`Sheet`] (the type's
+//! side, symbols, houses, blocks or regions and decorations, [`sheet`],
+//! drawn by [`decor`]); steps of typed runs become figures in [`typed`].
+//!
 //! Architecture Invariant: pictures come from evidence only. A step is
 //! drawn from its `Evidence`, its conclusions and the state before it; no
 //! rule or technique is named here, so a new rule file is drawn with no
 //! code of its own, and a new kind of evidence is one arm in
 //! [`Figure::from_step`].
 
+pub mod decor;
 pub mod figure;
 pub mod html;
+pub mod sheet;
 pub mod style;
 pub mod svg;
+pub mod typed;
 
-pub use figure::{Figure, Link, LinkKind, Mark, Node};
+pub use figure::{ChainLink, ChainPicture, Figure, Link, LinkKind, Mark, Node};
+pub use sheet::Sheet;
 
 use crate::engine::Run;
 use crate::grid::bits::CellSet;
@@ -58,6 +66,25 @@ pub fn givens(run: &Run) -> CellSet {
     figure::value_cells(&run.initial)
 }
 
+/// Writes the SVG of each of `figures` into `dir`, named for input line
+/// `line` and the step's number ([`svg_name`]); returns the paths
+/// written. An error names the file.
+pub fn write_figures(
+    dir: &Path,
+    line: usize,
+    figures: impl Iterator<Item = Figure>,
+) -> Result<Vec<PathBuf>, String> {
+    let style = svg::Svg::file();
+    let mut out = Vec::new();
+    for (i, f) in figures.enumerate() {
+        let path = dir.join(svg_name(line, i + 1));
+        std::fs::write(&path, style.render(&f))
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        out.push(path);
+    }
+    Ok(out)
+}
+
 /// Prepares `dir` for pictures: creates it (and its parents) when missing;
 /// an error names it when it is empty, not a directory or cannot be
 /// created.
@@ -77,15 +104,7 @@ pub fn prepare_dir(dir: &Path) -> Result<(), String> {
 /// Writes one SVG per step of `run` into `dir` (see [`svg_name`]);
 /// returns the paths written. An error names the file.
 pub fn write_svgs(dir: &Path, line: usize, run: &Run) -> Result<Vec<PathBuf>, String> {
-    let style = svg::Svg::file();
-    let mut out = Vec::with_capacity(run.steps.len());
-    for (i, f) in step_figures(line, run).enumerate() {
-        let path = dir.join(svg_name(line, i + 1));
-        std::fs::write(&path, style.render(&f))
-            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
-        out.push(path);
-    }
-    Ok(out)
+    write_figures(dir, line, step_figures(line, run))
 }
 
 #[cfg(test)]

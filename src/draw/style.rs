@@ -114,6 +114,22 @@ pub const GROUP_RING: Rgb = Rgb(0x00, 0x72, 0xb2);
 /// reddish purple, darkened).
 pub const LINK: Rgb = Rgb(0xb0, 0x3a, 0x8a);
 
+// ---------------------------------------------------------------------------
+// A puzzle type's decorations (none on classic 9×9)
+
+/// Fill of an extra house drawn as cells (a window, an extra region).
+pub const TINT_FILL: Rgb = Rgb(0xec, 0xec, 0xec);
+/// Thermometers (bulb and tube).
+pub const DECOR_FILL: Rgb = Rgb(0xd6, 0xd6, 0xd6);
+/// A main diagonal that is a house, and its width, px.
+pub const DIAGONAL_INK: Rgb = Rgb(0xa0, 0xa0, 0xa0);
+pub const DIAGONAL_LINE: f64 = 1.5;
+/// Half the height of an inequality sign, and its stroke, px.
+pub const SIGN_SIZE: f64 = 4.5;
+pub const SIGN_LINE: f64 = 2.0;
+/// Radius of a Kropki dot, px.
+pub const DOT_RADIUS: f64 = 5.0;
+
 /// Light lines of a plot's mesh (the study tools' charts).
 pub const PLOT_GRID: Rgb = Rgb(0xe1, 0xe1, 0xe1);
 /// Colours for data series in plots, in order (Okabe–Ito, black last).

@@ -9,8 +9,8 @@
 //! share one page.
 
 use super::figure::{Figure, LinkKind, Mark, Node};
+use super::sheet::Sheet;
 use super::style::*;
-use crate::grid::geometry::*;
 use std::fmt::Write;
 
 /// How to write a figure: standalone or inline, and the prefix of its ids.
@@ -63,13 +63,17 @@ impl Svg {
             "<rect width=\"{}\" height=\"{}\" fill=\"{BACKGROUND}\"/>",
             lay.width, lay.height
         );
+        super::decor::under(&mut o, f, &lay);
         fills(&mut o, f, &lay);
-        grid_lines(&mut o, &lay);
+        super::decor::thermometers(&mut o, f, &lay);
+        grid_lines(&mut o, f, &lay);
+        super::decor::over(&mut o, f, &lay);
         values(&mut o, f, &lay);
         marks(&mut o, f, &lay);
         cand_digits(&mut o, f, &lay);
         crosses(&mut o, f, &lay);
         self.links(&mut o, f, &lay);
+        super::decor::notes(&mut o, f, &lay);
         texts(&mut o, f, &lay);
         o.push_str("</svg>\n");
         o
@@ -93,20 +97,21 @@ impl Svg {
             o,
             "<g fill=\"none\" stroke=\"{LINK}\" stroke-width=\"{LINK_WIDTH}\" stroke-linecap=\"round\">"
         );
+        let rad = lay.radius;
         for l in &f.links {
             // Each end: the candidate, or the member of a group nearest
             // the other end.
-            let (a0, b0) = (lay.node_center(l.from), lay.node_center(l.to));
-            let a = lay.node_point(l.from, b0);
-            let b = lay.node_point(l.to, a0);
+            let (a0, b0) = (lay.node_center(&l.from), lay.node_center(&l.to));
+            let a = lay.node_point(&l.from, b0);
+            let b = lay.node_point(&l.to, a0);
             let (dx, dy) = (b.0 - a.0, b.1 - a.1);
             let len = (dx * dx + dy * dy).sqrt();
-            if len < 2.0 * MARK_RADIUS + 1.0 {
+            if len < 2.0 * rad + 1.0 {
                 continue;
             }
             let (ux, uy) = (dx / len, dy / len);
-            let (x1, y1) = (a.0 + ux * MARK_RADIUS, a.1 + uy * MARK_RADIUS);
-            let (x2, y2) = (b.0 - ux * MARK_RADIUS, b.1 - uy * MARK_RADIUS);
+            let (x1, y1) = (a.0 + ux * rad, a.1 + uy * rad);
+            let (x2, y2) = (b.0 - ux * rad, b.1 - uy * rad);
             // A slight bend, so that links along one line stay apart.
             let bend = (0.12 * len).min(14.0);
             let (cx, cy) = ((x1 + x2) / 2.0 - uy * bend, (y1 + y2) / 2.0 + ux * bend);
@@ -125,16 +130,34 @@ impl Svg {
 }
 
 /// Where things are in a picture.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Layout {
     /// Top-left corner of the grid.
     pub x0: f64,
     pub y0: f64,
     pub width: f64,
     pub height: f64,
+    /// Side of a cell, of a candidate's place, and the margin inside a
+    /// cell, px.
+    pub cell: f64,
+    pub slot: f64,
+    pub pad: f64,
+    /// Side of the grid, px.
+    pub side: f64,
+    /// Radius of a candidate's disc or ring, px.
+    pub radius: f64,
+    /// Font sizes of values and candidates, px.
+    pub value_size: f64,
+    pub cand_size: f64,
+    /// Characters of a caption line.
+    pub caption_chars: usize,
+    /// Top of the notes under the grid.
+    pub notes_y: f64,
     /// Top of the caption.
     caption_y: f64,
     title: bool,
+    n: usize,
+    sub: usize,
 }
 
 /// Height of the title band, px.
@@ -145,55 +168,81 @@ const PAD: f64 = 10.0;
 impl Layout {
     /// The layout of a figure (the caption's length sets the height).
     pub fn of(f: &Figure) -> Layout {
+        let sheet: &Sheet = &f.sheet;
         let title = !f.title.is_empty();
         let top = if title { TITLE_BAND } else { 0.0 };
         let x0 = MARGIN;
         let y0 = top + MARGIN;
-        let grid = 9.0 * CELL;
-        let lines = wrap(&f.caption, CAPTION_CHARS).len() as f64;
-        let caption_y = y0 + grid + PAD;
+        let cell = sheet.cell();
+        let grid = sheet.n as f64 * cell;
+        // Classic 9×9: 66 characters (486 px); as many as fit otherwise.
+        let caption_chars = if sheet.is_classic() {
+            CAPTION_CHARS
+        } else {
+            (((grid - PAD) / 7.2) as usize).max(24)
+        };
+        let scale = sheet.slot / (CELL / 3.0);
+        let lines = wrap(&f.caption, caption_chars).len() as f64;
+        let notes_y = y0 + grid + PAD;
+        let caption_y = notes_y + sheet.notes.len() as f64 * CAPTION_LINE;
+        let width = x0 + grid + PAD;
         Layout {
             x0,
             y0,
-            width: x0 + grid + PAD,
+            width: if sheet.is_classic() {
+                width
+            } else {
+                width.max(x0 + caption_chars as f64 * 7.3 + PAD)
+            },
             height: caption_y + lines * CAPTION_LINE + PAD,
+            cell,
+            slot: sheet.slot,
+            pad: sheet.pad,
+            side: grid,
+            radius: MARK_RADIUS * scale,
+            value_size: VALUE_SIZE * (cell - 2.0 * sheet.pad) / CELL,
+            cand_size: CAND_SIZE * scale,
+            caption_chars,
+            notes_y,
             caption_y,
             title,
+            n: sheet.n,
+            sub: sheet.sub,
         }
     }
 
     /// Top-left corner of a cell.
     pub fn cell_origin(&self, c: usize) -> (f64, f64) {
         (
-            self.x0 + cell_col(c) as f64 * CELL,
-            self.y0 + cell_row(c) as f64 * CELL,
+            self.x0 + (c % self.n) as f64 * self.cell,
+            self.y0 + (c / self.n) as f64 * self.cell,
         )
     }
 
     /// Centre of a cell.
     pub fn cell_center(&self, c: usize) -> (f64, f64) {
         let (x, y) = self.cell_origin(c);
-        (x + CELL / 2.0, y + CELL / 2.0)
+        (x + self.cell / 2.0, y + self.cell / 2.0)
     }
 
-    /// Centre of a candidate's place in its cell (digits 1-9 read as a
-    /// keypad: 1 2 3 on top).
+    /// Centre of a candidate's place in its cell (symbols read as a
+    /// keypad: 1 2 3 on top on 9×9).
     pub fn cand_center(&self, z: usize) -> (f64, f64) {
-        let (x, y) = self.cell_origin(cand_cell(z));
-        let d = cand_digit(z);
-        let third = CELL / 3.0;
+        let (x, y) = self.cell_origin(z / self.n);
+        let d = z % self.n;
+        let slot = self.slot;
         (
-            x + (d % 3) as f64 * third + third / 2.0,
-            y + (d / 3) as f64 * third + third / 2.0,
+            x + self.pad + (d % self.sub) as f64 * slot + slot / 2.0,
+            y + self.pad + (d / self.sub) as f64 * slot + slot / 2.0,
         )
     }
 
     /// Centre of a node (a group's: the mean of its members').
-    pub fn node_center(&self, n: Node) -> (f64, f64) {
+    pub fn node_center(&self, n: &Node) -> (f64, f64) {
         match n {
-            Node::Cand(z) => self.cand_center(z),
+            Node::Cand(z) => self.cand_center(*z),
             Node::Group(g) => {
-                let pts: Vec<_> = g.iter().map(|z| self.cand_center(z)).collect();
+                let pts: Vec<_> = g.iter().map(|&z| self.cand_center(z)).collect();
                 let k = pts.len().max(1) as f64;
                 (
                     pts.iter().map(|p| p.0).sum::<f64>() / k,
@@ -205,12 +254,12 @@ impl Layout {
 
     /// Where a link to `toward` leaves a node: the candidate, or the
     /// member of a group nearest `toward`.
-    fn node_point(&self, n: Node, toward: (f64, f64)) -> (f64, f64) {
+    fn node_point(&self, n: &Node, toward: (f64, f64)) -> (f64, f64) {
         match n {
-            Node::Cand(z) => self.cand_center(z),
+            Node::Cand(z) => self.cand_center(*z),
             Node::Group(g) => g
                 .iter()
-                .map(|z| self.cand_center(z))
+                .map(|&z| self.cand_center(z))
                 .min_by(|a, b| dist2(*a, toward).total_cmp(&dist2(*b, toward)))
                 .unwrap_or(toward),
         }
@@ -292,9 +341,10 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 
 /// House and cell fills.
 fn fills(o: &mut String, f: &Figure, lay: &Layout) {
-    let mut shaded = [false; N_CELLS];
+    let cell = lay.cell;
+    let mut shaded = vec![false; f.n() * f.n()];
     for &h in &f.houses {
-        for c in house_cells(h) {
+        for &c in &f.sheet.houses[h] {
             shaded[c] = true;
         }
     }
@@ -309,48 +359,63 @@ fn fills(o: &mut String, f: &Figure, lay: &Layout) {
         let (x, y) = lay.cell_origin(c);
         let _ = writeln!(
             o,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\"/>"
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\"/>"
         );
     }
     for c in f.cells.iter().filter(|&c| !shaded[c]) {
         let (x, y) = lay.cell_origin(c);
         let _ = writeln!(
             o,
-            "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{CELL_FILL}\"/>"
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{cell}\" height=\"{cell}\" fill=\"{CELL_FILL}\"/>"
         );
     }
 }
 
-fn grid_lines(o: &mut String, lay: &Layout) {
-    let side = 9.0 * CELL;
+/// Lines across the whole grid at the positions `at` (cell counts),
+/// horizontal ones (`rows`) and vertical ones (`cols`); a position in both
+/// is written as a pair, as classic pictures always wrote them.
+fn cross_lines(o: &mut String, lay: &Layout, rows: &[usize], cols: &[usize]) {
+    let side = lay.side;
     let (x0, y0) = (lay.x0, lay.y0);
-    let _ = write!(o, "<g stroke=\"{THIN_INK}\" stroke-width=\"{THIN_LINE}\">");
-    for i in (1..9).filter(|i| i % 3 != 0) {
-        let p = i as f64 * CELL;
-        let _ = write!(
-            o,
-            "<line x1=\"{x0}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\"/><line x1=\"{x}\" y1=\"{y0}\" x2=\"{x}\" y2=\"{y2}\"/>",
-            y = y0 + p,
-            x2 = x0 + side,
-            x = x0 + p,
-            y2 = y0 + side
-        );
+    let (x2, y2) = (x0 + side, y0 + side);
+    for i in 1..lay.n {
+        let p = i as f64 * lay.cell;
+        let (h, v) = (rows.contains(&i), cols.contains(&i));
+        if h {
+            let y = y0 + p;
+            let _ = write!(o, "<line x1=\"{x0}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\"/>");
+        }
+        if v {
+            let x = x0 + p;
+            let _ = write!(o, "<line x1=\"{x}\" y1=\"{y0}\" x2=\"{x}\" y2=\"{y2}\"/>");
+        }
     }
+}
+
+fn grid_lines(o: &mut String, f: &Figure, lay: &Layout) {
+    let n = lay.n;
+    let side = lay.side;
+    let (x0, y0) = (lay.x0, lay.y0);
+    // Block boundaries: every `rows`th line across, `cols`th down.
+    let (thick_rows, thick_cols): (Vec<usize>, Vec<usize>) = match f.sheet.boxes {
+        Some((r, c)) => (
+            (1..n).filter(|i| i % r == 0).collect(),
+            (1..n).filter(|i| i % c == 0).collect(),
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
+    let thin_rows: Vec<usize> = (1..n).filter(|i| !thick_rows.contains(i)).collect();
+    let thin_cols: Vec<usize> = (1..n).filter(|i| !thick_cols.contains(i)).collect();
+    let _ = write!(o, "<g stroke=\"{THIN_INK}\" stroke-width=\"{THIN_LINE}\">");
+    cross_lines(o, lay, &thin_rows, &thin_cols);
     o.push_str("</g>\n");
     let _ = write!(
         o,
         "<g stroke=\"{INK}\" stroke-width=\"{THICK_LINE}\" fill=\"none\">"
     );
-    for i in [3, 6] {
-        let p = i as f64 * CELL;
-        let _ = write!(
-            o,
-            "<line x1=\"{x0}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\"/><line x1=\"{x}\" y1=\"{y0}\" x2=\"{x}\" y2=\"{y2}\"/>",
-            y = y0 + p,
-            x2 = x0 + side,
-            x = x0 + p,
-            y2 = y0 + side
-        );
+    cross_lines(o, lay, &thick_rows, &thick_cols);
+    if let Some(region) = &f.sheet.regions {
+        super::decor::region_borders(o, lay, region);
     }
     let _ = writeln!(
         o,
@@ -361,8 +426,8 @@ fn grid_lines(o: &mut String, lay: &Layout) {
         o,
         "<g font-family=\"{FONT_SANS}\" font-size=\"{LABEL_SIZE}\" fill=\"{LABEL_INK}\" text-anchor=\"middle\">"
     );
-    for i in 0..9 {
-        let mid = (i as f64 + 0.5) * CELL;
+    for i in 0..n {
+        let mid = (i as f64 + 0.5) * lay.cell;
         let _ = write!(
             o,
             "<text x=\"{:.1}\" y=\"{:.1}\">c{}</text><text x=\"{:.1}\" y=\"{:.1}\">r{}</text>",
@@ -379,12 +444,14 @@ fn grid_lines(o: &mut String, lay: &Layout) {
 
 /// Givens and placed values.
 fn values(o: &mut String, f: &Figure, lay: &Layout) {
+    let n = f.n();
+    let size = lay.value_size;
     let _ = write!(
         o,
-        "<g font-family=\"{FONT_SANS}\" font-size=\"{VALUE_SIZE}\" text-anchor=\"middle\">"
+        "<g font-family=\"{FONT_SANS}\" font-size=\"{size}\" text-anchor=\"middle\">"
     );
-    for z in f.state.values.iter() {
-        let c = cand_cell(z);
+    for &z in &f.values {
+        let c = z / n;
         let (x, y) = lay.cell_center(c);
         let (fill, weight) = if f.givens.contains(c) {
             (GIVEN, "bold")
@@ -394,8 +461,8 @@ fn values(o: &mut String, f: &Figure, lay: &Layout) {
         let _ = write!(
             o,
             "<text x=\"{x:.1}\" y=\"{:.1}\" fill=\"{fill}\" font-weight=\"{weight}\">{}</text>",
-            y + VALUE_SIZE * 0.35,
-            cand_digit(z) + 1
+            y + size * 0.35,
+            escape(&f.sheet.symbols[z % n])
         );
     }
     o.push_str("</g>\n");
@@ -423,15 +490,16 @@ fn marks(o: &mut String, f: &Figure, lay: &Layout) {
         };
         let _ = writeln!(
             o,
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{MARK_RADIUS}\" {shape}/>"
+            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{}\" {shape}/>",
+            lay.radius
         );
     }
     for (g, _) in &f.groups {
-        let pts: Vec<_> = g.iter().map(|z| lay.cand_center(z)).collect();
+        let pts: Vec<_> = g.iter().map(|&z| lay.cand_center(z)).collect();
         if pts.is_empty() {
             continue;
         }
-        let r = MARK_RADIUS + 2.0;
+        let r = lay.radius + 2.0;
         let x1 = pts.iter().map(|p| p.0).fold(f64::MAX, f64::min) - r;
         let y1 = pts.iter().map(|p| p.1).fold(f64::MAX, f64::min) - r;
         let x2 = pts.iter().map(|p| p.0).fold(f64::MIN, f64::max) + r;
@@ -447,11 +515,19 @@ fn marks(o: &mut String, f: &Figure, lay: &Layout) {
 
 /// The digits of the live candidates.
 fn cand_digits(o: &mut String, f: &Figure, lay: &Layout) {
+    let n = f.n();
+    // Symbols of two characters or more (side 36 and up) a little smaller.
+    let long = f.sheet.symbols.iter().any(|s| s.chars().count() > 1);
+    let size = if long {
+        lay.cand_size * 0.8
+    } else {
+        lay.cand_size
+    };
     let _ = write!(
         o,
-        "<g font-family=\"{FONT_SANS}\" font-size=\"{CAND_SIZE}\" fill=\"{CAND_INK}\" text-anchor=\"middle\">"
+        "<g font-family=\"{FONT_SANS}\" font-size=\"{size}\" fill=\"{CAND_INK}\" text-anchor=\"middle\">"
     );
-    for z in f.state.cands.iter() {
+    for z in f.cands.iter() {
         let (x, y) = lay.cand_center(z);
         let strong = if f.marks[z] == Some(Mark::Asserted) {
             " fill=\"#ffffff\" font-weight=\"bold\""
@@ -461,8 +537,8 @@ fn cand_digits(o: &mut String, f: &Figure, lay: &Layout) {
         let _ = write!(
             o,
             "<text x=\"{x:.1}\" y=\"{:.1}\"{strong}>{}</text>",
-            y + CAND_SIZE * 0.36,
-            cand_digit(z) + 1
+            y + size * 0.36,
+            escape(&f.sheet.symbols[z % n])
         );
     }
     o.push_str("</g>\n");
@@ -470,7 +546,7 @@ fn cand_digits(o: &mut String, f: &Figure, lay: &Layout) {
 
 /// A cross over each eliminated candidate.
 fn crosses(o: &mut String, f: &Figure, lay: &Layout) {
-    let d = MARK_RADIUS * 0.75;
+    let d = lay.radius * 0.75;
     let _ = write!(
         o,
         "<g stroke=\"{ELIMINATED}\" stroke-width=\"{CROSS_WIDTH}\" stroke-linecap=\"round\">"
@@ -504,7 +580,7 @@ fn texts(o: &mut String, f: &Figure, lay: &Layout) {
             escape(&f.title)
         );
     }
-    let lines = wrap(&f.caption, CAPTION_CHARS);
+    let lines = wrap(&f.caption, lay.caption_chars);
     if lines.is_empty() {
         return;
     }

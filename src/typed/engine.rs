@@ -5,9 +5,9 @@
 
 use super::frame::{Frame, NoFrame, live_after_givens};
 use super::state::State;
-use super::{Found, TypedSet};
+use super::{Evidence, Form, Found, TypedRule, TypedSet};
 use crate::engine::{Limits, StopReason};
-use crate::model::Model;
+use crate::model::{DynBits, Model};
 use crate::rating::Rating;
 use crate::rule::Rule;
 use crate::search::{ConclusionKind, Grade, SearchCx, Stop};
@@ -25,6 +25,57 @@ pub struct TypedStep {
     /// The matched pattern in SudoRules notation (empty for singles, and
     /// when the run was asked for outcomes only).
     pub pattern: String,
+    /// What the step shows, for pictures ([`Options::pictures`]).
+    pub picture: Option<Box<StepPicture>>,
+}
+
+/// A resolution state in the model's candidates, for pictures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The live candidates.
+    pub cands: DynBits,
+    /// The candidates asserted since the givens, increasing.
+    pub values: Vec<usize>,
+}
+
+/// What a step shows, in the model's candidates and variables: the state
+/// before it and its evidence ([`super::Evidence`], read on the frame).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepPicture {
+    pub before: Snapshot,
+    pub shown: Shown,
+}
+
+/// A typed match's evidence in the model's terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// Nothing to show but the conclusions.
+    Nothing,
+    /// A variable rule's variable.
+    Var(usize),
+    /// A chain: its target and its variables in order.
+    Chain {
+        target: usize,
+        links: Vec<ShownLink>,
+    },
+    /// A trial's literals (candidate, true?), branch after branch, each
+    /// from its assumption.
+    Literals(Vec<(usize, bool)>),
+}
+
+/// One variable of a [`Shown::Chain`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShownLink {
+    pub var: usize,
+    pub left: usize,
+    pub right: Option<Right>,
+}
+
+/// A chain's right-linking candidate, or a g-candidate's live candidates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Right {
+    Cand(usize),
+    Group(Vec<usize>),
 }
 
 impl TypedStep {
@@ -61,6 +112,10 @@ pub struct TypedRun {
     pub hardest: Option<usize>,
     pub rating_type: Option<String>,
     pub elapsed: Duration,
+    /// The state at the start and at the end, for pictures
+    /// ([`Options::pictures`]).
+    pub start: Option<Snapshot>,
+    pub end: Option<Snapshot>,
 }
 
 impl TypedRun {
@@ -92,6 +147,9 @@ pub struct Options {
     pub patterns: bool,
     /// Cap on the memory searches hold (bytes).
     pub max_memory: Option<usize>,
+    /// Keep what each step shows, and the start and end states, for
+    /// pictures.
+    pub pictures: bool,
 }
 
 /// Runs `set` on the puzzle of `model` with `givens` (each cell's given
@@ -170,6 +228,12 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
         } else {
             String::new()
         };
+        let picture = opts.pictures.then(|| {
+            Box::new(StepPicture {
+                before: snapshot(frame, &st),
+                shown: shown(rule, frame, &st, &f.evidence),
+            })
+        });
         for &z in &zs {
             match f.kind {
                 ConclusionKind::Assert => st.assert(frame, z),
@@ -186,9 +250,12 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
             conclusions: zs.iter().map(|&z| frame.cand(z)).collect(),
             grade,
             pattern,
+            picture,
         });
     };
     TypedRun {
+        start: opts.pictures.then(|| snapshot(frame, &State::start(frame))),
+        end: opts.pictures.then(|| snapshot(frame, &st)),
         stop,
         grid: st.grid(frame),
         cands_start: frame.len(),
@@ -197,5 +264,52 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
         hardest,
         rating_type: set.rating_type.clone(),
         elapsed: start.elapsed(),
+    }
+}
+
+/// A state in the model's candidates.
+fn snapshot<const W: usize>(frame: &Frame<W>, st: &State<W>) -> Snapshot {
+    Snapshot {
+        cands: DynBits::from_indices(frame.model.n_cands, st.cands.iter().map(|z| frame.cand(z))),
+        values: st.values.iter().map(|z| frame.cand(z)).collect(),
+    }
+}
+
+/// A match's evidence in the model's terms, read on the state it was
+/// found in.
+fn shown<const W: usize>(
+    rule: &TypedRule,
+    frame: &Frame<W>,
+    st: &State<W>,
+    ev: &Evidence,
+) -> Shown {
+    match (ev, &rule.form) {
+        (Evidence::Var(v), _) => Shown::Var(frame.vars[*v].var as usize),
+        (Evidence::Chain(ch), _) => Shown::Chain {
+            target: frame.cand(ch.target),
+            links: ch
+                .links
+                .iter()
+                .map(|l| ShownLink {
+                    var: frame.vars[l.var].var as usize,
+                    left: frame.cand(l.left),
+                    right: l.right.map(|r| {
+                        if r >= frame.len() {
+                            let g = frame.groups[r - frame.len()].cands.and(&st.cands);
+                            Right::Group(g.iter().map(|z| frame.cand(z)).collect())
+                        } else {
+                            Right::Cand(frame.cand(r))
+                        }
+                    }),
+                })
+                .collect(),
+        },
+        (Evidence::Trial(recipe), Form::Trial(t)) => Shown::Literals(
+            t.literals(frame, st, recipe)
+                .into_iter()
+                .map(|(z, on)| (frame.cand(z), on))
+                .collect(),
+        ),
+        _ => Shown::Nothing,
     }
 }

@@ -567,6 +567,37 @@ impl TypedTrial {
         }
     }
 
+    /// The literals of the match's branches, replayed from `before`:
+    /// each branch's assumption, then what propagation derived in it, in
+    /// order (local candidates; `true` when asserted).
+    pub fn literals<const W: usize>(
+        &self,
+        frame: &Frame<W>,
+        before: &State<W>,
+        recipe: &Recipe,
+    ) -> Vec<(usize, bool)> {
+        let mut cx = SearchCx::new(None);
+        let mut out = Vec::new();
+        let mut replay = |pass: usize, st: &State<W>, z: usize, on: bool| {
+            let mut branch = Branch::of(frame, st).assumed(frame, z, on);
+            let mut trace = Vec::new();
+            self.run(pass, &mut cx, frame, &mut branch, None, Some(&mut trace));
+            out.push((z, on));
+            out.extend(trace);
+        };
+        match recipe {
+            Recipe::Set { pass, z, on } => replay(*pass, before, *z, *on),
+            Recipe::Sweep { pass, refuted } => {
+                let mut current = *before;
+                for &z in refuted {
+                    replay(*pass, &current, z, true);
+                    current.cands.remove(z);
+                }
+            }
+        }
+        out
+    }
+
     /// The match in SudoRules notation, as the classic prints a trial's
     /// (`contradiction (r3c2=4 ⇒ r5c4=8): no candidate left for r2n4`),
     /// its branches replayed from `before`.
