@@ -66,3 +66,18 @@ fn singles_paths_are_the_classic_ones() {
     // stuck after the same steps.
     assert_eq!(same_paths("singles", 200), 66);
 }
+
+#[test]
+fn sfin_paths_are_the_classic_ones() {
+    // Subsets and finned fish, interpreted over the typed model's cells,
+    // digits and houses (`typed::pattern`), find what the classic
+    // matcher finds, in the same order.
+    assert_eq!(same_paths("sfin", 100), 56);
+}
+
+#[test]
+fn basic_paths_are_the_classic_ones() {
+    // Locked sets up to 7, XY- and XYZ-Wings, remote pairs: `peers`,
+    // `first`/`last`, comparisons of elements.
+    assert_eq!(same_paths("basic", 100), 58);
+}

@@ -30,8 +30,10 @@
 //! looks for comes from its text (its plan, chain spec or trial spec).
 
 pub mod chain;
+pub mod elems;
 pub mod engine;
 pub mod frame;
+pub mod pattern;
 pub mod state;
 pub mod trial;
 pub mod vars;
@@ -63,6 +65,8 @@ pub struct Found<const W: usize> {
 pub enum Evidence {
     /// A variable rule's variable (a frame variable).
     Var(usize),
+    /// A pattern rule's bound values.
+    Pattern(pattern::Bindings),
     /// A chain: its target and variables, in local candidates and frame
     /// variables; a right-linking candidate `r ≥ frame.len()` is the
     /// g-candidate `frame.groups[r - frame.len()]`.
@@ -79,6 +83,7 @@ pub enum Evidence {
 #[derive(Clone, Debug)]
 pub enum Form {
     Var(vars::VarRule),
+    Pattern(pattern::PatternRule),
     Chain(chain::TypedChain),
     Trial(Box<trial::TypedTrial>),
 }
@@ -100,6 +105,7 @@ impl TypedRule {
     ) -> Option<Found<W>> {
         match &self.form {
             Form::Var(v) => v.first(cx, frame, st),
+            Form::Pattern(p) => p.first(cx, frame, st),
             Form::Chain(c) => c.first(cx, frame, st),
             Form::Trial(t) => t.first(cx, frame, st),
         }
@@ -114,6 +120,7 @@ impl TypedRule {
     ) -> String {
         match (&self.form, ev) {
             (Form::Var(v), Evidence::Var(var)) => v.render(frame, before, *var),
+            (Form::Pattern(p), Evidence::Pattern(b)) => p.render(frame, before, b),
             (Form::Chain(c), Evidence::Chain(ch)) => c.render(frame, ch),
             (Form::Trial(t), Evidence::Trial(recipe)) => t.render(frame, before, recipe),
             (_, Evidence::Text(t)) => t.clone(),
@@ -132,6 +139,10 @@ pub struct TypedSet {
     pub left_out: Vec<Arc<Rule>>,
     pub blocked: bool,
     pub rating_type: Option<String>,
+    /// Whether a rule (or a trial's propagation) is a pattern rule over
+    /// elements ([`pattern`]): a run's width must then hold every
+    /// element index ([`elems::needed`]).
+    pub elements: bool,
 }
 
 /// Why a rule cannot run on a type.
@@ -156,7 +167,13 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
     for r in all {
         let form = match r.searcher.kind() {
             SearcherKind::Pattern(plan) => {
-                vars::VarRule::of(plan, model, r.head.space.as_deref()).map(Form::Var)
+                let foreign = r.head.space.as_deref();
+                match vars::VarRule::of(plan, model, foreign) {
+                    Err(Unfit::Unsupported(_)) => {
+                        pattern::PatternRule::of(plan, model, foreign).map(Form::Pattern)
+                    }
+                    v => v.map(Form::Var),
+                }
             }
             SearcherKind::Chain(c) => chain::TypedChain::of(&c.spec, model).map(Form::Chain),
             SearcherKind::Trial(t) => trial::TypedTrial::of(&t.spec, model, &r.head.file)
@@ -191,7 +208,13 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
             errors.join("\n  ")
         ));
     }
+    let elements = rules.iter().any(|r| match &r.form {
+        Form::Pattern(_) => true,
+        Form::Trial(t) => t.elements(),
+        Form::Var(_) | Form::Chain(_) => false,
+    });
     Ok(TypedSet {
+        elements,
         name: set.name.clone(),
         rules,
         left_out,
