@@ -135,8 +135,10 @@ impl TypedRule {
 pub struct TypedSet {
     pub name: String,
     pub rules: Vec<TypedRule>,
-    /// Rules over spaces the type does not have.
+    /// Rules over spaces or house kinds the type does not have.
     pub left_out: Vec<Arc<Rule>>,
+    /// For each rule left out, what the type lacks (`bn`, `blocks`).
+    pub left_out_why: Vec<String>,
     pub blocked: bool,
     pub rating_type: Option<String>,
     /// Whether a rule (or a trial's propagation) is a pattern rule over
@@ -148,7 +150,8 @@ pub struct TypedSet {
 /// Why a rule cannot run on a type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unfit {
-    /// The type lacks a space the rule reads: the rule does not apply.
+    /// The type lacks a space (its name: `bn`) or a house kind (`blocks`)
+    /// the rule reads: the rule does not apply.
     Space(String),
     /// The rule uses what the typed back end cannot evaluate (yet).
     Unsupported(String),
@@ -159,6 +162,7 @@ pub enum Unfit {
 pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
     let mut rules = Vec::new();
     let mut left_out = Vec::new();
+    let mut left_out_why = Vec::new();
     let mut errors = Vec::new();
     // The set's rules for other types merged in, simplest first (ties:
     // classic rules first, as the files list them).
@@ -184,7 +188,10 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
                 rule: r.clone(),
                 form,
             }),
-            Err(Unfit::Space(_)) => left_out.push(r.clone()),
+            Err(Unfit::Space(what)) => {
+                left_out.push(r.clone());
+                left_out_why.push(what);
+            }
             Err(Unfit::Unsupported(why)) => errors.push(format!(
                 "rule `{}` ({}:{}:{}) cannot run on type `{}`: {why}",
                 r.head.name,
@@ -218,6 +225,7 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
         name: set.name.clone(),
         rules,
         left_out,
+        left_out_why,
         blocked: set.blocked,
         rating_type: set.rating_type.clone(),
     })

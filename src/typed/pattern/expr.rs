@@ -96,7 +96,7 @@ impl Ctx<'_> {
         let house = |name: &str| {
             kind(m, name)
                 .map(|k| E::Houses(Some(k)))
-                .ok_or_else(|| Unfit::Space(name.to_string()))
+                .ok_or_else(|| Unfit::Space(format!("{name}s")))
         };
         let space = |name: &str| {
             space_named(m, name)
