@@ -4,25 +4,32 @@
 //! `engine`); this module runs the same rule files on every other type. A
 //! compiled rule set is read for its *portable* rules ([`compile`]): what
 //! a rule's text means does not depend on the grid, only how the classic
-//! back end evaluates it does. Today three forms are portable:
+//! back end evaluates it does. Four forms are portable:
 //!
 //! - variable rules ([`vars`]): a pattern rule whose only generator binds
 //!   one CSP variable (of a space, or any) and whose conditions and
 //!   conclusion are about that variable's live candidates and their links
-//!   (singles, whip[1]);
+//!   (singles, whip[1]): the fast path of the next form;
+//! - pattern rules ([`pattern`]): any other plan of the language,
+//!   interpreted over the type's cells, digits (symbols), houses,
+//!   variables and candidates ([`elems`]; subsets, fish, finned fish,
+//!   wings, uniqueness rules);
 //! - chain rules ([`chain`]): every chain family of the language (whips,
 //!   braids, g-whips, g-braids, z-chains, t-whips, bivalue chains, typed
 //!   chains), searched on the run's [`Frame`];
 //! - trial rules ([`trial`]): T&E(n) over the set's other typed rules.
 //!
-//! A rule whose pattern uses anything else (a subset's sets of cells, a
-//! fish's rows) is refused with an error naming the rule and what it uses;
-//! a rule over a space the type does not have (hidden singles in blocks on
-//! a Latin square) does not apply to the type and is left out.
+//! A rule over a space or a house kind the type does not have (hidden
+//! singles or subsets in blocks on a Latin square) does not apply to the
+//! type and is left out; one that uses what has no meaning there
+//! (`band(x)` on irregular regions) is refused with an error naming the
+//! rule and what it uses.
 //!
 //! A run is played on a [`Frame`] (the puzzle's live candidates renumbered,
 //! with their links as sets) in sets of `W` words chosen by the number of
-//! live candidates ([`run`] dispatches on it), by [`engine`]'s loop, which
+//! live candidates, or of the type's cells, houses and live variables
+//! when the set holds pattern rules ([`elems::needed`]; [`run`] dispatches
+//! on it), by [`engine`]'s loop, which
 //! follows the classic one: simplest rule first, restart after each step,
 //! SudoRules' ratings.
 //!
