@@ -163,7 +163,8 @@ enum RulesCmd {
         #[arg(required = true)]
         paths: Vec<OsString>,
         /// Also check that each runs on this puzzle type (every rule
-        /// portable, or left out for a space the type has not).
+        /// portable, or left out for a space or house kind the type has
+        /// not).
         #[command(flatten)]
         ty: type_cli::TypeOpt,
     },
@@ -172,7 +173,7 @@ enum RulesCmd {
         #[arg(long)]
         rules: Option<OsString>,
         /// The rules the set runs on this puzzle type, in their order, and
-        /// those left out (a space the type has not).
+        /// those left out (a space or house kind the type has not).
         #[command(flatten)]
         ty: type_cli::TypeOpt,
     },
@@ -1212,7 +1213,7 @@ fn rules(cmd: RulesCmd) -> Result<Status, Fail> {
                             Some(m) => match typed_cli::compile(&set, m) {
                                 Ok(t) => writeln!(
                                     o,
-                                    "{shown}: ok on type {}, {} ({} left out: a space the type has not)",
+                                    "{shown}: ok on type {}, {} ({} left out: a space or house kind the type has not)",
                                     m.name(),
                                     counted(t.rules.len(), "rule"),
                                     t.left_out.len()
@@ -1249,11 +1250,12 @@ fn rules(cmd: RulesCmd) -> Result<Status, Fail> {
                     "{:<34} {:>10} {:>5} {:<8} file",
                     "rule", "complexity", "level", "rating"
                 )?;
-                let rows = t
-                    .rules
-                    .iter()
-                    .map(|r| (&r.rule, ""))
-                    .chain(t.left_out.iter().map(|r| (r, " (left out: no such space)")));
+                let rows = t.rules.iter().map(|r| (&r.rule, String::new())).chain(
+                    t.left_out
+                        .iter()
+                        .zip(&t.left_out_why)
+                        .map(|(r, why)| (r, format!(" (left out: the type has no {why})"))),
+                );
                 for (r, note) in rows {
                     writeln!(
                         o,

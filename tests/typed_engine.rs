@@ -1,7 +1,8 @@
 //! The typed back end against the classic one on classic Sudoku: the
 //! typed model of `sudoku:9` numbers candidates and variables as the
 //! classic grid does, so a typed run of a set must print the classic
-//! run's path, step by step, and end with the same rating.
+//! run's path, step by step, and end with the same rating: singles, and
+//! the pattern rules over cells, digits and houses (`typed::pattern`).
 
 use ruledoku::engine::{self, Limits};
 use ruledoku::grid::state::State;
@@ -65,4 +66,46 @@ fn singles_paths_are_the_classic_ones() {
     // Singles solve 66 of the first 200 cbg-000 puzzles; the others end
     // stuck after the same steps.
     assert_eq!(same_paths("singles", 200), 66);
+}
+
+#[test]
+fn sfin_paths_are_the_classic_ones() {
+    // Subsets and finned fish, interpreted over the typed model's cells,
+    // digits and houses (`typed::pattern`), find what the classic
+    // matcher finds, in the same order.
+    assert_eq!(same_paths("sfin", 100), 56);
+}
+
+#[test]
+fn basic_paths_are_the_classic_ones() {
+    // Locked sets up to 7, XY- and XYZ-Wings, remote pairs: `peers`,
+    // `first`/`last`, comparisons of elements.
+    assert_eq!(same_paths("basic", 100), 58);
+}
+
+#[test]
+fn advanced_paths_are_the_classic_ones() {
+    // Single-digit patterns, W-Wing, uniqueness and Avoidable
+    // Rectangles: `decided`, `givens`, `value`, quantifiers.
+    assert_eq!(same_paths("advanced", 100), 66);
+}
+
+#[test]
+fn sudoku_explainer_patterns_are_the_classic_ones() {
+    // Sudoku Explainer's pattern rules (its `then` orders, `at`, `row(x)`
+    // and the like) in a simplest-first set.
+    let set = "singles+rules/se/direct.rules+rules/se/basic.rules+rules/se/quads.rules\
+               +rules/se/uniqueness.rules+rules/se/bug.rules+rules/se/exclusion.rules";
+    assert_eq!(same_paths(set, 100), 56);
+}
+
+/// The pattern sets on 1,000 puzzles (about 20 s).
+#[test]
+#[ignore]
+fn pattern_paths_are_the_classic_ones_on_1000_puzzles() {
+    let solved: Vec<usize> = ["sfin", "basic", "advanced"]
+        .iter()
+        .map(|s| same_paths(s, 1000))
+        .collect();
+    assert_eq!(solved, [576, 645, 706]);
 }

@@ -161,7 +161,10 @@ pub fn run(
     opts: Options,
 ) -> Result<TypedRun, NoFrame> {
     let live = live_after_givens(model, givens)?;
-    let n = live.iter().filter(|&&b| b).count();
+    let mut n = live.iter().filter(|&&b| b).count();
+    if set.elements {
+        n = n.max(super::elems::needed(model, &live));
+    }
     macro_rules! dispatch {
         ($($w:literal),*) => {
             $(if n <= 64 * $w {

@@ -14,9 +14,10 @@
 //! changes; states ([`super::state::State`]) are sets over its local
 //! candidates.
 
+use super::elems::Elems;
 use crate::grid::bits::BitSet;
 use crate::model::{GroupKind, Model};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// No local candidate (a model candidate dead before the run).
 pub const NONE: u32 = u32::MAX;
@@ -71,6 +72,9 @@ pub struct Frame<const W: usize> {
     pub open_cells: usize,
     /// All local candidates.
     pub all: BitSet<W>,
+    /// The pattern language's element tables, built when a pattern rule
+    /// first runs on the frame ([`Frame::elems`]).
+    elems: OnceLock<Elems<W>>,
 }
 
 /// Why a puzzle has no frame: its givens contradict each other, or some
@@ -244,7 +248,13 @@ impl<const W: usize> Frame<W> {
             givens: given_list,
             open_cells,
             all,
+            elems: OnceLock::new(),
         }
+    }
+
+    /// The element tables of pattern rules ([`Elems`]), built on first use.
+    pub fn elems(&self) -> &Elems<W> {
+        self.elems.get_or_init(|| Elems::build(self))
     }
 
     /// The number of local candidates.

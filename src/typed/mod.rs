@@ -4,25 +4,32 @@
 //! `engine`); this module runs the same rule files on every other type. A
 //! compiled rule set is read for its *portable* rules ([`compile`]): what
 //! a rule's text means does not depend on the grid, only how the classic
-//! back end evaluates it does. Today three forms are portable:
+//! back end evaluates it does. Four forms are portable:
 //!
 //! - variable rules ([`vars`]): a pattern rule whose only generator binds
 //!   one CSP variable (of a space, or any) and whose conditions and
 //!   conclusion are about that variable's live candidates and their links
-//!   (singles, whip[1]);
+//!   (singles, whip[1]): the fast path of the next form;
+//! - pattern rules ([`pattern`]): any other plan of the language,
+//!   interpreted over the type's cells, digits (symbols), houses,
+//!   variables and candidates ([`elems`]; subsets, fish, finned fish,
+//!   wings, uniqueness rules);
 //! - chain rules ([`chain`]): every chain family of the language (whips,
 //!   braids, g-whips, g-braids, z-chains, t-whips, bivalue chains, typed
 //!   chains), searched on the run's [`Frame`];
 //! - trial rules ([`trial`]): T&E(n) over the set's other typed rules.
 //!
-//! A rule whose pattern uses anything else (a subset's sets of cells, a
-//! fish's rows) is refused with an error naming the rule and what it uses;
-//! a rule over a space the type does not have (hidden singles in blocks on
-//! a Latin square) does not apply to the type and is left out.
+//! A rule over a space or a house kind the type does not have (hidden
+//! singles or subsets in blocks on a Latin square) does not apply to the
+//! type and is left out; one that uses what has no meaning there
+//! (`band(x)` on irregular regions) is refused with an error naming the
+//! rule and what it uses.
 //!
 //! A run is played on a [`Frame`] (the puzzle's live candidates renumbered,
 //! with their links as sets) in sets of `W` words chosen by the number of
-//! live candidates ([`run`] dispatches on it), by [`engine`]'s loop, which
+//! live candidates, or of the type's cells, houses and live variables
+//! when the set holds pattern rules ([`elems::needed`]; [`run`] dispatches
+//! on it), by [`engine`]'s loop, which
 //! follows the classic one: simplest rule first, restart after each step,
 //! SudoRules' ratings.
 //!
@@ -30,8 +37,10 @@
 //! looks for comes from its text (its plan, chain spec or trial spec).
 
 pub mod chain;
+pub mod elems;
 pub mod engine;
 pub mod frame;
+pub mod pattern;
 pub mod state;
 pub mod trial;
 pub mod vars;
@@ -63,6 +72,8 @@ pub struct Found<const W: usize> {
 pub enum Evidence {
     /// A variable rule's variable (a frame variable).
     Var(usize),
+    /// A pattern rule's bound values.
+    Pattern(pattern::Bindings),
     /// A chain: its target and variables, in local candidates and frame
     /// variables; a right-linking candidate `r ≥ frame.len()` is the
     /// g-candidate `frame.groups[r - frame.len()]`.
@@ -79,6 +90,7 @@ pub enum Evidence {
 #[derive(Clone, Debug)]
 pub enum Form {
     Var(vars::VarRule),
+    Pattern(pattern::PatternRule),
     Chain(chain::TypedChain),
     Trial(Box<trial::TypedTrial>),
 }
@@ -100,6 +112,7 @@ impl TypedRule {
     ) -> Option<Found<W>> {
         match &self.form {
             Form::Var(v) => v.first(cx, frame, st),
+            Form::Pattern(p) => p.first(cx, frame, st),
             Form::Chain(c) => c.first(cx, frame, st),
             Form::Trial(t) => t.first(cx, frame, st),
         }
@@ -114,6 +127,7 @@ impl TypedRule {
     ) -> String {
         match (&self.form, ev) {
             (Form::Var(v), Evidence::Var(var)) => v.render(frame, before, *var),
+            (Form::Pattern(p), Evidence::Pattern(b)) => p.render(frame, before, b),
             (Form::Chain(c), Evidence::Chain(ch)) => c.render(frame, ch),
             (Form::Trial(t), Evidence::Trial(recipe)) => t.render(frame, before, recipe),
             (_, Evidence::Text(t)) => t.clone(),
@@ -128,16 +142,23 @@ impl TypedRule {
 pub struct TypedSet {
     pub name: String,
     pub rules: Vec<TypedRule>,
-    /// Rules over spaces the type does not have.
+    /// Rules over spaces or house kinds the type does not have.
     pub left_out: Vec<Arc<Rule>>,
+    /// For each rule left out, what the type lacks (`bn`, `blocks`).
+    pub left_out_why: Vec<String>,
     pub blocked: bool,
     pub rating_type: Option<String>,
+    /// Whether a rule (or a trial's propagation) is a pattern rule over
+    /// elements ([`pattern`]): a run's width must then hold every
+    /// element index ([`elems::needed`]).
+    pub elements: bool,
 }
 
 /// Why a rule cannot run on a type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unfit {
-    /// The type lacks a space the rule reads: the rule does not apply.
+    /// The type lacks a space (its name: `bn`) or a house kind (`blocks`)
+    /// the rule reads: the rule does not apply.
     Space(String),
     /// The rule uses what the typed back end cannot evaluate (yet).
     Unsupported(String),
@@ -148,6 +169,7 @@ pub enum Unfit {
 pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
     let mut rules = Vec::new();
     let mut left_out = Vec::new();
+    let mut left_out_why = Vec::new();
     let mut errors = Vec::new();
     // The set's rules for other types merged in, simplest first (ties:
     // classic rules first, as the files list them).
@@ -156,7 +178,13 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
     for r in all {
         let form = match r.searcher.kind() {
             SearcherKind::Pattern(plan) => {
-                vars::VarRule::of(plan, model, r.head.space.as_deref()).map(Form::Var)
+                let foreign = r.head.space.as_deref();
+                match vars::VarRule::of(plan, model, foreign) {
+                    Err(Unfit::Unsupported(_)) => {
+                        pattern::PatternRule::of(plan, model, foreign).map(Form::Pattern)
+                    }
+                    v => v.map(Form::Var),
+                }
             }
             SearcherKind::Chain(c) => chain::TypedChain::of(&c.spec, model).map(Form::Chain),
             SearcherKind::Trial(t) => trial::TypedTrial::of(&t.spec, model, &r.head.file)
@@ -167,7 +195,10 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
                 rule: r.clone(),
                 form,
             }),
-            Err(Unfit::Space(_)) => left_out.push(r.clone()),
+            Err(Unfit::Space(what)) => {
+                left_out.push(r.clone());
+                left_out_why.push(what);
+            }
             Err(Unfit::Unsupported(why)) => errors.push(format!(
                 "rule `{}` ({}:{}:{}) cannot run on type `{}`: {why}",
                 r.head.name,
@@ -191,10 +222,17 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
             errors.join("\n  ")
         ));
     }
+    let elements = rules.iter().any(|r| match &r.form {
+        Form::Pattern(_) => true,
+        Form::Trial(t) => t.elements(),
+        Form::Var(_) | Form::Chain(_) => false,
+    });
     Ok(TypedSet {
+        elements,
         name: set.name.clone(),
         rules,
         left_out,
+        left_out_why,
         blocked: set.blocked,
         rating_type: set.rating_type.clone(),
     })

@@ -50,6 +50,9 @@ pub struct TypedTrial {
     label: String,
     increment: Increment,
     passes: Vec<SetPass>,
+    /// Whether a pass propagates with pattern rules over elements
+    /// ([`super::TypedSet::elements`]).
+    elements: bool,
 }
 
 /// One pass: which candidates are assumed, the set a branch runs, what
@@ -136,6 +139,7 @@ impl TypedTrial {
             )))
         };
         let mut passes = Vec::new();
+        let mut elements = false;
         for (i, p) in spec.passes.iter().enumerate() {
             let n = i + 1;
             if let Some(name) = &p.apply {
@@ -164,6 +168,7 @@ impl TypedTrial {
                     "its pass {n} propagates with `{name}`, which does not run on the type: {e}"
                 ))
             })?;
+            elements |= typed.elements;
             if rounds.is_some()
                 && let Some(r) = typed
                     .rules
@@ -218,7 +223,13 @@ impl TypedTrial {
             label: spec.label.clone(),
             increment: spec.increment,
             passes,
+            elements,
         })
+    }
+
+    /// Whether a pass propagates with pattern rules over elements.
+    pub fn elements(&self) -> bool {
+        self.elements
     }
 
     /// The rule's first match on `st`: its matches' first in report order.
@@ -661,6 +672,10 @@ fn each_match<const W: usize>(
 ) {
     match &r.form {
         Form::Var(v) => v.each(cx, frame, st, &mut |f| {
+            out.push((f.kind, f.conclusions));
+            std::ops::ControlFlow::Continue(())
+        }),
+        Form::Pattern(p) => p.each(cx, frame, st, &mut |f| {
             out.push((f.kind, f.conclusions));
             std::ops::ControlFlow::Continue(())
         }),

@@ -5,10 +5,10 @@
 //!
 //! The rule's compiled plan ([`Plan`]) is read as it is: its generator's
 //! space is looked up by name in the type ([`super::space_named`]), its
-//! filters and target are evaluated here over the frame's sets. Anything
-//! a plan holds beyond this fragment (a second generator, cells, rows,
-//! digits, quantifiers) makes the rule [`Unfit::Unsupported`], with what
-//! it uses named.
+//! filters and target are evaluated here over the frame's sets. A plan
+//! that holds more than this fragment (a second generator, cells, rows,
+//! digits, quantifiers) is [`Unfit::Unsupported`] here and goes to the
+//! general interpreter ([`super::pattern`]); this one is its fast path.
 
 use super::frame::Frame;
 use super::state::State;

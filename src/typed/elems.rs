@@ -1,0 +1,131 @@
+//! The elements of the rule language on a run's [`Frame`]: cells, digits
+//! (the type's symbols), houses, CSP variables and candidates, with the
+//! tables the pattern interpreter ([`super::pattern`]) reads.
+//!
+//! Each element type has one index space, as in the classic back end:
+//! a cell is its model index (`r * N + c`), a digit its symbol (`0..N`),
+//! a house its index in [`Model::houses`] (rows, columns, blocks or
+//! regions, then the type's other kinds: diagonals, windows, …), a
+//! variable its frame index ([`Frame::vars`]) and a candidate its local
+//! index. Sets of elements are [`BitSet<W>`] over those indices: a run
+//! whose set holds pattern rules takes `W` large enough for every index
+//! space ([`needed`]).
+//!
+//! The tables are built once per frame, the first time a pattern rule
+//! runs on it ([`Frame::elems`]).
+
+use super::frame::Frame;
+use crate::grid::bits::BitSet;
+use crate::model::Model;
+
+/// The per-element tables of a frame.
+#[derive(Clone, Debug)]
+pub struct Elems<const W: usize> {
+    /// Per cell, its local candidates (live at the start).
+    pub cell_cands: Vec<BitSet<W>>,
+    /// Per digit, its local candidates.
+    pub digit_cands: Vec<BitSet<W>>,
+    /// Per house, its local candidates.
+    pub house_cands: Vec<BitSet<W>>,
+    /// Per house, its cells.
+    pub house_cells: Vec<BitSet<W>>,
+    /// Per house kind, its houses.
+    pub kind_houses: Vec<BitSet<W>>,
+    /// Every house.
+    pub all_houses: BitSet<W>,
+    /// Per model space, its frame variables.
+    pub space_vars: Vec<BitSet<W>>,
+    /// Every frame variable.
+    pub all_vars: BitSet<W>,
+    /// Every cell.
+    pub all_cells: BitSet<W>,
+    /// Every digit.
+    pub all_digits: BitSet<W>,
+    /// Per local candidate, its cell and digit.
+    pub cand_cell: Vec<u32>,
+    pub cand_digit: Vec<u16>,
+    /// Per cell, its given digit.
+    pub given: Vec<Option<u16>>,
+    /// The cells with a given.
+    pub given_cells: BitSet<W>,
+}
+
+/// The largest element index (plus one) a pattern rule may hold in a set
+/// on a puzzle of `m` whose live candidates are `live`: what a run's
+/// width must hold besides the candidates.
+pub fn needed(m: &Model, live: &[bool]) -> usize {
+    let vars = (0..m.n_vars)
+        .filter(|&v| m.var_cands(v).any(|z| live[z]))
+        .count();
+    m.n_cells.max(m.houses.len()).max(m.n).max(vars)
+}
+
+impl<const W: usize> Elems<W> {
+    /// The tables of `frame`; its width must hold every index space
+    /// ([`needed`]).
+    pub fn build(frame: &Frame<W>) -> Elems<W> {
+        let m = &*frame.model;
+        let cap = 64 * W;
+        assert!(
+            m.n_cells <= cap && m.houses.len() <= cap && frame.vars.len() <= cap,
+            "a frame of {W} words too narrow for the type's elements"
+        );
+        let mut cell_cands = vec![BitSet::EMPTY; m.n_cells];
+        let mut digit_cands = vec![BitSet::EMPTY; m.n];
+        let mut cand_cell = Vec::with_capacity(frame.len());
+        let mut cand_digit = Vec::with_capacity(frame.len());
+        for z in 0..frame.len() {
+            let g = frame.cand(z);
+            let (c, d) = (m.cand_cell(g), m.cand_symbol(g));
+            cell_cands[c].insert(z);
+            digit_cands[d].insert(z);
+            cand_cell.push(c as u32);
+            cand_digit.push(d as u16);
+        }
+        let mut house_cands = Vec::with_capacity(m.houses.len());
+        let mut house_cells = Vec::with_capacity(m.houses.len());
+        let mut kind_houses = vec![BitSet::EMPTY; m.kinds().len()];
+        let mut all_houses = BitSet::EMPTY;
+        for (h, house) in m.houses.iter().enumerate() {
+            let mut cands = BitSet::EMPTY;
+            let mut cells = BitSet::EMPTY;
+            for &c in &house.cells {
+                cands = cands.or(&cell_cands[c]);
+                cells.insert(c);
+            }
+            house_cands.push(cands);
+            house_cells.push(cells);
+            kind_houses[house.kind].insert(h);
+            all_houses.insert(h);
+        }
+        let mut space_vars = vec![BitSet::EMPTY; m.spaces.len()];
+        let mut all_vars = BitSet::EMPTY;
+        for (v, var) in frame.vars.iter().enumerate() {
+            space_vars[var.space as usize].insert(v);
+            all_vars.insert(v);
+        }
+        let mut given = vec![None; m.n_cells];
+        let mut given_cells = BitSet::EMPTY;
+        for &z in &frame.givens {
+            let c = m.cand_cell(z);
+            given[c] = Some(m.cand_symbol(z) as u16);
+            given_cells.insert(c);
+        }
+        Elems {
+            cell_cands,
+            digit_cands,
+            house_cands,
+            house_cells,
+            kind_houses,
+            all_houses,
+            space_vars,
+            all_vars,
+            all_cells: BitSet::first(m.n_cells),
+            all_digits: BitSet::first(m.n),
+            cand_cell,
+            cand_digit,
+            given,
+            given_cells,
+        }
+    }
+}
