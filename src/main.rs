@@ -453,11 +453,7 @@ fn main() -> ExitCode {
             json,
             pictures,
         } if opts.ty.wants_typed() => {
-            let form = if json {
-                typed_cli::Form::Json
-            } else {
-                typed_cli::Form::Path
-            };
+            let form = if json { Out::Json } else { Out::Path };
             let refused = [
                 (pictures.svg.is_some(), "--svg"),
                 (pictures.html.is_some(), "--html"),
@@ -473,17 +469,16 @@ fn main() -> ExitCode {
             ..
         } if opts.ty.wants_typed() => {
             let form = if json {
-                typed_cli::Form::Json
+                Out::Json
             } else if csv {
-                typed_cli::Form::Csv
+                Out::Csv
             } else {
-                typed_cli::Form::Line
+                Out::Line
             };
-            let refused = [(
-                batch.active(),
-                "the batch options (--shard, --skip, --limit, --output, …)",
-            )];
-            solve_typed(&input, &opts, form, &refused)
+            if batch.active() {
+                return batch_cli::rate_typed(&input, &opts, form, &batch);
+            }
+            solve_typed(&input, &opts, form, &[])
         }
         Cmd::Solve {
             input,
@@ -565,11 +560,11 @@ fn main() -> ExitCode {
 
 /// `solve --type T` / `rate --type T` for a type other than classic
 /// Sudoku: the typed back end; options the typed back end does not serve
-/// yet (`refused`, and --se, --stats) are usage errors.
+/// (`refused`, and --se) are usage errors.
 fn solve_typed(
     input: &OsStr,
     opts: &RunOpts,
-    form: typed_cli::Form,
+    out: Out,
     refused: &[(bool, &str)],
 ) -> Result<Status, Fail> {
     let Some(m) = opts.ty.model()? else {
@@ -580,23 +575,25 @@ fn solve_typed(
     };
     let mut refused: Vec<(bool, &str)> = refused.to_vec();
     refused.push((opts.se, "--se"));
-    refused.push((opts.stats, "--stats"));
     if let Some((_, what)) = refused.iter().find(|(on, _)| *on) {
         return Err(Fail::Error(format!(
-            "{what} is not available with --type {} yet (classic 9×9 Sudoku only)",
+            "{what} is not available with --type {} (classic 9×9 Sudoku only)",
             m.name()
         )));
     }
+    input_cli::one_reader_of_stdin(input, opts.rules.as_deref())?;
     let (set, limits) = opts.load()?;
-    let job = typed_cli::TypedJob {
-        set: &set,
-        limits,
-        form,
-        time: !opts.no_time,
+    let jobs = worker_threads(opts.jobs);
+    let time = !opts.no_time;
+    let each = Each {
+        jobs,
+        chunk: if jobs == 1 { 1 } else { CHUNK },
+        out,
+        header: (out == Out::Csv).then(|| path::csv_header(time)),
         verify: opts.verify,
-        jobs: worker_threads(opts.jobs),
+        time,
     };
-    typed_cli::solve_typed(m, input, &job)
+    typed_cli::solve_typed(m, &set, limits, input, opts.stats, &each)
 }
 
 fn grid_text(g: &[u8; 81]) -> String {
@@ -664,6 +661,29 @@ struct Outcome {
     /// batch's summary.
     stop: &'static str,
     rating: Option<String>,
+}
+
+/// How a command rates the records of one input: classic puzzles
+/// ([`Job`]) or puzzles of a type (`typed_cli::TypedJob`). `solve`,
+/// `rate` and `rate`'s batches run every rater alike.
+trait Rater: Sync {
+    type Rec: input_cli::Record;
+    /// Rates one record.
+    fn rate(&self, rec: Self::Rec) -> Outcome;
+    /// The table of per-rule statistics added over the records.
+    fn stats_table(&self, stats: &[RuleStats], time: bool) -> String;
+}
+
+impl Rater for Job<'_> {
+    type Rec = Result<Puzzle, InputError>;
+
+    fn rate(&self, rec: Self::Rec) -> Outcome {
+        self.run(rec)
+    }
+
+    fn stats_table(&self, stats: &[RuleStats], time: bool) -> String {
+        path::stats_table(self.set, stats, time)
+    }
 }
 
 /// `--se`: how SE runs stop early and print.
@@ -926,10 +946,6 @@ fn solve(
     input_cli::one_reader_of_stdin(arg, opts.rules.as_deref())?;
     let (set, limits) = opts.load()?;
     let jobs = worker_threads(opts.jobs);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| e.to_string())?;
     // No picture or page may be written over an input: the puzzles, or a
     // rule file of the set.
     let inputs = if pictures.svg.is_some() || pictures.html.is_some() {
@@ -939,13 +955,13 @@ fn solve(
     } else {
         Inputs::default()
     };
-    let (source, mut recs) = records(arg)?;
+    let (source, recs) = records(arg)?;
     if let Some(dir) = &pictures.svg {
         draw::prepare_dir(dir)?;
         inputs.refuse_in_dir(dir, draw::is_svg_name)?;
     }
     let page_full = AtomicBool::new(false);
-    let mut page = match &pictures.html {
+    let page = match &pictures.html {
         Some(path) => {
             inputs.refuse(path, "give the page another name")?;
             Some(HtmlPage::create(
@@ -975,19 +991,59 @@ fn solve(
         (_, true) => 4 * jobs,
         _ => CHUNK,
     };
+    let header = (out_kind == Out::Csv).then(|| {
+        if job.se.is_some() {
+            ruledoku::serate::csv_header(job.time)
+        } else {
+            path::csv_header(job.time)
+        }
+    });
+    let each = Each {
+        jobs,
+        chunk: chunk_size,
+        out: out_kind,
+        header,
+        verify: job.verify,
+        time: job.time,
+    };
+    rate_records(&job, &source, recs, &each, page)
+}
+
+/// How [`rate_records`] goes through the records.
+struct Each {
+    /// Worker threads, and the most records handed to them at a time.
+    jobs: usize,
+    chunk: usize,
+    out: Out,
+    /// The CSV header to write first.
+    header: Option<String>,
+    verify: bool,
+    time: bool,
+}
+
+/// Rates every record of `recs` with `rater` (in chunks on `each.jobs`
+/// threads), writes the outputs in input order, and the messages, the
+/// `--verify` count and the statistics' totals (`rate`) on standard error.
+fn rate_records<R: Rater>(
+    rater: &R,
+    source: &str,
+    mut recs: Input<R::Rec>,
+    each: &Each,
+    mut page: Option<HtmlPage<'_>>,
+) -> Result<Status, Fail> {
+    let (jobs, out_kind) = (each.jobs, each.out);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| e.to_string())?;
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let (mut bad, mut seen, mut wrong, mut rated) = (0usize, 0usize, 0usize, 0usize);
     let mut total: Option<Vec<RuleStats>> = None;
-    if out_kind == Out::Csv {
-        let header = if job.se.is_some() {
-            ruledoku::serate::csv_header(job.time)
-        } else {
-            path::csv_header(job.time)
-        };
+    if let Some(header) = &each.header {
         out.write(&format!("{header}\n"))?;
     }
-    let mut chunking = Chunking::new(jobs, chunk_size);
+    let mut chunking = Chunking::new(jobs, each.chunk);
     loop {
         let chunk = recs.chunk(chunking.size(), || out.flush())?;
         if chunk.is_empty() {
@@ -995,10 +1051,10 @@ fn solve(
         }
         let started = std::time::Instant::now();
         let outcomes: Vec<Outcome> = if jobs == 1 {
-            chunk.into_iter().map(|r| job.run(r)).collect()
+            chunk.into_iter().map(|r| rater.rate(r)).collect()
         } else {
             use rayon::prelude::*;
-            pool.install(|| chunk.into_par_iter().map(|r| job.run(r)).collect())
+            pool.install(|| chunk.into_par_iter().map(|r| rater.rate(r)).collect())
         };
         chunking.took(started.elapsed());
         for o in outcomes {
@@ -1050,9 +1106,9 @@ fn solve(
         return Err(e.into());
     }
     if seen + bad == 0 {
-        out.message(&no_puzzle(&source))?;
+        out.message(&no_puzzle(source))?;
     }
-    if job.verify {
+    if each.verify {
         out.message(&format!(
             "verify: {} checked, {wrong} with a wrong step",
             counted(rated, "puzzle")
@@ -1063,7 +1119,7 @@ fn solve(
     if let Some(st) = total
         && matches!(out_kind, Out::Line | Out::Csv)
     {
-        note_text(&path::stats_table(&set, &st, job.time));
+        note_text(&rater.stats_table(&st, each.time));
     }
     let verdict = if wrong > 0 {
         Status::Verdict

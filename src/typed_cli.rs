@@ -2,47 +2,35 @@
 //! Sudoku: the rule set compiled for the type ([`ruledoku::typed`]), each
 //! puzzle checked by the generic oracle (one solution), run, and printed
 //! in the classic forms (path, line, CSV, JSON; [`ruledoku::path::TypedRated`]);
-//! `--verify` checks every step against the solution.
+//! `--verify` checks every step against the solution, `--stats` counts
+//! each rule's searches. [`TypedJob`] is a [`Rater`]: the classic loop
+//! (streamed input, `-j`, progress) and `rate`'s batches run it.
 
-use super::type_cli::read_input;
-use super::{Fail, Results, Status, no_puzzle, progress};
-use ruledoku::engine::Limits;
-use ruledoku::input::typed::{TypedPuzzle, parse_typed};
+use super::{Each, Fail, Out, Outcome, Rater, Status};
+use ruledoku::engine::{Limits, RuleStats, StopReason};
+use ruledoku::input::InputError;
+use ruledoku::input::typed::TypedPuzzle;
 use ruledoku::model::Model;
 use ruledoku::oracle::generic::{self, Verdict};
-use ruledoku::path::{self, Rejected, TypedRated, Unrated, counted};
+use ruledoku::path::{Rejected, TypedRated, Unrated};
 use ruledoku::ruleset::{RuleSet, Strategy};
 use ruledoku::search::ConclusionKind;
 use ruledoku::typed::{self, TypedRun, TypedSet, engine::Options};
 use std::ffi::OsStr;
 use std::sync::Arc;
 
-/// The output form.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    Path,
-    Line,
-    Csv,
-    Json,
-}
-
-/// What one typed `solve`/`rate` command runs.
+/// How each puzzle of a type is run and shown (the same for every record
+/// of an input).
 pub struct TypedJob<'a> {
-    pub set: &'a RuleSet,
+    pub model: &'a Arc<Model>,
+    pub set: &'a TypedSet,
     pub limits: Limits,
-    pub form: Form,
+    pub out: Out,
+    /// The input's name, in messages.
+    pub source: &'a str,
+    pub stats: bool,
     pub time: bool,
     pub verify: bool,
-    pub jobs: usize,
-}
-
-/// What one record gives: its output, a message for standard error, and
-/// whether it was rated and right.
-struct Outcome {
-    stdout: String,
-    stderr: Option<String>,
-    rejected: bool,
-    wrong: Option<String>,
 }
 
 /// The set compiled for the type, or a usage error naming the rules that
@@ -67,187 +55,156 @@ pub fn compile(set: &RuleSet, m: &Model) -> Result<TypedSet, String> {
     Ok(t)
 }
 
-/// `solve`/`rate` on puzzles of type `m` read from `file`.
-pub fn solve_typed(m: Model, file: &OsStr, job: &TypedJob) -> Result<Status, Fail> {
-    let tset = compile(job.set, &m).map_err(Fail::Error)?;
-    let (source, text) = input_text(file)?;
-    let model = Arc::new(m);
-    let records = parse_typed(&model, &source, &text);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(job.jobs.max(1))
-        .build()
-        .map_err(|e| e.to_string())?;
-    let pb = progress(Some(records.len() as u64));
-    let mut out = Results::new(&pb);
-    if job.form == Form::Csv {
-        out.write(&format!("{}\n", path::csv_header(job.time)))?;
+/// `solve`/`rate` on puzzles of type `model` read from `file` (streamed,
+/// rated on `each.jobs` threads, printed in input order).
+pub fn solve_typed(
+    model: Model,
+    set: &RuleSet,
+    limits: Limits,
+    file: &OsStr,
+    stats: bool,
+    each: &Each,
+) -> Result<Status, Fail> {
+    let tset = compile(set, &model).map_err(Fail::Error)?;
+    let model = Arc::new(model);
+    let (source, recs) = super::input_cli::typed_records(file, &model)?;
+    let job = TypedJob {
+        model: &model,
+        set: &tset,
+        limits,
+        out: each.out,
+        source: &source,
+        stats,
+        time: each.time,
+        verify: each.verify,
+    };
+    super::rate_records(&job, &source, recs, each, None)
+}
+
+impl Rater for TypedJob<'_> {
+    type Rec = Result<TypedPuzzle, InputError>;
+
+    fn rate(&self, rec: Self::Rec) -> Outcome {
+        match rec {
+            Ok(p) => self.run(&p),
+            Err(e) => {
+                let why = e.kind.to_string();
+                self.rejected(e.first_line, None, Unrated::Invalid, &why, e.to_string())
+            }
+        }
     }
-    let (mut seen, mut bad, mut wrong, mut rated) = (0usize, 0usize, 0usize, 0usize);
-    let chunk = if job.jobs <= 1 { 1 } else { 8 * job.jobs };
-    for part in records.chunks(chunk) {
-        let outcomes: Vec<Outcome> = if job.jobs <= 1 {
-            part.iter()
-                .map(|r| one(&model, &tset, &source, r, job))
-                .collect()
+
+    fn stats_table(&self, stats: &[RuleStats], time: bool) -> String {
+        let names = self.set.rules.iter().map(|r| r.rule.head.name.as_str());
+        ruledoku::path::stats_table_of(names, stats, time)
+    }
+}
+
+impl TypedJob<'_> {
+    /// One puzzle: checked by the generic oracle, run, rendered.
+    fn run(&self, p: &TypedPuzzle) -> Outcome {
+        let source = self.source;
+        let instance = if p.signs.is_empty() {
+            self.model.clone()
         } else {
-            use rayon::prelude::*;
-            pool.install(|| {
-                part.par_iter()
-                    .map(|r| one(&model, &tset, &source, r, job))
-                    .collect()
-            })
+            Arc::new(self.model.with_constraints(&p.signs))
         };
-        for o in outcomes {
-            pb.inc(1);
-            if let Some(msg) = &o.stderr {
-                out.message(msg)?;
+        let live = generic::live_from_givens(&instance, &p.givens);
+        let solution = match generic::solve(&instance, &live) {
+            Verdict::Unique(s) => s,
+            Verdict::None => {
+                let e = "the puzzle has no solution";
+                let msg = format!("{source}:{}: {e}", p.line);
+                return self.rejected(p.line, Some(&p.text), Unrated::NoSolution, e, msg);
             }
-            if o.rejected {
-                bad += 1;
-            } else {
-                rated += 1;
+            Verdict::Multiple { .. } => {
+                let e = "the puzzle has several solutions";
+                let msg = format!("{source}:{}: {e}", p.line);
+                let why = Unrated::MultipleSolutions;
+                return self.rejected(p.line, Some(&p.text), why, e, msg);
             }
-            if let Some(msg) = &o.wrong {
-                wrong += 1;
-                out.message(msg)?;
+        };
+        let opts = Options {
+            limits: self.limits,
+            patterns: matches!(self.out, Out::Path | Out::Json),
+            max_memory: None,
+            stats: self.stats,
+        };
+        let run = match typed::run(&instance, self.set, &p.givens, opts) {
+            Ok(run) => run,
+            Err(e) => {
+                let msg = format!("{source}:{}: {}", p.line, e.0);
+                return self.rejected(p.line, Some(&p.text), Unrated::Invalid, &e.0, msg);
             }
-            if o.stdout.is_empty() {
-                continue;
-            }
-            if job.form == Form::Path && seen > 0 {
-                out.write("\n")?;
-            }
-            seen += 1;
-            out.write(&o.stdout)?;
+        };
+        let wrong = self
+            .verify
+            .then(|| first_wrong(&instance, &run, &solution))
+            .flatten()
+            .map(|w| format!("{source}:{}: {w}", p.line));
+        let r = TypedRated {
+            line: p.line,
+            puzzle: &p.text,
+            model: &instance,
+            set: self.set,
+            run: &run,
+            time: self.time,
+        };
+        let stdout = match self.out {
+            Out::Path => r.path(),
+            Out::Line => r.line(),
+            Out::Csv => r.csv(),
+            Out::Json => r.json(),
+        };
+        Outcome {
+            line: p.line,
+            stdout,
+            stderr: None,
+            stats: run.stats.clone(),
+            wrong,
+            note: None,
+            html: None,
+            fatal: None,
+            stop: run.stop.name(),
+            rating: (run.stop == StopReason::Solved).then(|| run.rating()),
         }
     }
-    if records.is_empty() {
-        out.message(&no_puzzle(&source))?;
-    }
-    if job.verify {
-        out.message(&format!(
-            "verify: {} checked, {wrong} with a wrong step",
-            counted(rated, "puzzle")
-        ))?;
-    }
-    out.finish()?;
-    let verdict = if wrong > 0 {
-        Status::Verdict
-    } else {
-        Status::Done
-    };
-    Ok(verdict.and(Status::invalid_if(bad > 0 || records.is_empty())))
-}
 
-/// The input: a file, `-` for standard input, or a puzzle written on the
-/// command line (an argument that names no file and holds no `/`).
-fn input_text(arg: &OsStr) -> Result<(String, String), Fail> {
-    if arg.is_empty() {
-        return Err(Fail::Error(
-            "the input is empty: give a puzzle, a file, or `-` for standard input".into(),
-        ));
-    }
-    if arg != "-"
-        && let Some(text) = arg.to_str()
-        && !text.contains('/')
-        && std::fs::symlink_metadata(arg).is_err()
-    {
-        return Ok(("<arg>".to_string(), text.to_string()));
-    }
-    if std::fs::metadata(arg).is_ok_and(|m| m.is_dir()) {
-        return Err(Fail::Error(format!(
-            "{}: is a directory",
-            std::path::Path::new(arg).display()
-        )));
-    }
-    read_input(arg)
-}
-
-/// One record: checked, run, rendered.
-fn one(
-    model: &Arc<Model>,
-    tset: &TypedSet,
-    source: &str,
-    rec: &Result<TypedPuzzle, ruledoku::input::InputError>,
-    job: &TypedJob,
-) -> Outcome {
-    let p = match rec {
-        Ok(p) => p,
-        Err(e) => {
-            let why = e.kind.to_string();
-            return rejected(
-                job,
-                e.first_line,
-                None,
-                Unrated::Invalid,
-                &why,
-                e.to_string(),
-            );
+    /// A record that is not rated, in the chosen form (nothing on standard
+    /// output for a text path), with its message.
+    fn rejected(
+        &self,
+        line: usize,
+        puzzle: Option<&str>,
+        why: Unrated,
+        error: &str,
+        message: String,
+    ) -> Outcome {
+        let r = Rejected {
+            line,
+            puzzle,
+            why,
+            error,
+            time: self.time,
+        };
+        let stdout = match self.out {
+            Out::Path => String::new(),
+            Out::Line => r.line(),
+            Out::Csv => r.csv(),
+            Out::Json => r.json(),
+        };
+        Outcome {
+            line,
+            stdout,
+            stderr: Some(message),
+            stats: None,
+            wrong: None,
+            note: None,
+            html: None,
+            fatal: None,
+            stop: why.name(),
+            rating: None,
         }
-    };
-    let instance = if p.signs.is_empty() {
-        model.clone()
-    } else {
-        Arc::new(model.with_constraints(&p.signs))
-    };
-    let live = generic::live_from_givens(&instance, &p.givens);
-    let solution = match generic::solve(&instance, &live) {
-        Verdict::Unique(s) => s,
-        Verdict::None => {
-            let e = "the puzzle has no solution";
-            let msg = format!("{source}:{}: {e}", p.line);
-            return rejected(job, p.line, Some(&p.text), Unrated::NoSolution, e, msg);
-        }
-        Verdict::Multiple { .. } => {
-            let e = "the puzzle has several solutions";
-            let msg = format!("{source}:{}: {e}", p.line);
-            return rejected(
-                job,
-                p.line,
-                Some(&p.text),
-                Unrated::MultipleSolutions,
-                e,
-                msg,
-            );
-        }
-    };
-    let opts = Options {
-        limits: job.limits,
-        patterns: matches!(job.form, Form::Path | Form::Json),
-        max_memory: None,
-    };
-    let run = match typed::run(&instance, tset, &p.givens, opts) {
-        Ok(run) => run,
-        Err(e) => {
-            let msg = format!("{source}:{}: {}", p.line, e.0);
-            return rejected(job, p.line, Some(&p.text), Unrated::Invalid, &e.0, msg);
-        }
-    };
-    let wrong = job
-        .verify
-        .then(|| first_wrong(&instance, &run, &solution))
-        .flatten()
-        .map(|w| format!("{source}:{}: {w}", p.line));
-    let r = TypedRated {
-        line: p.line,
-        puzzle: &p.text,
-        model: &instance,
-        set_name: &tset.name,
-        rules: tset.rules.len(),
-        run: &run,
-        time: job.time,
-    };
-    let stdout = match job.form {
-        Form::Path => r.path(),
-        Form::Line => r.line(),
-        Form::Csv => r.csv(),
-        Form::Json => r.json(),
-    };
-    Outcome {
-        stdout,
-        stderr: None,
-        rejected: false,
-        wrong,
     }
 }
 
@@ -272,35 +229,4 @@ fn first_wrong(m: &Model, run: &TypedRun, solution: &[usize]) -> Option<String> 
         }
     }
     None
-}
-
-/// A record that is not rated, in the chosen form (nothing on standard
-/// output for a text path), with its message.
-fn rejected(
-    job: &TypedJob,
-    line: usize,
-    puzzle: Option<&str>,
-    why: Unrated,
-    error: &str,
-    message: String,
-) -> Outcome {
-    let r = Rejected {
-        line,
-        puzzle,
-        why,
-        error,
-        time: job.time,
-    };
-    let stdout = match job.form {
-        Form::Path => String::new(),
-        Form::Line => r.line(),
-        Form::Csv => r.csv(),
-        Form::Json => r.json(),
-    };
-    Outcome {
-        stdout,
-        stderr: Some(message),
-        rejected: true,
-        wrong: None,
-    }
 }

@@ -7,13 +7,14 @@
 //! and look ahead one non-blank line to decide where a record ends. So the
 //! reader parses the lines it holds after each non-blank line: every record
 //! but the last one found is complete (the parser saw the line after it),
-//! and is handed out; the last one's lines are kept, to be read again with
-//! the lines that follow.
+//! and is handed out; so is the last one when nothing can follow it (a
+//! puzzle on one line, Futoshiki's three lines); else its lines are kept,
+//! to be read again with the lines that follow.
 
 use super::MAX_LINE_BYTES;
 use super::error::{ErrorKind, InputError};
 use super::reader::LineReader;
-use super::typed::{TypedPuzzle, parse_lines};
+use super::typed::{TypedFormat, TypedPuzzle, parse_lines};
 use crate::model::Model;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -55,8 +56,6 @@ pub struct TypedReader<R: BufRead> {
     /// The lines not yet handed out as records: from the start of the
     /// last record found.
     pending: Vec<(usize, String)>,
-    /// Non-blank lines in `pending`.
-    nonblank: usize,
     out: VecDeque<TypedRecord>,
     done: bool,
 }
@@ -69,7 +68,6 @@ impl<R: BufRead> TypedReader<R> {
             source: source.into(),
             lines: LineReader::new(reader),
             pending: Vec::new(),
-            nonblank: 0,
             out: VecDeque::new(),
             done: false,
         }
@@ -94,7 +92,11 @@ impl<R: BufRead> TypedReader<R> {
             .map(|(no, l)| (*no, l.as_str()))
             .collect();
         let mut recs = parse_lines(&self.model, &self.source, &lines);
-        let keep_from = if last {
+        // A record read whole but a grid (whose border may follow) is
+        // complete as it stands: handed out at once, so that a pipe that
+        // stays open does not hold it back.
+        let complete = |r: &TypedRecord| matches!(r, Ok(p) if p.format != TypedFormat::Grid);
+        let keep_from = if last || recs.last().is_some_and(complete) {
             None
         } else {
             recs.pop().map(|r| match r {
@@ -107,7 +109,6 @@ impl<R: BufRead> TypedReader<R> {
             Some(first) => self.pending.retain(|(no, _)| *no >= first),
             None => self.pending.clear(),
         }
-        self.nonblank = self.pending.iter().filter(|(_, l)| !is_blank(l)).count();
     }
 
     fn error(&self, line: usize, kind: ErrorKind) -> InputError {
@@ -164,10 +165,7 @@ impl<R: BufRead> Iterator for TypedReader<R> {
                     let blank = is_blank(&text);
                     self.pending.push((no, text));
                     if !blank {
-                        self.nonblank += 1;
-                        if self.nonblank >= 2 {
-                            self.parse(false);
-                        }
+                        self.parse(false);
                     }
                 }
                 Ok(false) => {
