@@ -149,13 +149,6 @@ fn sets_and_options_the_typed_back_end_does_not_serve_are_errors() {
         "{}",
         se.stderr
     );
-    let stats = ruledoku(["solve", "--type", "latin:9", "--stats", &input]);
-    assert_eq!(stats.code, Some(2));
-    assert!(
-        stats.stderr.contains("--stats is not available"),
-        "{}",
-        stats.stderr
-    );
     let dir = tempfile::tempdir().unwrap();
     let svg = ruledoku([
         "solve",
