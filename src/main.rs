@@ -421,8 +421,6 @@ fn main() -> ExitCode {
     };
     // Commands that serve classic 9×9 Sudoku only refuse other types.
     let classic_only = match &cli.cmd {
-        Cmd::Bench { ty, .. } => ty.classic_only("bench"),
-        Cmd::Filter(args) => args.ty.classic_only("filter"),
         Cmd::Subsume(args) => args.ty.classic_only("subsume"),
         Cmd::Classify(args) => args.ty.classic_only("classify"),
         _ => Ok(()),
@@ -547,8 +545,12 @@ fn main() -> ExitCode {
             limit,
             repeat,
             stats,
-            ty: _,
-        } => bench(&file, rules.as_deref(), limit, repeat, stats),
+            ty,
+        } => match ty.model() {
+            Ok(Some(m)) => typed_cli::bench_typed(m, &file, rules.as_deref(), limit, repeat, stats),
+            Ok(None) => bench(&file, rules.as_deref(), limit, repeat, stats),
+            Err(e) => Err(e),
+        },
         Cmd::Subsume(args) => study_cli::subsume(&args),
         Cmd::Classify(args) => study_cli::classify(&args),
         Cmd::Filter(args) => filter_cli::filter(&args),

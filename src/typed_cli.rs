@@ -230,3 +230,160 @@ fn first_wrong(m: &Model, run: &TypedRun, solution: &[usize]) -> Option<String> 
     }
     None
 }
+
+/// `bench --type T`: puzzles per CPU-second of the generic oracle, or of
+/// rule set `rules` run by the typed back end, on one thread, as classic
+/// `bench` reports them.
+pub fn bench_typed(
+    model: Model,
+    file: &OsStr,
+    rules: Option<&OsStr>,
+    limit: Option<usize>,
+    repeat: usize,
+    stats: bool,
+) -> Result<Status, Fail> {
+    use super::{Clocks, no_puzzle, note, progress};
+    use ruledoku::path::counted;
+    use std::io::Write;
+    super::input_cli::one_reader_of_stdin(file, rules)?;
+    // The set first: a bad set is an error before the input is read.
+    let set = match rules {
+        Some(spec) => {
+            let set = ruledoku::ruleset::load(spec).map_err(|e| e.to_string())?;
+            let tset = compile(&set, &model)?;
+            Some(tset)
+        }
+        None => None,
+    };
+    let model = Arc::new(model);
+    let (source, mut recs) = super::input_cli::typed_records(file, &model)?;
+    let mut puzzles: Vec<(Arc<Model>, TypedPuzzle)> = Vec::new();
+    let mut bad = 0;
+    for rec in recs.by_ref() {
+        match rec {
+            Ok(p) => {
+                let instance = if p.signs.is_empty() {
+                    model.clone()
+                } else {
+                    Arc::new(model.with_constraints(&p.signs))
+                };
+                puzzles.push((instance, p));
+            }
+            Err(e) => {
+                bad += 1;
+                note(&e.to_string());
+            }
+        }
+        if limit.is_some_and(|l| puzzles.len() >= l) {
+            break;
+        }
+    }
+    recs.end()?;
+    if puzzles.is_empty() {
+        note(&if bad == 0 {
+            no_puzzle(&source)
+        } else {
+            format!("{source}: no puzzle could be read")
+        });
+        return Ok(Status::Invalid);
+    }
+    let n = puzzles.len();
+    let mut o = std::io::stdout().lock();
+    match set {
+        None => {
+            let (mut cpu, mut wall) = (f64::MAX, f64::MAX);
+            let mut unique = 0;
+            for _ in 0..repeat {
+                unique = 0;
+                let t = Clocks::start();
+                for (m, p) in &puzzles {
+                    let live = generic::live_from_givens(m, &p.givens);
+                    if matches!(generic::solve(m, &live), Verdict::Unique(_)) {
+                        unique += 1;
+                    }
+                }
+                let (c, w) = t.elapsed();
+                (cpu, wall) = (cpu.min(c), wall.min(w));
+            }
+            writeln!(
+                o,
+                "oracle: {} ({unique} unique) in {cpu:.3} s CPU, {wall:.3} s wall: {:.0} puzzles per CPU-second (best of {repeat}, one thread, generic oracle, type {})",
+                counted(n, "puzzle"),
+                n as f64 / cpu.max(1e-9),
+                model.name()
+            )?;
+        }
+        Some(tset) => {
+            let pb = progress(Some(n as u64));
+            let opts = Options {
+                stats,
+                ..Options::default()
+            };
+            let mut total = vec![RuleStats::default(); tset.rules.len()];
+            let mut failed = Vec::new();
+            let mut solved = 0;
+            let t = Clocks::start();
+            for (m, p) in &puzzles {
+                match typed::run(m, &tset, &p.givens, opts) {
+                    Ok(run) => {
+                        if run.stop == StopReason::Solved {
+                            solved += 1;
+                        }
+                        if let Some(st) = &run.stats {
+                            total.iter_mut().zip(st).for_each(|(a, b)| a.add(b));
+                        }
+                    }
+                    Err(e) => failed.push(format!("{source}:{}: {}", p.line, e.0)),
+                }
+                pb.inc(1);
+            }
+            let (cpu, wall) = t.elapsed();
+            pb.finish_and_clear();
+            for f in &failed {
+                note(f);
+            }
+            writeln!(
+                o,
+                "rule set {} on type {}: {} ({solved} solved) in {cpu:.3} s CPU, {wall:.3} s wall: {:.1} puzzles per CPU-second (one thread)",
+                tset.name,
+                model.name(),
+                counted(n, "puzzle"),
+                n as f64 / cpu.max(1e-9)
+            )?;
+            if stats {
+                let names = tset.rules.iter().map(|r| r.rule.head.name.as_str());
+                write!(o, "{}", ruledoku::path::stats_table_of(names, &total, true))?;
+            }
+            bad += failed.len();
+        }
+    }
+    o.flush()?;
+    Ok(Status::invalid_if(bad > 0))
+}
+
+/// A record's puzzle of a type when it can be studied or filtered: read,
+/// and with one solution (by the generic oracle); with the model of its
+/// own constraints (Futoshiki's signs). Otherwise the message for standard
+/// error.
+pub fn usable(
+    model: &Arc<Model>,
+    source: &str,
+    rec: Result<TypedPuzzle, InputError>,
+) -> Result<(Arc<Model>, TypedPuzzle), String> {
+    let p = rec.map_err(|e| e.to_string())?;
+    let m = model.clone();
+    let instance = if p.signs.is_empty() {
+        m
+    } else {
+        Arc::new(m.with_constraints(&p.signs))
+    };
+    let live = generic::live_from_givens(&instance, &p.givens);
+    match generic::solve(&instance, &live) {
+        Verdict::Unique(_) => Ok((instance, p)),
+        Verdict::None => Err(format!("{source}:{}: the puzzle has no solution", p.line)),
+        Verdict::Multiple { .. } => Err(format!(
+            "{source}:{}: the puzzle has several solutions",
+            p.line
+        )),
+    }
+}
