@@ -321,3 +321,100 @@ fn bad_types_are_one_line_errors() {
     }
     assert!(!dir.path().join("x.part").exists());
 }
+
+/// `bench --type`: the generic oracle, or a set on the typed back end.
+#[test]
+fn bench_measures_a_type() {
+    let input = csp_rules("latin-9.txt");
+    let oracle = ruledoku(["bench", "--type", "latin:9", &input]);
+    assert_eq!(oracle.code, Some(0), "{}", oracle.stderr);
+    let line = oracle.lines()[0];
+    assert!(
+        line.starts_with("oracle: 6 puzzles (6 unique) in ")
+            && line.ends_with(" (best of 1, one thread, generic oracle, type latin:9)"),
+        "{line}"
+    );
+    let rules = ruledoku([
+        "bench", "--type", "latin:9", "--rules", "w", "--limit", "2", "--stats", &input,
+    ]);
+    assert_eq!(rules.code, Some(0), "{}", rules.stderr);
+    let lines = rules.lines();
+    assert!(
+        lines[0].starts_with("rule set w on type latin:9: 2 puzzles (2 solved) in "),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("rule ") && lines[1].contains("conclusions"),
+        "{}",
+        lines[1]
+    );
+    // The two puzzles are rated W5 and W6: whip[6] is the last rule searched.
+    let last_rule = lines[lines.len() - 2].split_whitespace().next().unwrap();
+    assert_eq!(last_rule, "whip[6]", "{}", rules.stdout);
+    assert!(lines[lines.len() - 1].starts_with("total "));
+    // A set that does not run on the type: a usage error.
+    let sfin = ruledoku(["bench", "--type", "latin:9", "--rules", "sfin", &input]);
+    assert_eq!(sfin.code, Some(2));
+    assert!(
+        sfin.stderr
+            .starts_with("error: rule set `sfin` does not run on type `latin:9`:"),
+        "{}",
+        sfin.stderr
+    );
+}
+
+/// `filter --type`: Metcalf's fast filter on a type; the slow one needs
+/// subsets, which the typed back end does not run yet.
+#[test]
+fn the_fast_filter_runs_on_a_type() {
+    let run = ruledoku_stdin(
+        ["filter", "--type", "latin:4", "-j", "1", "-"],
+        "43...2.1.......3\n12\n.2341...........\n",
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(run.stdout, "1 43...2.1.......3 solved 0\n");
+    let err: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(err[0], "<stdin>:2:1: line has 2 cells, expected 16");
+    assert_eq!(err[1], "<stdin>:3: the puzzle has no solution");
+    assert!(
+        err[2].starts_with(
+            "filter-fast: 1 puzzle, 1 solved by the filter (100.0%), 0 eliminations by its \
+             trial rules, 2 records not filtered; "
+        ),
+        "{}",
+        err[2]
+    );
+    // On CSP-Rules' Latin squares the filter eliminates, but solves none.
+    let input = csp_rules("latin-9.txt");
+    let latin = ruledoku(["filter", "--type", "latin:9", "-j", "2", "--csv", &input]);
+    assert_eq!(latin.code, Some(0), "{}", latin.stderr);
+    let rows: Vec<String> = latin
+        .lines()
+        .iter()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            format!("{} {} {} {} {}", f[0], f[3], f[4], f[5], f[6])
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "1 stuck 1 1 148",
+            "2 stuck 19 1 121",
+            "3 stuck 4 1 140",
+            "4 stuck 10 1 143",
+            "5 stuck 0 0 181",
+            "6 stuck 0 0 188"
+        ]
+    );
+    let slow = ruledoku(["filter", "--type", "latin:9", "--slow", &input]);
+    assert_eq!(slow.code, Some(2));
+    assert_eq!(
+        slow.stderr,
+        "error: `filter --slow` cannot run on type `latin:9` yet: the slow filter's basic rules \
+         bind cells and houses (subsets), which the typed back end does not run; `filter --fast` \
+         does\n"
+    );
+}
