@@ -113,7 +113,8 @@ enum Cmd {
     ///
     /// The oracle's line names its tier (instruction set): the best the CPU
     /// has, or the one the environment variable RULEDOKU_ORACLE names (avx2,
-    /// sse4, sse2 or scalar).
+    /// sse4, sse2 or scalar). With --type (another type than classic
+    /// Sudoku): the generic oracle, or the set on the typed back end.
     Bench {
         /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
         file: OsString,
@@ -441,7 +442,7 @@ fn main() -> ExitCode {
             json,
             ty,
         } => match ty.model() {
-            Ok(Some(m)) => type_cli::check_typed(&m, &file, solution, json),
+            Ok(Some(m)) => type_cli::check_typed(m, &file, solution, json),
             Ok(None) => check(&file, solution, json),
             Err(e) => Err(e),
         },
