@@ -784,7 +784,7 @@ fn rate_batch<K: Rating>(
     }
     let kind = load()?;
     let set = kind.set();
-    let digest = rules_digest(&set);
+    let digest = rules_digest(set);
     let offset = b.line_offset.unwrap_or(0);
 
     // The slice.
