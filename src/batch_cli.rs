@@ -7,11 +7,15 @@
 //! summary's format are the library's `batch`; docs/batch.md is the user's
 //! guide.
 
-use super::{CHUNK, Chunking, Job, Out, Outcome, RunOpts, SeJob};
+use super::input_cli::{Reader, Record};
+use super::{CHUNK, Chunking, Job, Out, Outcome, Rater, RunOpts, SeJob};
 use indicatif::ProgressBar;
 use ruledoku::batch::{self, Shard, Slice, Span, Summary};
-use ruledoku::input::{self, ErrorKind, InputError, Puzzle};
+use ruledoku::engine::Limits;
+use ruledoku::input;
+use ruledoku::model::Model;
 use ruledoku::ruleset::RuleSet;
+use ruledoku::typed::TypedSet;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fs::{self, File};
@@ -236,14 +240,11 @@ impl Signals {
 // ---------------------------------------------------------------------------
 // Reading: the records of every input, in order, on a thread of their own
 
-/// A record of the slice, with the index of its input file.
-type Record = (usize, Result<Puzzle, InputError>);
-
 /// What the reading thread sends (a record is most of the messages).
 #[allow(clippy::large_enum_variant)]
-enum Msg {
+enum Msg<T> {
     /// A record of the slice: its file and the record.
-    Rec(usize, Result<Puzzle, InputError>),
+    Rec(usize, T),
     /// The end of the slice: whether the input ran out, the lines read (of
     /// the last input, once it ran out), or the read error that ended it.
     End {
@@ -256,8 +257,8 @@ enum Msg {
 /// Records read ahead of the workers, at most.
 const READ_AHEAD: usize = 1024;
 
-/// Opens an input: a file (or anything readable), or `-`.
-fn open(name: &str) -> Result<input::PuzzleReader<Box<dyn io::BufRead + Send>>, String> {
+/// An input of a batch: a file (or anything readable), or `-`.
+fn check_input(name: &str) -> Result<(), String> {
     if name != "-" {
         match fs::metadata(name) {
             Ok(m) if m.is_dir() => return Err(format!("{name}: is a directory")),
@@ -270,28 +271,143 @@ fn open(name: &str) -> Result<input::PuzzleReader<Box<dyn io::BufRead + Send>>, 
             Err(e) => return Err(format!("{name}: {e}")),
         }
     }
-    input::open(name).map_err(|e| format!("{name}: {e}"))
+    Ok(())
 }
 
-/// A record with the line offset added to its line numbers.
-fn shifted(r: Result<Puzzle, InputError>, k: usize) -> Result<Puzzle, InputError> {
-    match r {
-        Ok(mut p) => {
-            p.line += k;
-            p.last_line += k;
-            Ok(p)
+/// What a batch rates: how its inputs are read, and a [`Rater`] for
+/// each input (classic puzzles, or puzzles of a type).
+trait Rating {
+    type Rec: Record;
+    type Rater<'a>: Rater<Rec = Self::Rec>
+    where
+        Self: 'a;
+    /// The rule set as loaded.
+    fn set(&self) -> &RuleSet;
+    /// Opens an input (checked by [`check_input`]).
+    fn open(&self, name: &str) -> Result<Box<dyn Reader<Self::Rec>>, String>;
+    /// The rater of the input named `source`.
+    fn rater<'a>(&'a self, source: &'a str) -> Self::Rater<'a>;
+    /// The CSV header.
+    fn csv_header(&self, time: bool) -> String;
+    /// `--se`'s options, when given.
+    fn se(&self) -> Option<&SeJob>;
+    /// The puzzle type, when not classic Sudoku.
+    fn type_name(&self) -> Option<String>;
+}
+
+/// Classic 9×9 puzzles.
+struct Classic {
+    set: RuleSet,
+    limits: Limits,
+    out: Out,
+    se: Option<SeJob>,
+    stats: bool,
+    time: bool,
+    verify: bool,
+}
+
+impl Rating for Classic {
+    type Rec = Result<input::Puzzle, input::InputError>;
+    type Rater<'a> = Job<'a>;
+
+    fn set(&self) -> &RuleSet {
+        &self.set
+    }
+
+    fn open(&self, name: &str) -> Result<Box<dyn Reader<Self::Rec>>, String> {
+        check_input(name)?;
+        let r = input::open(name).map_err(|e| format!("{name}: {e}"))?;
+        Ok(Box::new(r))
+    }
+
+    fn rater<'a>(&'a self, source: &'a str) -> Job<'a> {
+        Job {
+            set: &self.set,
+            limits: self.limits,
+            out: self.out,
+            source,
+            stats: self.stats,
+            time: self.time,
+            verify: self.verify,
+            se: self.se.as_ref(),
+            svg: None,
+            html: None,
         }
-        Err(mut e) => {
-            e.line += k;
-            e.first_line += k;
-            e.last_line += k;
-            Err(e)
+    }
+
+    fn csv_header(&self, time: bool) -> String {
+        if self.se.is_some() {
+            ruledoku::serate::csv_header(time)
+        } else {
+            ruledoku::path::csv_header(time)
         }
+    }
+
+    fn se(&self) -> Option<&SeJob> {
+        self.se.as_ref()
+    }
+
+    fn type_name(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Puzzles of a type other than classic Sudoku.
+struct Typed {
+    set: RuleSet,
+    tset: TypedSet,
+    model: Arc<Model>,
+    limits: Limits,
+    out: Out,
+    stats: bool,
+    time: bool,
+    verify: bool,
+}
+
+impl Rating for Typed {
+    type Rec = Result<input::typed::TypedPuzzle, input::InputError>;
+    type Rater<'a> = super::typed_cli::TypedJob<'a>;
+
+    fn set(&self) -> &RuleSet {
+        &self.set
+    }
+
+    fn open(&self, name: &str) -> Result<Box<dyn Reader<Self::Rec>>, String> {
+        check_input(name)?;
+        let r = input::open_typed(self.model.clone(), name).map_err(|e| format!("{name}: {e}"))?;
+        Ok(Box::new(r))
+    }
+
+    fn rater<'a>(&'a self, source: &'a str) -> super::typed_cli::TypedJob<'a> {
+        super::typed_cli::TypedJob {
+            model: &self.model,
+            set: &self.tset,
+            limits: self.limits,
+            out: self.out,
+            source,
+            stats: self.stats,
+            time: self.time,
+            verify: self.verify,
+            svg: None,
+            html: None,
+        }
+    }
+
+    fn csv_header(&self, time: bool) -> String {
+        ruledoku::path::csv_header(time)
+    }
+
+    fn se(&self) -> Option<&SeJob> {
+        None
+    }
+
+    fn type_name(&self) -> Option<String> {
+        Some(self.model.name().to_string())
     }
 }
 
 /// Counts the records of the inputs (for `--shard`): files only, read once.
-fn count_records(names: &[String]) -> Result<u64, String> {
+fn count_records<K: Rating>(kind: &K, names: &[String]) -> Result<u64, String> {
     let mut n = 0u64;
     for name in names {
         if name == "-" {
@@ -301,10 +417,8 @@ fn count_records(names: &[String]) -> Result<u64, String> {
                     .into(),
             );
         }
-        for r in open(name)? {
-            if let Err(e) = &r
-                && matches!(e.kind, ErrorKind::Io { .. })
-            {
+        for r in kind.open(name)? {
+            if let Some(e) = r.read_error() {
                 return Err(e.to_string());
             }
             n += 1;
@@ -315,21 +429,19 @@ fn count_records(names: &[String]) -> Result<u64, String> {
 
 /// Starts the thread that reads records `first..first+limit` of the
 /// inputs (opened already) and sends them.
-fn read_slice(
-    mut readers: Vec<input::PuzzleReader<Box<dyn io::BufRead + Send>>>,
+fn read_slice<T: Record>(
+    mut readers: Vec<Box<dyn Reader<T>>>,
     first: u64,
     limit: Option<u64>,
     offset: usize,
-    tx: SyncSender<Msg>,
+    tx: SyncSender<Msg<T>>,
 ) {
     std::thread::spawn(move || {
         let mut index = 0u64;
         let n = readers.len();
         for (fi, reader) in readers.iter_mut().enumerate() {
             for r in reader.by_ref() {
-                if let Err(e) = &r
-                    && matches!(e.kind, ErrorKind::Io { .. })
-                {
+                if let Some(e) = r.read_error() {
                     let _ = tx.send(Msg::End {
                         reached_end: false,
                         lines: None,
@@ -345,7 +457,7 @@ fn read_slice(
                     });
                     return;
                 }
-                if index >= first && tx.send(Msg::Rec(fi, shifted(r, offset))).is_err() {
+                if index >= first && tx.send(Msg::Rec(fi, r.shifted(offset))).is_err() {
                     return;
                 }
                 index += 1;
@@ -555,6 +667,7 @@ fn options_of(
     opts: &RunOpts,
     out: Out,
     se: Option<&SeJob>,
+    type_name: Option<String>,
     b: &BatchOpts,
 ) -> BTreeMap<String, serde_json::Value> {
     use serde_json::json;
@@ -582,20 +695,75 @@ fn options_of(
     o.insert("stats".into(), json!(opts.stats));
     o.insert("verify".into(), json!(opts.verify));
     o.insert("keep_fields".into(), json!(b.keep_fields));
+    if let Some(t) = type_name {
+        o.insert("type".into(), json!(t));
+    }
     o
 }
 
 /// `rate` with batch options: see the module's doc.
 pub fn rate(input: &str, opts: &RunOpts, out: Out, se: Option<SeJob>, b: &BatchOpts) -> ExitCode {
-    exit(rate_batch(input, opts, out, se, b))
+    exit(rate_batch(input, opts, out, b, || {
+        let (set, limits) = opts.load()?;
+        Ok(Classic {
+            set,
+            limits,
+            out,
+            se,
+            stats: opts.stats,
+            time: !opts.no_time,
+            verify: opts.verify,
+        })
+    }))
 }
 
-fn rate_batch(
+/// `rate --type T` with batch options, for a type other than classic
+/// Sudoku.
+pub fn rate_typed(input: &std::ffi::OsStr, opts: &RunOpts, out: Out, b: &BatchOpts) -> ExitCode {
+    let Some(input) = input.to_str() else {
+        eprintln!(
+            "error: the batch options need a UTF-8 input name (got {})",
+            input.to_string_lossy()
+        );
+        return ExitCode::from(EXIT_ERROR);
+    };
+    let model = match opts.ty.model() {
+        Ok(Some(m)) => m,
+        Ok(None) => {
+            let e = "--type: the type file changed while it was read; run the command again";
+            return exit(Err(Fail::Error(e.into())));
+        }
+        Err(e) => return super::exit_code(Err(e)),
+    };
+    if opts.se {
+        let e = format!(
+            "--se is not available with --type {} (classic 9×9 Sudoku only)",
+            model.name()
+        );
+        return exit(Err(Fail::Error(e)));
+    }
+    exit(rate_batch(input, opts, out, b, || {
+        let (set, limits) = opts.load()?;
+        let tset = super::typed_cli::compile(&set, &model)?;
+        Ok(Typed {
+            set,
+            tset,
+            model: Arc::new(model),
+            limits,
+            out,
+            stats: opts.stats,
+            time: !opts.no_time,
+            verify: opts.verify,
+        })
+    }))
+}
+
+fn rate_batch<K: Rating>(
     input: &str,
     opts: &RunOpts,
     out_kind: Out,
-    se: Option<SeJob>,
     b: &BatchOpts,
+    load: impl FnOnce() -> Result<K, String>,
 ) -> Result<u8, Fail> {
     let started = Instant::now();
     // First: a signal from now on stops the batch cleanly.
@@ -616,14 +784,15 @@ fn rate_batch(
                 .into(),
         );
     }
-    let (set, limits) = opts.load()?;
-    let digest = rules_digest(&set);
+    let kind = load()?;
+    let set = kind.set();
+    let digest = rules_digest(set);
     let offset = b.line_offset.unwrap_or(0);
 
     // The slice.
     let (first, limit, total) = match b.shard {
         Some(s) => {
-            let total = count_records(&names)?;
+            let total = count_records(&kind, &names)?;
             let (a, e) = s.range(total);
             (a, Some(e - a), Some(total))
         }
@@ -640,7 +809,7 @@ fn rate_batch(
             .map(|r| r.to_string_lossy().into_owned())
             .unwrap_or_else(|| set.name.clone()),
         rules_digest: digest,
-        options: options_of(opts, out_kind, se.as_ref(), b),
+        options: options_of(opts, out_kind, kind.se(), kind.type_name(), b),
         inputs: names.clone(),
         slice: Slice {
             shard: b.shard.map(|s| s.to_string()),
@@ -680,7 +849,7 @@ fn rate_batch(
 
     let readers = names
         .iter()
-        .map(|n| open(n))
+        .map(|n| kind.open(n))
         .collect::<Result<Vec<_>, String>>()?;
     let skip_now = first + done_before;
     let limit_now = limit.map(|l| l.saturating_sub(done_before));
@@ -702,21 +871,7 @@ fn rate_batch(
             }
         })
         .collect();
-    let jobs: Vec<Job> = sources
-        .iter()
-        .map(|source| Job {
-            set: &set,
-            limits,
-            out: out_kind,
-            source,
-            stats: opts.stats,
-            time: !opts.no_time,
-            verify: opts.verify,
-            se: se.as_ref(),
-            svg: None,
-            html: None,
-        })
-        .collect();
+    let jobs: Vec<K::Rater<'_>> = sources.iter().map(|s| kind.rater(s)).collect();
     let columns = Columns {
         out: out_kind,
         files: (names.len() > 1).then_some(&names[..]),
@@ -724,11 +879,7 @@ fn rate_batch(
     };
     let pb = super::progress(None);
     if summary.output_bytes == 0 && out_kind == Out::Csv {
-        let header = if se.is_some() {
-            ruledoku::serate::csv_header(!opts.no_time)
-        } else {
-            ruledoku::path::csv_header(!opts.no_time)
-        };
+        let header = kind.csv_header(!opts.no_time);
         sink.write(&columns.header(&header), &pb)?;
     }
 
@@ -736,7 +887,7 @@ fn rate_batch(
     let mut wrong = 0usize;
     let mut total_stats: Option<Vec<ruledoku::engine::RuleStats>> = None;
     let mut last_summary = Instant::now();
-    let mut end: Option<Msg> = None;
+    let mut end: Option<Msg<K::Rec>> = None;
     let mut interrupted = false;
     let checkpoint = |sink: &mut Sink, summary: &mut Summary| -> Result<(), Fail> {
         sink.flush()?;
@@ -763,17 +914,13 @@ fn rate_batch(
             None => break,
         };
         let t = Instant::now();
-        let run =
-            |(fi, r): (usize, Result<Puzzle, InputError>)| -> Option<(usize, String, Outcome)> {
-                if signals.raised() {
-                    return None;
-                }
-                let fields = match &r {
-                    Ok(p) => p.metadata.clone(),
-                    Err(_) => String::new(),
-                };
-                Some((fi, fields, jobs[fi].run(r)))
-            };
+        let run = |(fi, r): (usize, K::Rec)| -> Option<(usize, String, Outcome)> {
+            if signals.raised() {
+                return None;
+            }
+            let fields = r.fields();
+            Some((fi, fields, jobs[fi].rate(r)))
+        };
         let outcomes: Vec<Option<(usize, String, Outcome)>> = if jobs_n == 1 {
             chunk.into_iter().map(run).collect()
         } else {
@@ -863,7 +1010,7 @@ fn rate_batch(
         );
     }
     if let Some(st) = total_stats {
-        eprint!("{}", ruledoku::path::stats_table(&set, &st, !opts.no_time));
+        eprint!("{}", jobs[0].stats_table(&st, !opts.no_time));
     }
     Ok(status_of(&summary, wrong))
 }
@@ -891,13 +1038,14 @@ fn sink_message(sink: &mut Sink, pb: &ProgressBar, msg: &str) -> Result<(), Fail
 /// waits), then takes those already arrived, `most` at most. `None` after
 /// the last record (the end message is kept in `end`) or when a signal
 /// came while waiting.
-fn next_chunk(
-    rx: &Receiver<Msg>,
+#[allow(clippy::type_complexity)]
+fn next_chunk<T>(
+    rx: &Receiver<Msg<T>>,
     most: usize,
     signals: &Signals,
-    end: &mut Option<Msg>,
+    end: &mut Option<Msg<T>>,
     waiting: impl FnOnce() -> Result<(), Fail>,
-) -> Result<Option<Vec<Record>>, Fail> {
+) -> Result<Option<Vec<(usize, T)>>, Fail> {
     if end.is_some() {
         return Ok(None);
     }

@@ -7,7 +7,7 @@
 //! assumptions. This module runs a set over the records, on the worker
 //! threads, in input order, and prints one line per puzzle and a summary.
 
-use super::study_cli::each_record;
+use super::study_cli::{each_record, each_record_of};
 use super::{
     Fail, Results, Status, count, no_puzzle, note, note_text, progress, records, seconds,
     worker_threads,
@@ -171,6 +171,12 @@ fn read_line_start(r: &mut dyn std::io::BufRead, text: &mut Vec<u8>) -> bool {
     }
 }
 
+/// The records of the input: classic puzzles, or puzzles of a type.
+enum Recs {
+    Classic(super::Input),
+    Typed(super::Input<ruledoku::input::TypedRecord>),
+}
+
 /// What the filter did to one puzzle.
 struct Filtered {
     stop: StopReason,
@@ -202,6 +208,30 @@ impl Filtered {
                 0
             } else {
                 run.state.cand_count()
+            },
+            seconds: run.elapsed.as_secs_f64(),
+        }
+    }
+
+    /// The filter's figures from a typed run with its statistics.
+    fn of_typed(run: &ruledoku::typed::TypedRun, trial: &[bool]) -> Filtered {
+        let stats = run.stats.as_deref().unwrap_or_default();
+        let of_trials = |f: fn(&ruledoku::engine::RuleStats) -> u64| -> usize {
+            stats
+                .iter()
+                .zip(trial)
+                .filter(|(_, t)| **t)
+                .map(|(s, _)| f(s) as usize)
+                .sum()
+        };
+        Filtered {
+            stop: run.stop,
+            eliminations: of_trials(|s| s.conclusions),
+            trial_steps: of_trials(|s| s.steps),
+            left: if run.stop == StopReason::Solved {
+                0
+            } else {
+                run.cands_end
             },
             seconds: run.elapsed.as_secs_f64(),
         }
@@ -251,7 +281,24 @@ pub fn filter(args: &FilterArgs) -> Result<Status, Fail> {
         .num_threads(worker_threads(Some(args.jobs.unwrap_or(0))))
         .build()
         .map_err(|e| e.to_string())?;
-    let (source, mut recs) = records(&args.input)?;
+    // Another type: the set compiled for it, the records read as its.
+    let typed = match args.ty.model()? {
+        None => None,
+        Some(m) => {
+            let tset = super::typed_cli::compile(&set, &m)?;
+            Some((std::sync::Arc::new(m), tset))
+        }
+    };
+    let (source, mut recs) = match &typed {
+        None => {
+            let (source, r) = records(&args.input)?;
+            (source, Recs::Classic(r))
+        }
+        Some((m, _)) => {
+            let (source, r) = super::input_cli::typed_records(&args.input, m)?;
+            (source, Recs::Typed(r))
+        }
+    };
     let pb = progress(None);
     let mut out = Results::new(&pb);
     if args.csv && !args.quiet {
@@ -259,83 +306,117 @@ pub fn filter(args: &FilterArgs) -> Result<Status, Fail> {
     }
     let start = Instant::now();
     let (mut puzzles, mut solved, mut bad, mut elims, mut timed_out) = (0usize, 0, 0, 0, 0);
-    each_record(
-        &pool,
-        &mut recs,
-        &source,
-        &mut out,
-        |p| {
-            let run = Runner::new(&set)
-                .limits(limits)
-                .tally(State::from_masks(&p.masks, &p.givens));
-            Filtered::of(&run, &trial)
-        },
-        |out, r| {
-            pb.inc(1);
-            let (p, f) = match r {
-                Err(msg) => {
-                    bad += 1;
-                    out.message(&msg)?;
-                    return Ok(());
-                }
-                Ok(x) => x,
-            };
-            puzzles += 1;
-            solved += usize::from(f.solved());
-            if let Some(b) = bands.as_mut()
-                && !b.add(p.line, f.solved())
-            {
-                unrated += 1;
-            }
-            elims += f.eliminations;
-            if f.stop == StopReason::TimeLimit {
-                timed_out += 1;
-                out.message(&format!(
-                    "{source}:{}: time limit reached; not solved by the filter so far",
-                    p.line
-                ))?;
-            }
-            if args.quiet {
+    let mut take = |out: &mut Results, r: Result<(usize, String, Filtered), String>| {
+        pb.inc(1);
+        let (line_no, text, f) = match r {
+            Err(msg) => {
+                bad += 1;
+                out.message(&msg)?;
                 return Ok(());
             }
-            let line = if args.json {
-                json!({
-                    "line": p.line,
-                    "puzzle": p.text,
-                    "solved": f.solved(),
-                    "stop": f.stop.name(),
-                    "eliminations": f.eliminations,
-                    "filter_steps": f.trial_steps,
-                    "candidates_left": f.left,
-                    "seconds": f.seconds,
-                })
-                .to_string()
-            } else if args.csv {
-                format!(
-                    "{},{},{},{},{},{},{},{:.6}",
-                    p.line,
-                    p.text,
-                    f.solved(),
-                    f.stop.name(),
-                    f.eliminations,
-                    f.trial_steps,
-                    f.left,
-                    f.seconds
-                )
-            } else {
-                format!(
-                    "{} {} {} {}",
-                    p.line,
-                    p.text,
-                    if f.solved() { "solved" } else { f.stop.name() },
-                    f.eliminations
-                )
+            Ok(x) => x,
+        };
+        puzzles += 1;
+        solved += usize::from(f.solved());
+        if let Some(b) = bands.as_mut()
+            && !b.add(line_no, f.solved())
+        {
+            unrated += 1;
+        }
+        elims += f.eliminations;
+        if f.stop == StopReason::TimeLimit {
+            timed_out += 1;
+            out.message(&format!(
+                "{source}:{line_no}: time limit reached; not solved by the filter so far",
+            ))?;
+        }
+        if args.quiet {
+            return Ok(());
+        }
+        let line = if args.json {
+            json!({
+                "line": line_no,
+                "puzzle": text,
+                "solved": f.solved(),
+                "stop": f.stop.name(),
+                "eliminations": f.eliminations,
+                "filter_steps": f.trial_steps,
+                "candidates_left": f.left,
+                "seconds": f.seconds,
+            })
+            .to_string()
+        } else if args.csv {
+            format!(
+                "{},{},{},{},{},{},{},{:.6}",
+                line_no,
+                text,
+                f.solved(),
+                f.stop.name(),
+                f.eliminations,
+                f.trial_steps,
+                f.left,
+                f.seconds
+            )
+        } else {
+            format!(
+                "{} {} {} {}",
+                line_no,
+                text,
+                if f.solved() { "solved" } else { f.stop.name() },
+                f.eliminations
+            )
+        };
+        out.write(&format!("{line}\n"))?;
+        Ok(())
+    };
+    match (&typed, &mut recs) {
+        (Some((model, tset)), Recs::Typed(trecs)) => {
+            let trial: Vec<bool> = tset
+                .rules
+                .iter()
+                .map(|r| matches!(r.rule.searcher.kind(), SearcherKind::Trial(_)))
+                .collect();
+            let opts = ruledoku::typed::engine::Options {
+                limits,
+                stats: true,
+                ..Default::default()
             };
-            out.write(&format!("{line}\n"))?;
-            Ok(())
-        },
-    )?;
-    if let Err(e) = recs.end() {
+            each_record_of(
+                &pool,
+                trecs,
+                &source,
+                &mut out,
+                |source, r| super::typed_cli::usable(model, source, r),
+                |(m, p)| match ruledoku::typed::run(m, tset, &p.givens, opts) {
+                    Ok(run) => Ok(Filtered::of_typed(&run, &trial)),
+                    Err(e) => Err(format!("{source}:{}: {}", p.line, e.0)),
+                },
+                |out, r| match r {
+                    Ok(((_, p), Ok(f))) => take(out, Ok((p.line, p.text, f))),
+                    Ok((_, Err(e))) | Err(e) => take(out, Err(e)),
+                },
+            )?;
+        }
+        (_, Recs::Classic(recs)) => each_record(
+            &pool,
+            recs,
+            &source,
+            &mut out,
+            |p| {
+                let run = Runner::new(&set)
+                    .limits(limits)
+                    .tally(State::from_masks(&p.masks, &p.givens));
+                Filtered::of(&run, &trial)
+            },
+            |out, r| take(out, r.map(|(p, f)| (p.line, p.text, f))),
+        )?,
+        (None, Recs::Typed(_)) => unreachable!("typed records come with a typed set"),
+    }
+    let end = match recs {
+        Recs::Classic(r) => r.end(),
+        Recs::Typed(r) => r.end(),
+    };
+    if let Err(e) = end {
         out.finish()?;
         return Err(e.into());
     }

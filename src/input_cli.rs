@@ -3,12 +3,97 @@
 //! records read on a thread of their own ([`Input`]) so that a batch takes
 //! the records that have arrived without waiting for more.
 
-use ruledoku::input::{self, ErrorKind, InputError, Puzzle};
+use ruledoku::input::typed::{TypedPuzzle, parse_typed};
+use ruledoku::input::{self, ErrorKind, InputError, Puzzle, TypedReader};
+use ruledoku::model::Model;
 use std::ffi::OsStr;
-use std::io;
+use std::io::{self, BufRead};
 use std::path::Path;
+use std::sync::Arc;
 
-type Records = Box<dyn Iterator<Item = Result<Puzzle, InputError>> + Send>;
+/// A record as a reader gives it: a puzzle (classic, or of a type), or
+/// the error that stands for its lines.
+pub trait Record: Send + 'static {
+    /// The read error this record is (it ends the records), if it is one.
+    fn read_error(&self) -> Option<&InputError>;
+    /// The text after the puzzle on its line (`--keep-fields`).
+    fn fields(&self) -> String;
+    /// The record with `k` added to its line numbers (`--line-offset`).
+    fn shifted(self, k: usize) -> Self;
+}
+
+impl Record for Result<Puzzle, InputError> {
+    fn read_error(&self) -> Option<&InputError> {
+        self.as_ref()
+            .err()
+            .filter(|e| matches!(e.kind, ErrorKind::Io { .. }))
+    }
+
+    fn fields(&self) -> String {
+        self.as_ref().map_or(String::new(), |p| p.metadata.clone())
+    }
+
+    fn shifted(self, k: usize) -> Self {
+        match self {
+            Ok(mut p) => {
+                p.line += k;
+                p.last_line += k;
+                Ok(p)
+            }
+            Err(e) => Err(shift_error(e, k)),
+        }
+    }
+}
+
+impl Record for Result<TypedPuzzle, InputError> {
+    fn read_error(&self) -> Option<&InputError> {
+        self.as_ref()
+            .err()
+            .filter(|e| matches!(e.kind, ErrorKind::Io { .. }))
+    }
+
+    fn fields(&self) -> String {
+        self.as_ref().map_or(String::new(), |p| p.metadata.clone())
+    }
+
+    fn shifted(self, k: usize) -> Self {
+        match self {
+            Ok(mut p) => {
+                p.line += k;
+                p.last_line += k;
+                Ok(p)
+            }
+            Err(e) => Err(shift_error(e, k)),
+        }
+    }
+}
+
+fn shift_error(mut e: InputError, k: usize) -> InputError {
+    e.line += k;
+    e.first_line += k;
+    e.last_line += k;
+    e
+}
+
+/// A reader of records that counts the lines it has read (for a batch's
+/// summary).
+pub trait Reader<T>: Iterator<Item = T> + Send {
+    fn lines_read(&self) -> usize;
+}
+
+impl Reader<Result<Puzzle, InputError>> for input::PuzzleReader<Box<dyn BufRead + Send>> {
+    fn lines_read(&self) -> usize {
+        input::PuzzleReader::lines_read(self)
+    }
+}
+
+impl Reader<Result<TypedPuzzle, InputError>> for TypedReader<Box<dyn BufRead + Send>> {
+    fn lines_read(&self) -> usize {
+        TypedReader::lines_read(self)
+    }
+}
+
+type Records<T> = Box<dyn Iterator<Item = T> + Send>;
 
 /// Records read ahead of the workers, at most.
 const READ_AHEAD: usize = 1024;
@@ -18,13 +103,13 @@ const READ_AHEAD: usize = 1024;
 /// that stays open, or a line that never ends, must not hold back the
 /// records before it). A read error (e.g. EIO) is no record: it ends them
 /// and is kept apart, for [`Input::end`] to fail the command with.
-pub struct Input {
-    recs: std::sync::mpsc::Receiver<Result<Puzzle, InputError>>,
-    read_error: Option<InputError>,
+pub struct Input<T = Result<Puzzle, InputError>> {
+    recs: std::sync::mpsc::Receiver<T>,
+    read_error: Option<String>,
 }
 
-impl Input {
-    fn new(recs: Records) -> Self {
+impl<T: Record> Input<T> {
+    fn new(recs: Records<T>) -> Self {
         let (tx, rx) = std::sync::mpsc::sync_channel(READ_AHEAD);
         std::thread::spawn(move || {
             for r in recs {
@@ -41,7 +126,7 @@ impl Input {
 
     /// After the last record: the read error that ended them, if any.
     pub fn end(self) -> Result<(), String> {
-        self.read_error.map_or(Ok(()), |e| Err(e.to_string()))
+        self.read_error.map_or(Ok(()), Err)
     }
 
     /// The next record, then those that have already arrived, `most` at
@@ -52,7 +137,7 @@ impl Input {
         &mut self,
         most: usize,
         waiting: impl FnOnce() -> io::Result<()>,
-    ) -> io::Result<Vec<Result<Puzzle, InputError>>> {
+    ) -> io::Result<Vec<T>> {
         let mut out = Vec::new();
         if self.read_error.is_some() {
             return Ok(out);
@@ -84,7 +169,7 @@ impl Input {
     /// The records that have already arrived, `most` at most, without
     /// waiting: `None` when none has arrived yet, an empty chunk after
     /// the last record.
-    pub fn ready_chunk(&mut self, most: usize) -> Option<Vec<Result<Puzzle, InputError>>> {
+    pub fn ready_chunk(&mut self, most: usize) -> Option<Vec<T>> {
         let mut out = Vec::new();
         while out.len() < most && self.read_error.is_none() {
             match self.recs.try_recv() {
@@ -100,19 +185,17 @@ impl Input {
     }
 
     /// A record, or `None` for a read error (kept for [`Input::end`]).
-    fn keep(&mut self, r: Result<Puzzle, InputError>) -> Option<Result<Puzzle, InputError>> {
-        match r {
-            Err(e) if matches!(e.kind, ErrorKind::Io { .. }) => {
-                self.read_error = Some(e);
-                None
-            }
-            r => Some(r),
+    fn keep(&mut self, r: T) -> Option<T> {
+        if let Some(e) = r.read_error() {
+            self.read_error = Some(e.to_string());
+            return None;
         }
+        Some(r)
     }
 }
 
-impl Iterator for Input {
-    type Item = Result<Puzzle, InputError>;
+impl<T: Record> Iterator for Input<T> {
+    type Item = T;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.read_error.is_some() {
@@ -160,6 +243,41 @@ pub fn records(arg: &OsStr) -> Result<(String, Input), String> {
             )))),
         )),
         Err(e) if e.kind() == io::ErrorKind::NotFound || looks_like_puzzle => {
+            Err(format!("{shown}: no such file, and not a puzzle"))
+        }
+        Err(e) => Err(format!("{shown}: {e}")),
+    }
+}
+
+/// The records of the input argument read as puzzles of type `m`, and
+/// the name messages give it: as [`records`] takes its argument (`-`, a
+/// path, or a puzzle written on the command line, here any argument that
+/// names no file and holds no `/`).
+pub fn typed_records(
+    arg: &OsStr,
+    m: &Arc<Model>,
+) -> Result<(String, Input<Result<TypedPuzzle, InputError>>), String> {
+    let shown = Path::new(arg).display().to_string();
+    let open = |name: &str| -> Result<_, String> {
+        crate::output_cli::Inputs::of(input_path(arg)).refuse_stdout()?;
+        let r = input::open_typed(m.clone(), arg).map_err(|e| e.to_string())?;
+        Ok((name.to_string(), Input::new(Box::new(r))))
+    };
+    if arg == "-" {
+        return open("<stdin>");
+    }
+    if arg.is_empty() {
+        return Err("the input is empty: give a puzzle, a file, or `-` for standard input".into());
+    }
+    match std::fs::metadata(arg) {
+        Ok(md) if md.is_dir() => Err(format!("{shown}: is a directory")),
+        Ok(_) => open(&shown),
+        Err(_) if arg.to_str().is_some_and(|t| !t.contains('/')) => {
+            let text = arg.to_str().unwrap_or_default();
+            let recs = parse_typed(m, "<arg>", text);
+            Ok(("<arg>".to_string(), Input::new(Box::new(recs.into_iter()))))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
             Err(format!("{shown}: no such file, and not a puzzle"))
         }
         Err(e) => Err(format!("{shown}: {e}")),

@@ -113,7 +113,8 @@ enum Cmd {
     ///
     /// The oracle's line names its tier (instruction set): the best the CPU
     /// has, or the one the environment variable RULEDOKU_ORACLE names (avx2,
-    /// sse4, sse2 or scalar).
+    /// sse4, sse2 or scalar). With --type (another type than classic
+    /// Sudoku): the generic oracle, or the set on the typed back end.
     Bench {
         /// A puzzle file (or anything readable), a puzzle, or `-` for standard input.
         file: OsString,
@@ -422,8 +423,6 @@ fn main() -> ExitCode {
     };
     // Commands that serve classic 9×9 Sudoku only refuse other types.
     let classic_only = match &cli.cmd {
-        Cmd::Bench { ty, .. } => ty.classic_only("bench"),
-        Cmd::Filter(args) => args.ty.classic_only("filter"),
         Cmd::Subsume(args) => args.ty.classic_only("subsume"),
         Cmd::Classify(args) => args.ty.classic_only("classify"),
         _ => Ok(()),
@@ -444,7 +443,7 @@ fn main() -> ExitCode {
             json,
             ty,
         } => match ty.model() {
-            Ok(Some(m)) => type_cli::check_typed(&m, &file, solution, json),
+            Ok(Some(m)) => type_cli::check_typed(m, &file, solution, json),
             Ok(None) => check(&file, solution, json),
             Err(e) => Err(e),
         },
@@ -454,11 +453,7 @@ fn main() -> ExitCode {
             json,
             pictures,
         } if opts.ty.wants_typed() => {
-            let form = if json {
-                typed_cli::Form::Json
-            } else {
-                typed_cli::Form::Path
-            };
+            let form = if json { Out::Json } else { Out::Path };
             solve_typed(&input, &opts, form, &[], Some(&pictures))
         }
         Cmd::Rate {
@@ -470,17 +465,16 @@ fn main() -> ExitCode {
             ..
         } if opts.ty.wants_typed() => {
             let form = if json {
-                typed_cli::Form::Json
+                Out::Json
             } else if csv {
-                typed_cli::Form::Csv
+                Out::Csv
             } else {
-                typed_cli::Form::Line
+                Out::Line
             };
-            let refused = [(
-                batch.active(),
-                "the batch options (--shard, --skip, --limit, --output, …)",
-            )];
-            solve_typed(&input, &opts, form, &refused, None)
+            if batch.active() {
+                return batch_cli::rate_typed(&input, &opts, form, &batch);
+            }
+            solve_typed(&input, &opts, form, &[], None)
         }
         Cmd::Solve {
             input,
@@ -549,8 +543,12 @@ fn main() -> ExitCode {
             limit,
             repeat,
             stats,
-            ty: _,
-        } => bench(&file, rules.as_deref(), limit, repeat, stats),
+            ty,
+        } => match ty.model() {
+            Ok(Some(m)) => typed_cli::bench_typed(m, &file, rules.as_deref(), limit, repeat, stats),
+            Ok(None) => bench(&file, rules.as_deref(), limit, repeat, stats),
+            Err(e) => Err(e),
+        },
         Cmd::Subsume(args) => study_cli::subsume(&args),
         Cmd::Classify(args) => study_cli::classify(&args),
         Cmd::Filter(args) => filter_cli::filter(&args),
@@ -562,11 +560,11 @@ fn main() -> ExitCode {
 
 /// `solve --type T` / `rate --type T` for a type other than classic
 /// Sudoku: the typed back end; options the typed back end does not serve
-/// yet (`refused`, and --se, --stats) are usage errors.
+/// (`refused`, and --se) are usage errors.
 fn solve_typed(
     input: &OsStr,
     opts: &RunOpts,
-    form: typed_cli::Form,
+    out: Out,
     refused: &[(bool, &str)],
     pictures: Option<&Pictures>,
 ) -> Result<Status, Fail> {
@@ -578,14 +576,17 @@ fn solve_typed(
     };
     let mut refused: Vec<(bool, &str)> = refused.to_vec();
     refused.push((opts.se, "--se"));
-    refused.push((opts.stats, "--stats"));
     if let Some((_, what)) = refused.iter().find(|(on, _)| *on) {
         return Err(Fail::Error(format!(
-            "{what} is not available with --type {} yet (classic 9×9 Sudoku only)",
+            "{what} is not available with --type {} (classic 9×9 Sudoku only)",
             m.name()
         )));
     }
+    input_cli::one_reader_of_stdin(input, opts.rules.as_deref())?;
     let (set, limits) = opts.load()?;
+    // A set that cannot run on the type is refused before anything is
+    // written.
+    let tset = typed_cli::compile(&set, &m).map_err(Fail::Error)?;
     let svg = pictures.and_then(|p| p.svg.as_deref());
     let html = pictures.and_then(|p| p.html.as_deref());
     // No picture or page may be written over an input: the puzzles, the
@@ -614,17 +615,23 @@ fn solve_typed(
         }
         _ => None,
     };
-    let job = typed_cli::TypedJob {
-        set: &set,
-        limits,
-        form,
-        time: !opts.no_time,
+    let jobs = worker_threads(opts.jobs);
+    let time = !opts.no_time;
+    let each = Each {
+        jobs,
+        // A page's sections are large: fewer at a time.
+        chunk: match (jobs, page.is_some()) {
+            (1, _) => 1,
+            (_, true) => 4 * jobs,
+            _ => CHUNK,
+        },
+        out,
+        header: (out == Out::Csv).then(|| path::csv_header(time)),
         verify: opts.verify,
-        jobs: worker_threads(opts.jobs),
-        svg,
-        html: None,
+        time,
     };
-    typed_cli::solve_typed(m, input, job, page)
+    let drawn = typed_cli::Drawn { svg, page };
+    typed_cli::solve_typed(m, &tset, limits, input, opts.stats, &each, drawn)
 }
 
 fn grid_text(g: &[u8; 81]) -> String {
@@ -692,6 +699,29 @@ struct Outcome {
     /// batch's summary.
     stop: &'static str,
     rating: Option<String>,
+}
+
+/// How a command rates the records of one input: classic puzzles
+/// ([`Job`]) or puzzles of a type (`typed_cli::TypedJob`). `solve`,
+/// `rate` and `rate`'s batches run every rater alike.
+trait Rater: Sync {
+    type Rec: input_cli::Record;
+    /// Rates one record.
+    fn rate(&self, rec: Self::Rec) -> Outcome;
+    /// The table of per-rule statistics added over the records.
+    fn stats_table(&self, stats: &[RuleStats], time: bool) -> String;
+}
+
+impl Rater for Job<'_> {
+    type Rec = Result<Puzzle, InputError>;
+
+    fn rate(&self, rec: Self::Rec) -> Outcome {
+        self.run(rec)
+    }
+
+    fn stats_table(&self, stats: &[RuleStats], time: bool) -> String {
+        path::stats_table(self.set, stats, time)
+    }
 }
 
 /// `--se`: how SE runs stop early and print.
@@ -954,10 +984,6 @@ fn solve(
     input_cli::one_reader_of_stdin(arg, opts.rules.as_deref())?;
     let (set, limits) = opts.load()?;
     let jobs = worker_threads(opts.jobs);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|e| e.to_string())?;
     // No picture or page may be written over an input: the puzzles, or a
     // rule file of the set.
     let inputs = if pictures.svg.is_some() || pictures.html.is_some() {
@@ -967,13 +993,13 @@ fn solve(
     } else {
         Inputs::default()
     };
-    let (source, mut recs) = records(arg)?;
+    let (source, recs) = records(arg)?;
     if let Some(dir) = &pictures.svg {
         draw::prepare_dir(dir)?;
         inputs.refuse_in_dir(dir, draw::is_svg_name)?;
     }
     let page_full = AtomicBool::new(false);
-    let mut page = match &pictures.html {
+    let page = match &pictures.html {
         Some(path) => {
             inputs.refuse(path, "give the page another name")?;
             Some(HtmlPage::create(
@@ -1003,19 +1029,59 @@ fn solve(
         (_, true) => 4 * jobs,
         _ => CHUNK,
     };
+    let header = (out_kind == Out::Csv).then(|| {
+        if job.se.is_some() {
+            ruledoku::serate::csv_header(job.time)
+        } else {
+            path::csv_header(job.time)
+        }
+    });
+    let each = Each {
+        jobs,
+        chunk: chunk_size,
+        out: out_kind,
+        header,
+        verify: job.verify,
+        time: job.time,
+    };
+    rate_records(&job, &source, recs, &each, page)
+}
+
+/// How [`rate_records`] goes through the records.
+struct Each {
+    /// Worker threads, and the most records handed to them at a time.
+    jobs: usize,
+    chunk: usize,
+    out: Out,
+    /// The CSV header to write first.
+    header: Option<String>,
+    verify: bool,
+    time: bool,
+}
+
+/// Rates every record of `recs` with `rater` (in chunks on `each.jobs`
+/// threads), writes the outputs in input order, and the messages, the
+/// `--verify` count and the statistics' totals (`rate`) on standard error.
+fn rate_records<R: Rater>(
+    rater: &R,
+    source: &str,
+    mut recs: Input<R::Rec>,
+    each: &Each,
+    mut page: Option<HtmlPage<'_>>,
+) -> Result<Status, Fail> {
+    let (jobs, out_kind) = (each.jobs, each.out);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| e.to_string())?;
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let (mut bad, mut seen, mut wrong, mut rated) = (0usize, 0usize, 0usize, 0usize);
     let mut total: Option<Vec<RuleStats>> = None;
-    if out_kind == Out::Csv {
-        let header = if job.se.is_some() {
-            ruledoku::serate::csv_header(job.time)
-        } else {
-            path::csv_header(job.time)
-        };
+    if let Some(header) = &each.header {
         out.write(&format!("{header}\n"))?;
     }
-    let mut chunking = Chunking::new(jobs, chunk_size);
+    let mut chunking = Chunking::new(jobs, each.chunk);
     loop {
         let chunk = recs.chunk(chunking.size(), || out.flush())?;
         if chunk.is_empty() {
@@ -1023,10 +1089,10 @@ fn solve(
         }
         let started = std::time::Instant::now();
         let outcomes: Vec<Outcome> = if jobs == 1 {
-            chunk.into_iter().map(|r| job.run(r)).collect()
+            chunk.into_iter().map(|r| rater.rate(r)).collect()
         } else {
             use rayon::prelude::*;
-            pool.install(|| chunk.into_par_iter().map(|r| job.run(r)).collect())
+            pool.install(|| chunk.into_par_iter().map(|r| rater.rate(r)).collect())
         };
         chunking.took(started.elapsed());
         for o in outcomes {
@@ -1078,9 +1144,9 @@ fn solve(
         return Err(e.into());
     }
     if seen + bad == 0 {
-        out.message(&no_puzzle(&source))?;
+        out.message(&no_puzzle(source))?;
     }
-    if job.verify {
+    if each.verify {
         out.message(&format!(
             "verify: {} checked, {wrong} with a wrong step",
             counted(rated, "puzzle")
@@ -1091,7 +1157,7 @@ fn solve(
     if let Some(st) = total
         && matches!(out_kind, Out::Line | Out::Csv)
     {
-        note_text(&path::stats_table(&set, &st, job.time));
+        note_text(&rater.stats_table(&st, each.time));
     }
     let verdict = if wrong > 0 {
         Status::Verdict

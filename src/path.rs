@@ -327,6 +327,15 @@ impl Rejected<'_> {
 /// in the set's order, and a total line; without the `seconds` column when
 /// `time` is false (`--no-time`).
 pub fn stats_table(set: &RuleSet, stats: &[RuleStats], time: bool) -> String {
+    stats_table_of(set.rules.iter().map(|r| r.head.name.as_str()), stats, time)
+}
+
+/// The statistics table of rules named `names` (in the order of `stats`).
+pub fn stats_table_of<'a>(
+    names: impl Iterator<Item = &'a str>,
+    stats: &[RuleStats],
+    time: bool,
+) -> String {
     let row = |name: &str, s: &RuleStats| {
         let seconds = if time {
             format!(" {:>10.4}", s.time.as_secs_f64())
@@ -348,10 +357,10 @@ pub fn stats_table(set: &RuleSet, stats: &[RuleStats], time: bool) -> String {
         "conclusions"
     );
     let mut total = RuleStats::default();
-    for (r, s) in set.rules.iter().zip(stats) {
+    for (name, s) in names.zip(stats) {
         total.add(s);
         if s.calls > 0 {
-            out.push_str(&row(&r.head.name, s));
+            out.push_str(&row(name, s));
         }
     }
     out.push_str(&row("total", &total));
@@ -361,14 +370,23 @@ pub fn stats_table(set: &RuleSet, stats: &[RuleStats], time: bool) -> String {
 /// Per-rule statistics as a JSON object keyed by rule name (rules never
 /// searched are left out); without the `time` field when `time` is false.
 pub fn stats_json(set: &RuleSet, stats: &[RuleStats], time: bool) -> serde_json::Value {
+    stats_json_of(set.rules.iter().map(|r| r.head.name.as_str()), stats, time)
+}
+
+/// Per-rule statistics of rules named `names`, as [`stats_json`].
+pub fn stats_json_of<'a>(
+    names: impl Iterator<Item = &'a str>,
+    stats: &[RuleStats],
+    time: bool,
+) -> serde_json::Value {
     let mut m = serde_json::Map::new();
-    for (r, s) in set.rules.iter().zip(stats) {
+    for (name, s) in names.zip(stats) {
         if s.calls > 0 {
             let mut o = json!(s);
             if !time && let Some(o) = o.as_object_mut() {
                 o.remove("time");
             }
-            m.insert(r.head.name.clone(), o);
+            m.insert(name.to_string(), o);
         }
     }
     serde_json::Value::Object(m)
@@ -381,9 +399,8 @@ pub struct TypedRated<'a> {
     pub line: usize,
     pub puzzle: &'a str,
     pub model: &'a crate::model::Model,
-    /// The set's name and its number of rules for the type.
-    pub set_name: &'a str,
-    pub rules: usize,
+    /// The set compiled for the type.
+    pub set: &'a crate::typed::TypedSet,
     pub run: &'a crate::typed::TypedRun,
     pub time: bool,
 }
@@ -424,8 +441,8 @@ impl TypedRated<'_> {
         let _ = writeln!(
             out,
             "rule set: {} ({}), type {}",
-            self.set_name,
-            counted(self.rules, "rule"),
+            self.set.name,
+            counted(self.set.rules.len(), "rule"),
             self.model.name()
         );
         for s in &run.steps {
@@ -454,13 +471,21 @@ impl TypedRated<'_> {
             let _ = writeln!(
                 out,
                 "rating: none (not solved by {}; hardest rule applied: {hardest})",
-                self.set_name
+                self.set.name
             );
         }
         if self.time {
             let _ = writeln!(out, "seconds: {:.6}", run.elapsed.as_secs_f64());
         }
+        if let Some(st) = &run.stats {
+            out.push_str(&stats_table_of(self.names(), st, self.time));
+        }
         out
+    }
+
+    /// The names of the set's rules, in its order.
+    fn names(&self) -> impl Iterator<Item = &str> {
+        self.set.rules.iter().map(|r| r.rule.head.name.as_str())
     }
 
     /// `LINE PUZZLE STOP RATING HARDEST LEVEL [SECONDS]`, as [`Rated::line`].
@@ -537,6 +562,9 @@ impl TypedRated<'_> {
         });
         if self.time {
             o["seconds"] = json!(run.elapsed.as_secs_f64());
+        }
+        if let Some(st) = &run.stats {
+            o["stats"] = stats_json_of(self.names(), st, self.time);
         }
         format!("{o}\n")
     }

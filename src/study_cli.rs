@@ -2,6 +2,7 @@
 //! The work is in the library's [`ruledoku::study`]; this module reads the
 //! options, runs puzzles on the worker threads in input order, and prints.
 
+use super::input_cli::Record;
 use super::{Fail, Input, Results, Status, no_puzzle, progress, records, worker_threads};
 use ruledoku::engine::Limits;
 use ruledoku::grid::state::State;
@@ -127,17 +128,31 @@ pub fn each_record<T: Send>(
     source: &str,
     out: &mut Results,
     work: impl Fn(&Puzzle) -> T + Sync,
-    mut take: impl FnMut(&mut Results, Result<(Puzzle, T), String>) -> Result<(), Fail>,
+    take: impl FnMut(&mut Results, Result<(Puzzle, T), String>) -> Result<(), Fail>,
+) -> Result<(), Fail> {
+    each_record_of(pool, recs, source, out, usable, work, take)
+}
+
+/// [`each_record`] on records of any kind `R`, each made a puzzle `P` (or
+/// the message of a record that cannot be used) by `usable`.
+pub fn each_record_of<R: Record, P: Send, T: Send>(
+    pool: &rayon::ThreadPool,
+    recs: &mut Input<R>,
+    source: &str,
+    out: &mut Results,
+    usable: impl Fn(&str, R) -> Result<P, String> + Sync,
+    work: impl Fn(&P) -> T + Sync,
+    mut take: impl FnMut(&mut Results, Result<(P, T), String>) -> Result<(), Fail>,
 ) -> Result<(), Fail> {
     use rayon::prelude::*;
-    type Done<T> = Vec<Result<(Puzzle, T), String>>;
+    type Done<P, T> = Vec<Result<(P, T), String>>;
     let mut chunking = super::Chunking::new(pool.current_num_threads(), CHUNK);
-    type Sent<T> = (usize, std::thread::Result<Done<T>>, std::time::Duration);
-    let (tx, rx) = std::sync::mpsc::channel::<Sent<T>>();
-    let work = &work;
+    type Sent<P, T> = (usize, std::thread::Result<Done<P, T>>, std::time::Duration);
+    let (tx, rx) = std::sync::mpsc::channel::<Sent<P, T>>();
+    let (work, usable) = (&work, &usable);
     pool.in_place_scope(|scope| {
         let (mut sent, mut taken, mut ended) = (0usize, 0usize, false);
-        let mut arrived: std::collections::BTreeMap<usize, Done<T>> = Default::default();
+        let mut arrived: std::collections::BTreeMap<usize, Done<P, T>> = Default::default();
         loop {
             // Queue chunks while fewer than IN_FLIGHT are running: waiting
             // for input (after a flush) only when none is.
@@ -168,7 +183,7 @@ pub fn each_record<T: Send>(
                                 let t = work(&p);
                                 Ok((p, t))
                             })
-                            .collect::<Done<T>>()
+                            .collect::<Done<P, T>>()
                     }));
                     // The receiver only goes when the batch failed.
                     let _ = tx.send((id, done, started.elapsed()));

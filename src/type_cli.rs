@@ -5,7 +5,7 @@
 
 use super::{Fail, Results, Status, no_puzzle, progress};
 use ruledoku::input::InputError;
-use ruledoku::input::typed::{givens_text, parse_typed, sign_lines};
+use ruledoku::input::typed::{givens_text, sign_lines};
 use ruledoku::model::{self, Model};
 use ruledoku::oracle::generic::{self, Verdict};
 use ruledoku::path::counted;
@@ -83,13 +83,13 @@ impl TypeOpt {
     }
 }
 
-/// Largest input `check --type` reads (it reads its input whole, not yet
-/// streamed): 512 MiB, some two million 16×16 puzzles.
+/// Largest input `check --type f-puzzles` reads (it reads its input
+/// whole): 512 MiB.
 const MAX_TYPED_INPUT: u64 = 512 << 20;
 
-/// The whole input of `check`: a file, or `-` for standard input, read up
-/// to [`MAX_TYPED_INPUT`] whatever it is (`/dev/zero`, a pipe that never
-/// ends), and refused beyond.
+/// The whole input of `check --type f-puzzles`: a file, or `-` for
+/// standard input, read up to [`MAX_TYPED_INPUT`] whatever it is
+/// (`/dev/zero`, a pipe that never ends), and refused beyond.
 pub fn read_input(file: &OsStr) -> Result<(String, String), Fail> {
     let (name, reader): (String, Box<dyn Read>) = if file == "-" {
         ("<stdin>".to_string(), Box::new(std::io::stdin()))
@@ -105,8 +105,8 @@ pub fn read_input(file: &OsStr) -> Result<(String, String), Fail> {
         .map_err(|e| Fail::Error(format!("{name}: {e}")))?;
     if bytes.len() as u64 > MAX_TYPED_INPUT {
         return Err(Fail::Error(format!(
-            "{name}: more than {MAX_TYPED_INPUT} bytes (512 MiB): `check --type` reads its input \
-             whole; split it (e.g. `split -l 1000000`)"
+            "{name}: more than {MAX_TYPED_INPUT} bytes (512 MiB): `check --type f-puzzles` reads \
+             its input whole; split it (e.g. `split -l 1000000`)"
         )));
     }
     Ok((name, String::from_utf8_lossy(&bytes).into_owned()))
@@ -132,16 +132,18 @@ fn verdict_of(m: &Model, givens: &[Option<usize>]) -> (&'static str, Option<Vec<
 /// `check --type T` for a type other than classic Sudoku: the same lines,
 /// summary and exit statuses as classic `check`.
 pub fn check_typed(
-    m: &Model,
+    m: Model,
     file: &OsStr,
     show_solution: bool,
     json: bool,
 ) -> Result<Status, Fail> {
-    let (source, text) = read_input(file)?;
+    let model = std::sync::Arc::new(m);
+    let m: &Model = &model;
+    let (source, mut recs) = super::input_cli::typed_records(file, &model)?;
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let mut tally = CheckTally::new(show_solution, json);
-    for rec in parse_typed(m, &source, &text) {
+    for rec in recs.by_ref() {
         pb.inc(1);
         let p = match rec {
             Ok(p) => p,
@@ -160,6 +162,11 @@ pub fn check_typed(
         let (verdict, sol) = verdict_of(model, &p.givens);
         let sol = sol.map(|g| solution_text(m, &g));
         tally.verdict(&mut out, p.line, &p.text, verdict, sol.as_deref())?;
+    }
+    if let Err(e) = recs.end() {
+        // The results so far, then the error (no summary: the input was cut).
+        out.finish()?;
+        return Err(e.into());
     }
     tally.finish(out, &source)
 }

@@ -2,17 +2,19 @@
 //! Sudoku: the rule set compiled for the type ([`ruledoku::typed`]), each
 //! puzzle checked by the generic oracle (one solution), run, and printed
 //! in the classic forms (path, line, CSV, JSON; [`ruledoku::path::TypedRated`]);
-//! `--verify` checks every step against the solution; `solve --svg DIR`
-//! and `--html FILE` draw the steps ([`ruledoku::draw::typed`]).
+//! `--verify` checks every step against the solution, `--stats` counts
+//! each rule's searches, `solve --svg DIR` and `--html FILE` draw the steps
+//! ([`ruledoku::draw::typed`]). [`TypedJob`] is a [`Rater`]: the classic
+//! loop (streamed input, `-j`, progress) and `rate`'s batches run it.
 
-use super::type_cli::read_input;
-use super::{Fail, HtmlPage, Results, Status, no_puzzle, progress};
+use super::{Each, Fail, HtmlPage, Out, Outcome, Rater, Status};
 use ruledoku::draw::{self, typed::TypedPictures};
-use ruledoku::engine::Limits;
-use ruledoku::input::typed::{TypedPuzzle, parse_typed};
+use ruledoku::engine::{Limits, RuleStats, StopReason};
+use ruledoku::input::InputError;
+use ruledoku::input::typed::TypedPuzzle;
 use ruledoku::model::Model;
 use ruledoku::oracle::generic::{self, Verdict};
-use ruledoku::path::{self, Rejected, TypedRated, Unrated, counted};
+use ruledoku::path::{Rejected, TypedRated, Unrated};
 use ruledoku::ruleset::{RuleSet, Strategy};
 use ruledoku::search::ConclusionKind;
 use ruledoku::typed::{self, TypedRun, TypedSet, engine::Options};
@@ -21,54 +23,30 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The output form.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    Path,
-    Line,
-    Csv,
-    Json,
-}
-
-/// What one typed `solve`/`rate` command runs.
+/// How each puzzle of a type is run and shown (the same for every record
+/// of an input).
 pub struct TypedJob<'a> {
-    pub set: &'a RuleSet,
+    pub model: &'a Arc<Model>,
+    pub set: &'a TypedSet,
     pub limits: Limits,
-    pub form: Form,
+    pub out: Out,
+    /// The input's name, in messages.
+    pub source: &'a str,
+    pub stats: bool,
     pub time: bool,
     pub verify: bool,
-    pub jobs: usize,
     /// `--svg DIR`: draw each step there.
     pub svg: Option<&'a Path>,
     /// `--html`: render each record's section of the page, unless the
-    /// page is full (the flag; set by [`solve_typed`]).
+    /// page is full (the flag).
     pub html: Option<&'a AtomicBool>,
 }
 
-impl TypedJob<'_> {
-    /// Does the run keep what its steps show?
-    fn pictures(&self) -> bool {
-        self.svg.is_some() || self.drawn()
-    }
-
-    /// Does the record get a section of the page?
-    fn drawn(&self) -> bool {
-        self.html.is_some_and(|full| !full.load(Ordering::Relaxed))
-    }
-}
-
-/// What one record gives: its output, a message for standard error, and
-/// whether it was rated and right.
-struct Outcome {
-    line: usize,
-    stdout: String,
-    stderr: Option<String>,
-    rejected: bool,
-    wrong: Option<String>,
-    /// With `--html`: the record's section of the page.
-    html: Option<String>,
-    /// An error that ends the command (a picture that cannot be written).
-    fatal: Option<String>,
+/// What `solve --type` draws: `--svg DIR`, and the `--html` page to write
+/// with its largest size in bytes.
+pub struct Drawn<'a> {
+    pub svg: Option<&'a Path>,
+    pub page: Option<(&'a Path, u64)>,
 }
 
 /// The set compiled for the type, or a usage error naming the rules that
@@ -93,242 +71,200 @@ pub fn compile(set: &RuleSet, m: &Model) -> Result<TypedSet, String> {
     Ok(t)
 }
 
-/// `solve`/`rate` on puzzles of type `m` read from `file`; `page`: the
-/// `--html` page to write and its largest size in bytes.
+/// `solve`/`rate` on puzzles of type `model` read from `file` with the set
+/// compiled for it ([`compile`]; streamed, rated on `each.jobs` threads,
+/// printed in input order), drawn as `drawn` says.
 pub fn solve_typed(
-    m: Model,
+    model: Model,
+    tset: &TypedSet,
+    limits: Limits,
     file: &OsStr,
-    job: TypedJob,
-    page: Option<(&Path, u64)>,
+    stats: bool,
+    each: &Each,
+    drawn: Drawn,
 ) -> Result<Status, Fail> {
-    let tset = compile(job.set, &m).map_err(Fail::Error)?;
-    let (source, text) = input_text(file)?;
+    let model = Arc::new(model);
+    let (source, recs) = super::input_cli::typed_records(file, &model)?;
     let page_full = AtomicBool::new(false);
-    let mut page = match page {
+    let page = match drawn.page {
         Some((path, most)) => {
-            let head = draw::html::typed_header(&source, &m);
+            let head = draw::html::typed_header(&source, &model);
             Some(HtmlPage::with_head(path, head, most, &page_full)?)
         }
         None => None,
     };
-    let job = &TypedJob {
+    let job = TypedJob {
+        model: &model,
+        set: tset,
+        limits,
+        out: each.out,
+        source: &source,
+        stats,
+        time: each.time,
+        verify: each.verify,
+        svg: drawn.svg,
         html: page.is_some().then_some(&page_full),
-        ..job
     };
-    let model = Arc::new(m);
-    let records = parse_typed(&model, &source, &text);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(job.jobs.max(1))
-        .build()
-        .map_err(|e| e.to_string())?;
-    let pb = progress(Some(records.len() as u64));
-    let mut out = Results::new(&pb);
-    if job.form == Form::Csv {
-        out.write(&format!("{}\n", path::csv_header(job.time)))?;
+    super::rate_records(&job, &source, recs, each, page)
+}
+
+impl Rater for TypedJob<'_> {
+    type Rec = Result<TypedPuzzle, InputError>;
+
+    fn rate(&self, rec: Self::Rec) -> Outcome {
+        match rec {
+            Ok(p) => self.run(&p),
+            Err(e) => {
+                let why = e.kind.to_string();
+                self.rejected(e.first_line, None, Unrated::Invalid, &why, e.to_string())
+            }
+        }
     }
-    let (mut seen, mut bad, mut wrong, mut rated) = (0usize, 0usize, 0usize, 0usize);
-    let chunk = if job.jobs <= 1 { 1 } else { 8 * job.jobs };
-    for part in records.chunks(chunk) {
-        let outcomes: Vec<Outcome> = if job.jobs <= 1 {
-            part.iter()
-                .map(|r| one(&model, &tset, &source, r, job))
-                .collect()
+
+    fn stats_table(&self, stats: &[RuleStats], time: bool) -> String {
+        let names = self.set.rules.iter().map(|r| r.rule.head.name.as_str());
+        ruledoku::path::stats_table_of(names, stats, time)
+    }
+}
+
+impl TypedJob<'_> {
+    /// Does the run keep what its steps show?
+    fn pictures(&self) -> bool {
+        self.svg.is_some() || self.drawn()
+    }
+
+    /// Does the record get a section of the page?
+    fn drawn(&self) -> bool {
+        self.html.is_some_and(|full| !full.load(Ordering::Relaxed))
+    }
+
+    /// One puzzle: checked by the generic oracle, run, rendered.
+    fn run(&self, p: &TypedPuzzle) -> Outcome {
+        let source = self.source;
+        let instance = if p.signs.is_empty() {
+            self.model.clone()
         } else {
-            use rayon::prelude::*;
-            pool.install(|| {
-                part.par_iter()
-                    .map(|r| one(&model, &tset, &source, r, job))
-                    .collect()
-            })
+            Arc::new(self.model.with_constraints(&p.signs))
         };
-        for o in outcomes {
-            pb.inc(1);
-            if let Some(e) = o.fatal {
-                // The page is left as it was (its new text is dropped).
-                out.finish()?;
-                return Err(Fail::Error(e));
+        let live = generic::live_from_givens(&instance, &p.givens);
+        let solution = match generic::solve(&instance, &live) {
+            Verdict::Unique(s) => s,
+            Verdict::None => {
+                let e = "the puzzle has no solution";
+                let msg = format!("{source}:{}: {e}", p.line);
+                return self.rejected(p.line, Some(&p.text), Unrated::NoSolution, e, msg);
             }
-            if let Some(page) = page.as_mut() {
-                page.add(o.line, o.html.as_deref())?;
+            Verdict::Multiple { .. } => {
+                let e = "the puzzle has several solutions";
+                let msg = format!("{source}:{}: {e}", p.line);
+                let why = Unrated::MultipleSolutions;
+                return self.rejected(p.line, Some(&p.text), why, e, msg);
             }
-            if let Some(msg) = &o.stderr {
-                out.message(msg)?;
+        };
+        let opts = Options {
+            limits: self.limits,
+            patterns: matches!(self.out, Out::Path | Out::Json) || self.pictures(),
+            max_memory: None,
+            stats: self.stats,
+            pictures: self.pictures(),
+        };
+        let run = match typed::run(&instance, self.set, &p.givens, opts) {
+            Ok(run) => run,
+            Err(e) => {
+                let msg = format!("{source}:{}: {}", p.line, e.0);
+                return self.rejected(p.line, Some(&p.text), Unrated::Invalid, &e.0, msg);
             }
-            if o.rejected {
-                bad += 1;
-            } else {
-                rated += 1;
+        };
+        let wrong = self
+            .verify
+            .then(|| first_wrong(&instance, &run, &solution))
+            .flatten()
+            .map(|w| format!("{source}:{}: {w}", p.line));
+        let r = TypedRated {
+            line: p.line,
+            puzzle: &p.text,
+            model: &instance,
+            set: self.set,
+            run: &run,
+            time: self.time,
+        };
+        let stdout = match self.out {
+            Out::Path => r.path(),
+            Out::Line => r.line(),
+            Out::Csv => r.csv(),
+            Out::Json => r.json(),
+        };
+        let pictures = self
+            .pictures()
+            .then(|| TypedPictures::new(&instance, &p.givens));
+        let fatal = match (&pictures, self.svg) {
+            (Some(pics), Some(dir)) => {
+                draw::write_figures(dir, p.line, pics.step_figures(p.line, &run)).err()
             }
-            if let Some(msg) = &o.wrong {
-                wrong += 1;
-                out.message(msg)?;
+            _ => None,
+        };
+        let html = match &pictures {
+            Some(pics) if self.drawn() => {
+                let path = if self.out == Out::Path {
+                    stdout.clone()
+                } else {
+                    r.path()
+                };
+                Some(pics.section(p.line, &p.text, &self.set.name, &run, &path))
             }
-            if o.stdout.is_empty() {
-                continue;
-            }
-            if job.form == Form::Path && seen > 0 {
-                out.write("\n")?;
-            }
-            seen += 1;
-            out.write(&o.stdout)?;
+            _ => None,
+        };
+        Outcome {
+            line: p.line,
+            stdout,
+            stderr: None,
+            stats: run.stats.clone(),
+            wrong,
+            note: None,
+            html,
+            fatal,
+            stop: run.stop.name(),
+            rating: (run.stop == StopReason::Solved).then(|| run.rating()),
         }
     }
-    if let Some(page) = page
-        && let Some(msg) = page.finish()?
-    {
-        out.message(&msg)?;
-    }
-    if records.is_empty() {
-        out.message(&no_puzzle(&source))?;
-    }
-    if job.verify {
-        out.message(&format!(
-            "verify: {} checked, {wrong} with a wrong step",
-            counted(rated, "puzzle")
-        ))?;
-    }
-    out.finish()?;
-    let verdict = if wrong > 0 {
-        Status::Verdict
-    } else {
-        Status::Done
-    };
-    Ok(verdict.and(Status::invalid_if(bad > 0 || records.is_empty())))
-}
 
-/// The input: a file, `-` for standard input, or a puzzle written on the
-/// command line (an argument that names no file and holds no `/`).
-fn input_text(arg: &OsStr) -> Result<(String, String), Fail> {
-    if arg.is_empty() {
-        return Err(Fail::Error(
-            "the input is empty: give a puzzle, a file, or `-` for standard input".into(),
-        ));
-    }
-    if arg != "-"
-        && let Some(text) = arg.to_str()
-        && !text.contains('/')
-        && std::fs::symlink_metadata(arg).is_err()
-    {
-        return Ok(("<arg>".to_string(), text.to_string()));
-    }
-    if std::fs::metadata(arg).is_ok_and(|m| m.is_dir()) {
-        return Err(Fail::Error(format!(
-            "{}: is a directory",
-            std::path::Path::new(arg).display()
-        )));
-    }
-    read_input(arg)
-}
-
-/// One record: checked, run, rendered.
-fn one(
-    model: &Arc<Model>,
-    tset: &TypedSet,
-    source: &str,
-    rec: &Result<TypedPuzzle, ruledoku::input::InputError>,
-    job: &TypedJob,
-) -> Outcome {
-    let p = match rec {
-        Ok(p) => p,
-        Err(e) => {
-            let why = e.kind.to_string();
-            return rejected(
-                job,
-                e.first_line,
-                None,
-                Unrated::Invalid,
-                &why,
-                e.to_string(),
-            );
+    /// A record that is not rated, in the chosen form (nothing on standard
+    /// output for a text path), with its message.
+    fn rejected(
+        &self,
+        line: usize,
+        puzzle: Option<&str>,
+        why: Unrated,
+        error: &str,
+        message: String,
+    ) -> Outcome {
+        let r = Rejected {
+            line,
+            puzzle,
+            why,
+            error,
+            time: self.time,
+        };
+        let stdout = match self.out {
+            Out::Path => String::new(),
+            Out::Line => r.line(),
+            Out::Csv => r.csv(),
+            Out::Json => r.json(),
+        };
+        Outcome {
+            line,
+            stdout,
+            stderr: Some(message),
+            stats: None,
+            wrong: None,
+            note: None,
+            html: self
+                .drawn()
+                .then(|| draw::html::rejected_section(line, puzzle, error)),
+            fatal: None,
+            stop: why.name(),
+            rating: None,
         }
-    };
-    let instance = if p.signs.is_empty() {
-        model.clone()
-    } else {
-        Arc::new(model.with_constraints(&p.signs))
-    };
-    let live = generic::live_from_givens(&instance, &p.givens);
-    let solution = match generic::solve(&instance, &live) {
-        Verdict::Unique(s) => s,
-        Verdict::None => {
-            let e = "the puzzle has no solution";
-            let msg = format!("{source}:{}: {e}", p.line);
-            return rejected(job, p.line, Some(&p.text), Unrated::NoSolution, e, msg);
-        }
-        Verdict::Multiple { .. } => {
-            let e = "the puzzle has several solutions";
-            let msg = format!("{source}:{}: {e}", p.line);
-            return rejected(
-                job,
-                p.line,
-                Some(&p.text),
-                Unrated::MultipleSolutions,
-                e,
-                msg,
-            );
-        }
-    };
-    let opts = Options {
-        limits: job.limits,
-        patterns: matches!(job.form, Form::Path | Form::Json) || job.pictures(),
-        max_memory: None,
-        pictures: job.pictures(),
-    };
-    let run = match typed::run(&instance, tset, &p.givens, opts) {
-        Ok(run) => run,
-        Err(e) => {
-            let msg = format!("{source}:{}: {}", p.line, e.0);
-            return rejected(job, p.line, Some(&p.text), Unrated::Invalid, &e.0, msg);
-        }
-    };
-    let wrong = job
-        .verify
-        .then(|| first_wrong(&instance, &run, &solution))
-        .flatten()
-        .map(|w| format!("{source}:{}: {w}", p.line));
-    let r = TypedRated {
-        line: p.line,
-        puzzle: &p.text,
-        model: &instance,
-        set_name: &tset.name,
-        rules: tset.rules.len(),
-        run: &run,
-        time: job.time,
-    };
-    let stdout = match job.form {
-        Form::Path => r.path(),
-        Form::Line => r.line(),
-        Form::Csv => r.csv(),
-        Form::Json => r.json(),
-    };
-    let pictures = job
-        .pictures()
-        .then(|| TypedPictures::new(&instance, &p.givens));
-    let fatal = match (&pictures, job.svg) {
-        (Some(pics), Some(dir)) => {
-            draw::write_figures(dir, p.line, pics.step_figures(p.line, &run)).err()
-        }
-        _ => None,
-    };
-    let html = match &pictures {
-        Some(pics) if job.drawn() => {
-            let path = if job.form == Form::Path {
-                stdout.clone()
-            } else {
-                r.path()
-            };
-            Some(pics.section(p.line, &p.text, &tset.name, &run, &path))
-        }
-        _ => None,
-    };
-    Outcome {
-        line: p.line,
-        stdout,
-        stderr: None,
-        rejected: false,
-        wrong,
-        html,
-        fatal,
     }
 }
 
@@ -355,38 +291,159 @@ fn first_wrong(m: &Model, run: &TypedRun, solution: &[usize]) -> Option<String> 
     None
 }
 
-/// A record that is not rated, in the chosen form (nothing on standard
-/// output for a text path), with its message.
-fn rejected(
-    job: &TypedJob,
-    line: usize,
-    puzzle: Option<&str>,
-    why: Unrated,
-    error: &str,
-    message: String,
-) -> Outcome {
-    let r = Rejected {
-        line,
-        puzzle,
-        why,
-        error,
-        time: job.time,
+/// `bench --type T`: puzzles per CPU-second of the generic oracle, or of
+/// rule set `rules` run by the typed back end, on one thread, as classic
+/// `bench` reports them.
+pub fn bench_typed(
+    model: Model,
+    file: &OsStr,
+    rules: Option<&OsStr>,
+    limit: Option<usize>,
+    repeat: usize,
+    stats: bool,
+) -> Result<Status, Fail> {
+    use super::{Clocks, no_puzzle, note, progress};
+    use ruledoku::path::counted;
+    use std::io::Write;
+    super::input_cli::one_reader_of_stdin(file, rules)?;
+    // The set first: a bad set is an error before the input is read.
+    let set = match rules {
+        Some(spec) => {
+            let set = ruledoku::ruleset::load(spec).map_err(|e| e.to_string())?;
+            let tset = compile(&set, &model)?;
+            Some(tset)
+        }
+        None => None,
     };
-    let stdout = match job.form {
-        Form::Path => String::new(),
-        Form::Line => r.line(),
-        Form::Csv => r.csv(),
-        Form::Json => r.json(),
+    let model = Arc::new(model);
+    let (source, mut recs) = super::input_cli::typed_records(file, &model)?;
+    let mut puzzles: Vec<(Arc<Model>, TypedPuzzle)> = Vec::new();
+    let mut bad = 0;
+    for rec in recs.by_ref() {
+        match rec {
+            Ok(p) => {
+                let instance = if p.signs.is_empty() {
+                    model.clone()
+                } else {
+                    Arc::new(model.with_constraints(&p.signs))
+                };
+                puzzles.push((instance, p));
+            }
+            Err(e) => {
+                bad += 1;
+                note(&e.to_string());
+            }
+        }
+        if limit.is_some_and(|l| puzzles.len() >= l) {
+            break;
+        }
+    }
+    recs.end()?;
+    if puzzles.is_empty() {
+        note(&if bad == 0 {
+            no_puzzle(&source)
+        } else {
+            format!("{source}: no puzzle could be read")
+        });
+        return Ok(Status::Invalid);
+    }
+    let n = puzzles.len();
+    let mut o = std::io::stdout().lock();
+    match set {
+        None => {
+            let (mut cpu, mut wall) = (f64::MAX, f64::MAX);
+            let mut unique = 0;
+            for _ in 0..repeat {
+                unique = 0;
+                let t = Clocks::start();
+                for (m, p) in &puzzles {
+                    let live = generic::live_from_givens(m, &p.givens);
+                    if matches!(generic::solve(m, &live), Verdict::Unique(_)) {
+                        unique += 1;
+                    }
+                }
+                let (c, w) = t.elapsed();
+                (cpu, wall) = (cpu.min(c), wall.min(w));
+            }
+            writeln!(
+                o,
+                "oracle: {} ({unique} unique) in {cpu:.3} s CPU, {wall:.3} s wall: {:.0} puzzles per CPU-second (best of {repeat}, one thread, generic oracle, type {})",
+                counted(n, "puzzle"),
+                n as f64 / cpu.max(1e-9),
+                model.name()
+            )?;
+        }
+        Some(tset) => {
+            let pb = progress(Some(n as u64));
+            let opts = Options {
+                stats,
+                ..Options::default()
+            };
+            let mut total = vec![RuleStats::default(); tset.rules.len()];
+            let mut failed = Vec::new();
+            let mut solved = 0;
+            let t = Clocks::start();
+            for (m, p) in &puzzles {
+                match typed::run(m, &tset, &p.givens, opts) {
+                    Ok(run) => {
+                        if run.stop == StopReason::Solved {
+                            solved += 1;
+                        }
+                        if let Some(st) = &run.stats {
+                            total.iter_mut().zip(st).for_each(|(a, b)| a.add(b));
+                        }
+                    }
+                    Err(e) => failed.push(format!("{source}:{}: {}", p.line, e.0)),
+                }
+                pb.inc(1);
+            }
+            let (cpu, wall) = t.elapsed();
+            pb.finish_and_clear();
+            for f in &failed {
+                note(f);
+            }
+            writeln!(
+                o,
+                "rule set {} on type {}: {} ({solved} solved) in {cpu:.3} s CPU, {wall:.3} s wall: {:.1} puzzles per CPU-second (one thread)",
+                tset.name,
+                model.name(),
+                counted(n, "puzzle"),
+                n as f64 / cpu.max(1e-9)
+            )?;
+            if stats {
+                let names = tset.rules.iter().map(|r| r.rule.head.name.as_str());
+                write!(o, "{}", ruledoku::path::stats_table_of(names, &total, true))?;
+            }
+            bad += failed.len();
+        }
+    }
+    o.flush()?;
+    Ok(Status::invalid_if(bad > 0))
+}
+
+/// A record's puzzle of a type when it can be studied or filtered: read,
+/// and with one solution (by the generic oracle); with the model of its
+/// own constraints (Futoshiki's signs). Otherwise the message for standard
+/// error.
+pub fn usable(
+    model: &Arc<Model>,
+    source: &str,
+    rec: Result<TypedPuzzle, InputError>,
+) -> Result<(Arc<Model>, TypedPuzzle), String> {
+    let p = rec.map_err(|e| e.to_string())?;
+    let m = model.clone();
+    let instance = if p.signs.is_empty() {
+        m
+    } else {
+        Arc::new(m.with_constraints(&p.signs))
     };
-    Outcome {
-        line,
-        stdout,
-        stderr: Some(message),
-        rejected: true,
-        wrong: None,
-        html: job
-            .drawn()
-            .then(|| draw::html::rejected_section(line, puzzle, error)),
-        fatal: None,
+    let live = generic::live_from_givens(&instance, &p.givens);
+    match generic::solve(&instance, &live) {
+        Verdict::Unique(_) => Ok((instance, p)),
+        Verdict::None => Err(format!("{source}:{}: the puzzle has no solution", p.line)),
+        Verdict::Multiple { .. } => Err(format!(
+            "{source}:{}: the puzzle has several solutions",
+            p.line
+        )),
     }
 }

@@ -164,13 +164,6 @@ fn sets_and_options_the_typed_back_end_does_not_serve_are_errors() {
         "{}",
         se.stderr
     );
-    let stats = ruledoku(["solve", "--type", "latin:9", "--stats", &input]);
-    assert_eq!(stats.code, Some(2));
-    assert!(
-        stats.stderr.contains("--stats is not available"),
-        "{}",
-        stats.stderr
-    );
     // Pictures are drawn for every type (tests/draw_typed.rs); `rate`
     // has no --svg.
     let dir = tempfile::tempdir().unwrap();
@@ -385,4 +378,88 @@ fn a_users_own_irregular_type_is_rated_and_verified() {
     ]);
     assert_eq!(path.code, Some(0), "{}", path.stderr);
     insta::assert_snapshot!("jigsaw_6_w4_path", path.stdout);
+}
+
+#[test]
+fn a_refused_set_writes_no_picture_folder() {
+    // The set is checked against the type before `--svg DIR` is made.
+    let input = csp_rules("futoshiki-7.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let pics = dir.path().join("pics");
+    let page = dir.path().join("f.html");
+    let run = ruledoku([
+        "solve",
+        "--type",
+        "futoshiki:7",
+        "--rules",
+        "se",
+        "--svg",
+        pics.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+        &input,
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .starts_with("error: rule set `se` is first-producer"),
+        "{}",
+        run.stderr
+    );
+    assert!(!pics.exists() && !page.exists());
+    // The same run with a set for the type: a picture per step, one page,
+    // the same paths with -j 2 and --stats after each.
+    let ok = ruledoku([
+        "solve",
+        "--type",
+        "futoshiki:7",
+        "--rules",
+        "w",
+        "--no-time",
+        "--stats",
+        "-j",
+        "2",
+        "--svg",
+        pics.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+        &input,
+    ]);
+    assert_eq!(ok.code, Some(0), "{}", ok.stderr);
+    let steps = ok.stdout.lines().filter(|l| l.contains(" ==> ")).count();
+    let svgs = std::fs::read_dir(&pics).unwrap().count();
+    assert_eq!(svgs, steps);
+    // The page: a frame per step, and the start and end of each of the
+    // four puzzles.
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<h2>Line ").count(), 4);
+    assert_eq!(html.matches("<svg").count(), steps + 2 * 4);
+    let plain = ruledoku([
+        "solve",
+        "--type",
+        "futoshiki:7",
+        "--rules",
+        "w",
+        "--no-time",
+        "-j",
+        "1",
+        &input,
+    ]);
+    // Each path is followed by its table (from `rule … calls` to `total`).
+    let mut in_table = false;
+    let mut without_stats = String::new();
+    for l in ok.stdout.lines() {
+        if l.starts_with("rule ") && l.contains(" calls ") {
+            in_table = true;
+        }
+        if !in_table {
+            without_stats.push_str(l);
+            without_stats.push('\n');
+        }
+        if l.starts_with("total ") {
+            in_table = false;
+        }
+    }
+    assert_eq!(ok.stdout.matches("\ntotal ").count(), 4);
+    assert_eq!(without_stats.trim_end(), plain.stdout.trim_end());
 }

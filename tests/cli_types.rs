@@ -83,8 +83,12 @@ fn a_bad_record_of_a_type_is_reported_and_the_batch_goes_on() {
 #[test]
 fn commands_without_types_refuse_them() {
     let input = csp_rules("latin-9.txt");
-    for cmd in ["bench", "filter"] {
-        let run = ruledoku([cmd, "--type", "latin:9", &input]);
+    for args in [
+        vec!["subsume", "--type", "latin:9", "whip[1]", "whip[2]", &input],
+        vec!["classify", "--type", "latin:9", &input],
+    ] {
+        let cmd = args[0];
+        let run = ruledoku(&args);
         assert_eq!(run.code, Some(2), "{cmd}: {}", run.stderr);
         assert!(
             run.stderr

@@ -50,6 +50,7 @@ impl Drawn {
             patterns: true,
             max_memory: None,
             pictures: true,
+            stats: false,
         };
         let run = typed::run(&model, &tset, &p.givens, opts).expect("a frame");
         Drawn {

@@ -111,6 +111,7 @@ mod reader;
 #[cfg(test)]
 mod tests;
 pub mod typed;
+mod typed_stream;
 #[cfg(test)]
 mod typed_tests;
 
@@ -122,6 +123,7 @@ use reader::StrLines;
 pub use crate::grid::geometry::cell_name;
 pub use error::{ErrorKind, House, InputError};
 pub use reader::{PuzzleReader, open};
+pub use typed_stream::{TypedReader, TypedRecord, open_typed};
 
 /// Lines longer than this (in bytes) are no puzzle: a comment, or an error
 /// ("line longer than … bytes") read from their start only.

@@ -35,14 +35,8 @@ pub fn open(path: impl AsRef<Path>) -> io::Result<PuzzleReader<Box<dyn BufRead +
 /// comment), so that memory stays bounded even on endless input such as `/dev/zero`.
 /// A read error is yielded once (kind [`ErrorKind::Io`]) and ends the iteration.
 pub struct PuzzleReader<R: BufRead> {
-    reader: R,
+    pub(super) lines: LineReader<R>,
     asm: Assembler,
-    pub(super) buf: Vec<u8>,
-    line_no: usize,
-    skip_lf: bool,
-    /// The line last returned was cut at `MAX_LINE_BYTES + 1` bytes: its rest is
-    /// skipped before the next line is read.
-    skip_rest: bool,
     done: bool,
 }
 
@@ -50,12 +44,8 @@ impl<R: BufRead> PuzzleReader<R> {
     /// Reads from `reader`; errors name `source_name`.
     pub fn new(source_name: impl Into<String>, reader: R) -> Self {
         PuzzleReader {
-            reader,
+            lines: LineReader::new(reader),
             asm: Assembler::new(source_name),
-            buf: Vec::new(),
-            line_no: 0,
-            skip_lf: false,
-            skip_rest: false,
             done: false,
         }
     }
@@ -67,14 +57,49 @@ impl<R: BufRead> PuzzleReader<R> {
 
     /// Number of lines read so far.
     pub fn lines_read(&self) -> usize {
-        self.line_no
+        self.lines.line_no
+    }
+}
+
+/// The lines of a [`BufRead`], split at `\n`, `\r\n` or `\r` (as [`StrLines`]
+/// splits a string), each kept up to `MAX_LINE_BYTES + 1` bytes.
+pub(super) struct LineReader<R: BufRead> {
+    reader: R,
+    /// The line last read, without its terminator.
+    pub(super) buf: Vec<u8>,
+    /// Lines read so far (the number of the line in `buf`).
+    pub(super) line_no: usize,
+    skip_lf: bool,
+    /// The line last returned was cut at `MAX_LINE_BYTES + 1` bytes: its rest is
+    /// skipped before the next line is read.
+    skip_rest: bool,
+}
+
+impl<R: BufRead> LineReader<R> {
+    pub(super) fn new(reader: R) -> Self {
+        LineReader {
+            reader,
+            buf: Vec::new(),
+            line_no: 0,
+            skip_lf: false,
+            skip_rest: false,
+        }
     }
 
     /// Reads the next line (without terminator) into `self.buf`, keeping at most
-    /// `MAX_LINE_BYTES + 1` bytes of it; `false` at the end. A longer line is returned
-    /// as soon as that many bytes are read (so that its error is reported at once, even
-    /// on endless input), and its rest is skipped by the next call.
-    fn read_line(&mut self) -> io::Result<bool> {
+    /// `MAX_LINE_BYTES + 1` bytes of it, and counts it; `false` at the end. A longer
+    /// line is returned as soon as that many bytes are read (so that its error is
+    /// reported at once, even on endless input), and its rest is skipped by the next
+    /// call.
+    pub(super) fn read_line(&mut self) -> io::Result<bool> {
+        let got = self.read_raw()?;
+        if got {
+            self.line_no += 1;
+        }
+        Ok(got)
+    }
+
+    fn read_raw(&mut self) -> io::Result<bool> {
         self.buf.clear();
         if self.skip_rest {
             self.skip_rest = false;
@@ -171,11 +196,10 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
             if self.done {
                 return None;
             }
-            match self.read_line() {
+            match self.lines.read_line() {
                 Ok(true) => {
-                    self.line_no += 1;
-                    let text = String::from_utf8_lossy(&self.buf);
-                    self.asm.feed(self.line_no, &text);
+                    let text = String::from_utf8_lossy(&self.lines.buf);
+                    self.asm.feed(self.lines.line_no, &text);
                 }
                 Ok(false) => {
                     self.asm.finish();
@@ -183,7 +207,7 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                 }
                 Err(e) => {
                     self.asm.finish();
-                    let line = self.line_no + 1;
+                    let line = self.lines.line_no + 1;
                     let err = self.asm.error(
                         line,
                         None,

@@ -359,9 +359,9 @@ fn reader_memory_is_bounded_on_an_endless_line() {
         vec![(1, "line-too-long")]
     );
     assert!(
-        reader.buf.capacity() <= 2 * (MAX_LINE_BYTES + 1),
+        reader.lines.buf.capacity() <= 2 * (MAX_LINE_BYTES + 1),
         "{}",
-        reader.buf.capacity()
+        reader.lines.buf.capacity()
     );
 }
 

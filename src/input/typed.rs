@@ -135,15 +135,25 @@ fn tokens(l: &str) -> Vec<(&str, usize)> {
 pub fn parse_typed(m: &Model, source: &str, text: &str) -> Vec<Result<TypedPuzzle, InputError>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<(usize, &str)> = StrLines::new(text).collect();
+    parse_lines(m, source, &lines)
+}
+
+/// Parses numbered lines (the whole input, or a stretch of it that starts
+/// where a record starts: [`super::TypedReader`]).
+pub(super) fn parse_lines(
+    m: &Model,
+    source: &str,
+    lines: &[(usize, &str)],
+) -> Vec<Result<TypedPuzzle, InputError>> {
     let mut r = Reader {
         m,
         source: source.to_string(),
         out: Vec::new(),
     };
     if m.spec.puzzle_signs {
-        r.signed(&lines);
+        r.signed(lines);
     } else {
-        r.plain(&lines);
+        r.plain(lines);
     }
     r.out
 }

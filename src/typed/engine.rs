@@ -6,7 +6,7 @@
 use super::frame::{Frame, NoFrame, live_after_givens};
 use super::state::State;
 use super::{Evidence, Form, Found, TypedRule, TypedSet};
-use crate::engine::{Limits, StopReason};
+use crate::engine::{Limits, RuleStats, StopReason};
 use crate::model::{DynBits, Model};
 use crate::rating::Rating;
 use crate::rule::Rule;
@@ -116,6 +116,9 @@ pub struct TypedRun {
     /// ([`Options::pictures`]).
     pub start: Option<Snapshot>,
     pub end: Option<Snapshot>,
+    /// Per rule of the set (in its order): searches, nodes, time, steps
+    /// and conclusions, when [`Options::stats`] asked for them.
+    pub stats: Option<Vec<RuleStats>>,
 }
 
 impl TypedRun {
@@ -150,6 +153,8 @@ pub struct Options {
     /// Keep what each step shows, and the start and end states, for
     /// pictures.
     pub pictures: bool,
+    /// Count searches, nodes, time, steps and conclusions per rule.
+    pub stats: bool,
 }
 
 /// Runs `set` on the puzzle of `model` with `givens` (each cell's given
@@ -189,6 +194,9 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
     let mut st = State::start(frame);
     let mut steps: Vec<TypedStep> = Vec::new();
     let mut hardest: Option<usize> = None;
+    let mut stats = opts
+        .stats
+        .then(|| vec![RuleStats::default(); set.rules.len()]);
     let stop = loop {
         if st.solved(frame) {
             break StopReason::Solved;
@@ -204,7 +212,15 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
         }
         let mut found: Option<(usize, Found<W>)> = None;
         for (ri, r) in set.rules.iter().enumerate() {
-            if let Some(f) = r.first(&mut cx, frame, &st) {
+            let (t0, n0) = (stats.is_some().then(Instant::now), cx.nodes);
+            let first = r.first(&mut cx, frame, &st);
+            if let (Some(t0), Some(s)) = (t0, stats.as_mut()) {
+                let s = &mut s[ri];
+                s.calls += 1;
+                s.nodes += cx.nodes - n0;
+                s.time += t0.elapsed();
+            }
+            if let Some(f) = first {
                 found = Some((ri, f));
                 break;
             }
@@ -243,6 +259,10 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
                 ConclusionKind::Eliminate => st.cands.remove(z),
             }
         }
+        if let Some(s) = stats.as_mut() {
+            s[ri].steps += 1;
+            s[ri].conclusions += zs.len() as u64;
+        }
         let grade = f.grade.unwrap_or_else(|| rule.rule.head.grade());
         if hardest.is_none_or(|h| steps[h].grade.complexity < grade.complexity) {
             hardest = Some(steps.len());
@@ -267,6 +287,7 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
         hardest,
         rating_type: set.rating_type.clone(),
         elapsed: start.elapsed(),
+        stats,
     }
 }
 
