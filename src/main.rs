@@ -161,8 +161,12 @@ enum RulesCmd {
     Check {
         /// Rule files, folders, set files, built-in set names, or `-` for
         /// a rule or set file on standard input.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "rules")]
         paths: Vec<OsString>,
+        /// A set to check, as `--rules` names it on the other commands
+        /// (the same as giving it as a path; may be repeated).
+        #[arg(long, value_name = "SET")]
+        rules: Vec<OsString>,
         /// Also check that each runs on this puzzle type (every rule
         /// portable, or left out for a space or house kind the type has
         /// not).
@@ -1252,7 +1256,12 @@ impl<'a> HtmlPage<'a> {
 fn rules(cmd: RulesCmd) -> Result<Status, Fail> {
     let mut o = io::BufWriter::new(io::stdout().lock());
     let ok = match cmd {
-        RulesCmd::Check { paths, ty } => {
+        RulesCmd::Check {
+            mut paths,
+            rules,
+            ty,
+        } => {
+            paths.extend(rules);
             let model = ty.model()?;
             // Warnings are shown: rules beyond the estimate are measured.
             ruledoku::lang::measure_huge_searches(true);

@@ -223,6 +223,12 @@ fn user_rule_set_is_checked_and_listed() {
     let check = ruledoku(["rules", "check", set]);
     assert_eq!(check.code, Some(0), "{}{}", check.stdout, check.stderr);
     assert_eq!(check.stdout, format!("{set}: ok, 6 rules\n"));
+    // `--rules` names the set as on the other commands.
+    let by_option = ruledoku(["rules", "check", "--rules", set]);
+    assert_eq!(by_option.code, Some(0), "{}", by_option.stderr);
+    assert_eq!(by_option.stdout, check.stdout);
+    let none = ruledoku(["rules", "check"]);
+    assert_eq!(none.code, Some(2));
 
     let list = ruledoku(["rules", "list", "--rules", set]);
     assert_eq!(list.code, Some(0), "{}", list.stderr);
