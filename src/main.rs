@@ -428,7 +428,6 @@ fn main() -> ExitCode {
     // Commands that serve classic 9×9 Sudoku only refuse other types.
     let classic_only = match &cli.cmd {
         Cmd::Subsume(args) => args.ty.classic_only("subsume"),
-        Cmd::Classify(args) => args.ty.classic_only("classify"),
         _ => Ok(()),
     };
     if let Err(e) = classic_only {

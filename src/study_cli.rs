@@ -4,15 +4,20 @@
 
 use super::input_cli::Record;
 use super::{Fail, Input, Results, Status, no_puzzle, progress, records, worker_threads};
-use ruledoku::engine::Limits;
+use ruledoku::engine::{Limits, StopReason};
 use ruledoku::grid::state::State;
+use ruledoku::input::typed::TypedPuzzle;
 use ruledoku::input::{InputError, Puzzle};
+use ruledoku::model::Model;
 use ruledoku::oracle::solver::{self, Solutions};
 use ruledoku::path::counted;
-use ruledoku::ruleset::{self, Library};
+use ruledoku::rating::Rating;
+use ruledoku::ruleset::{self, Library, RuleSet};
 use ruledoku::study::spec::{self, Resolved};
 use ruledoku::study::subsume::{Counts, Example, Mode, PuzzleStudy, Study};
+use ruledoku::typed::{self, TypedSet, engine::Start};
 use serde_json::json;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -591,55 +596,81 @@ pub fn classify(args: &ClassifyArgs) -> Result<Status, Fail> {
         max_time: args.max_seconds,
     };
     let pool = pool(args.jobs)?;
-    let (source, mut recs) = records(&args.input)?;
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let mut tables: Vec<LadderTable> = ladders.iter().map(LadderTable::new).collect();
     let mut dist = rated.as_ref().map(|(label, _)| Distribution::new(label));
     let mut bad = 0usize;
-    each_record(
-        &pool,
-        &mut recs,
-        &source,
-        &mut out,
-        |p| {
-            let start = State::from_masks(&p.masks, &p.givens);
-            let climbs: Vec<Climb> = ladders
-                .iter()
-                .map(|l| climb(l, start, args.all, limits))
-                .collect();
-            let r = rated.as_ref().map(|(_, set)| rate(set, start, limits));
-            (climbs, r)
-        },
-        |out, r| {
-            pb.inc(1);
-            match r {
-                Err(msg) => {
-                    bad += 1;
-                    out.message(&msg)?;
+    // Each record's climbs and rating (or why it could not be run), added
+    // to the tables in input order.
+    let mut take = |out: &mut Results, r: Result<(usize, String, Classified), String>| {
+        pb.inc(1);
+        match r.and_then(|(line, text, c)| c.map(|c| (line, text, c))) {
+            Err(msg) => {
+                bad += 1;
+                out.message(&msg)?;
+            }
+            Ok((line, text, (climbs, r))) => {
+                let mut shown = format!("{line} {text}");
+                for ((t, c), l) in tables.iter_mut().zip(&climbs).zip(&ladders) {
+                    t.add(c);
+                    shown += &format!(" {}", c.word(l));
                 }
-                Ok((p, (climbs, r))) => {
-                    let mut line = format!("{} {}", p.line, p.text);
-                    for ((t, c), l) in tables.iter_mut().zip(&climbs).zip(&ladders) {
-                        t.add(c);
-                        line += &format!(" {}", c.word(l));
-                    }
-                    if let (Some(d), Some(r)) = (dist.as_mut(), r) {
-                        d.add(r);
-                        line += &format!(" {}", r.map_or("-".into(), |r| r.to_string()));
-                    }
-                    if args.each {
-                        out.write(&format!("{line}\n"))?;
-                    }
+                if let (Some(d), Some(r)) = (dist.as_mut(), r) {
+                    d.add(r);
+                    shown += &format!(" {}", r.map_or("-".into(), |r| r.to_string()));
+                }
+                if args.each {
+                    out.write(&format!("{shown}\n"))?;
                 }
             }
-            Ok(())
-        },
-    )?;
-    if let Err(e) = recs.end() {
-        out.finish()?;
-        return Err(e.into());
-    }
+        }
+        Ok(())
+    };
+    let source = match args.ty.model()? {
+        None => {
+            let (source, mut recs) = records(&args.input)?;
+            each_record(
+                &pool,
+                &mut recs,
+                &source,
+                &mut out,
+                |p| {
+                    let start = State::from_masks(&p.masks, &p.givens);
+                    let climbs: Vec<Climb> = ladders
+                        .iter()
+                        .map(|l| climb(l, start, args.all, limits))
+                        .collect();
+                    let r = rated.as_ref().map(|(_, set)| rate(set, start, limits));
+                    Ok((climbs, r))
+                },
+                |out, r| take(out, r.map(|(p, c)| (p.line, p.text, c))),
+            )?;
+            if let Err(e) = recs.end() {
+                out.finish()?;
+                return Err(e.into());
+            }
+            source
+        }
+        Some(m) => {
+            let typed = TypedClassify::new(m, &ladders, rated.as_ref().map(|r| &*r.1), limits)?;
+            let (source, mut recs) = super::input_cli::typed_records(&args.input, &typed.model)?;
+            each_record_of(
+                &pool,
+                &mut recs,
+                &source,
+                &mut out,
+                |src, rec| super::typed_cli::usable(&typed.model, src, rec),
+                |(m, p)| typed.puzzle(&source, m, p, args.all),
+                |out, r| take(out, r.map(|((_, p), c)| (p.line, p.text, c))),
+            )?;
+            if let Err(e) = recs.end() {
+                out.finish()?;
+                return Err(e.into());
+            }
+            source
+        }
+    };
     let studied = tables
         .first()
         .map(|t| t.puzzles)
@@ -745,4 +776,98 @@ pub fn classify(args: &ClassifyArgs) -> Result<Status, Fail> {
         plot::draw(path, &chart)?;
     }
     Ok(Status::invalid_if(bad > 0))
+}
+
+/// A record's climbs of the ladders and its rating (`--rating`/`--rules`),
+/// or why the puzzle could not be run.
+type Classified = Result<
+    (
+        Vec<ruledoku::study::classify::Climb>,
+        Option<Option<Rating>>,
+    ),
+    String,
+>;
+
+/// `classify --type T`: the ladders' rungs and the rating set compiled for
+/// the type, run by the typed back end; each rung goes on from where the
+/// one below stopped ([`typed::engine::Start`]), as on classic Sudoku.
+struct TypedClassify {
+    model: Arc<Model>,
+    /// Per ladder, per rung.
+    rungs: Vec<Vec<TypedSet>>,
+    rated: Option<TypedSet>,
+    limits: Limits,
+}
+
+impl TypedClassify {
+    fn new(
+        m: Model,
+        ladders: &[ruledoku::study::ladder::Ladder],
+        rated: Option<&RuleSet>,
+        limits: Limits,
+    ) -> Result<TypedClassify, String> {
+        let compile = |set: &RuleSet| super::typed_cli::compile(set, &m);
+        let rungs = ladders
+            .iter()
+            .map(|l| {
+                l.rungs
+                    .iter()
+                    .map(|r| {
+                        compile(&r.set)
+                            .map_err(|e| format!("ladder {}, rung {}: {e}", l.name, r.name))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let rated = rated.map(compile).transpose()?;
+        Ok(TypedClassify {
+            model: Arc::new(m),
+            rungs,
+            rated,
+            limits,
+        })
+    }
+
+    /// One puzzle (`m`: the type with the puzzle's own constraints).
+    fn puzzle(&self, source: &str, m: &Arc<Model>, p: &TypedPuzzle, all: bool) -> Classified {
+        use ruledoku::study::classify::climb_with;
+        let why = |e: typed::NoFrame| format!("{source}:{}: {}", p.line, e.0);
+        let start = Start::of(m, &p.givens).map_err(why)?;
+        let opts = typed::engine::Options {
+            limits: self.limits,
+            ..Default::default()
+        };
+        // A run that cannot be made (too many candidates for a frame) is
+        // the record's error, whichever rung meets it.
+        let failed: std::sync::Mutex<Option<String>> = Default::default();
+        let climbs = self
+            .rungs
+            .iter()
+            .map(|sets| {
+                climb_with(
+                    sets.len(),
+                    start.clone(),
+                    all,
+                    |i, s| match typed::engine::run_at(m, &sets[i], s, opts) {
+                        Ok(run) => (run.stop, run.end_start(m, s)),
+                        Err(e) => {
+                            *failed.lock().unwrap() = Some(e.0);
+                            (StopReason::Contradiction, s.clone())
+                        }
+                    },
+                )
+            })
+            .collect();
+        let rating = match &self.rated {
+            None => None,
+            Some(set) => {
+                let run = typed::engine::run_at(m, set, &start, opts).map_err(why)?;
+                Some((run.stop == StopReason::Solved).then(|| run.level()))
+            }
+        };
+        if let Some(e) = failed.into_inner().unwrap() {
+            return Err(format!("{source}:{}: {e}", p.line));
+        }
+        Ok((climbs, rating))
+    }
 }

@@ -463,3 +463,98 @@ fn a_refused_set_writes_no_picture_folder() {
     assert_eq!(ok.stdout.matches("\ntotal ").count(), 4);
     assert_eq!(without_stats.trim_end(), plain.stdout.trim_end());
 }
+
+#[test]
+fn classify_climbs_ladders_on_a_type() {
+    // Each rung goes on from where the one below stopped: the W ladder's
+    // first solving rung is each puzzle's W rating (run from the givens).
+    let input = csp_rules("futoshiki-7.txt");
+    let run = ruledoku([
+        "classify",
+        "--type",
+        "futoshiki:7",
+        "--ladder",
+        "w",
+        "--rating",
+        "W",
+        "--each",
+        &input,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let words: Vec<String> = run
+        .lines()
+        .iter()
+        .take(4)
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            format!("{} {} {}", f[0], f[f.len() - 2], f[f.len() - 1])
+        })
+        .collect();
+    assert_eq!(words, ["1 W13 13", "2 W13 13", "3 W9 9", "4 W2 2"]);
+    assert!(
+        run.has_line("4 puzzles; distribution: 2:1 9:1 13:2"),
+        "{}",
+        run.stdout
+    );
+    // Every rung from the puzzle itself: the same first rungs.
+    let all = ruledoku([
+        "classify",
+        "--type",
+        "futoshiki:7",
+        "--ladder",
+        "w",
+        "--all",
+        "--each",
+        &input,
+    ]);
+    assert_eq!(all.code, Some(0), "{}", all.stderr);
+    let firsts: Vec<&str> = all
+        .lines()
+        .iter()
+        .take(4)
+        .map(|l| l.rsplit(' ').next().unwrap())
+        .collect();
+    assert_eq!(firsts, ["W13", "W13", "W9", "W2"]);
+    // Latin squares on Berthier's L and M ladders (typed chains and
+    // 3D chains over the basic rules).
+    let latin = ruledoku([
+        "classify",
+        "--type",
+        "latin:9",
+        "--ladder",
+        "l",
+        "--ladder",
+        "m",
+        "--each",
+        &csp_rules("latin-9.txt"),
+    ]);
+    assert_eq!(latin.code, Some(0), "{}", latin.stderr);
+    let words: Vec<String> = latin
+        .lines()
+        .iter()
+        .take(6)
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            format!("{} {} {}", f[0], f[2], f[3])
+        })
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "1 L8 M5", "2 L10 M6", "3 - M7", "4 L12 M9", "5 - M9", "6 - -"
+        ]
+    );
+    // A set that does not run on the type, and a bad record.
+    let se = ruledoku(["classify", "--type", "futoshiki:7", "--rules", "se", &input]);
+    assert_eq!(se.code, Some(2));
+    assert!(se.stderr.contains("first-producer"), "{}", se.stderr);
+    let bad = ruledoku_stdin(
+        ["classify", "--type", "latin:4", "--rating", "W", "-"],
+        "12\n",
+    );
+    assert_eq!(bad.code, Some(1));
+    assert_eq!(
+        bad.stderr,
+        "<stdin>:1:1: line has 2 cells, expected 16\n<stdin>: no puzzle could be classified\n"
+    );
+}

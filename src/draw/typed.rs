@@ -161,7 +161,7 @@ impl<'a> TypedPictures<'a> {
             start: snap(&run.start),
             steps: Box::new(self.step_figures(line, run)),
             n: run.steps.len(),
-            end: snap(&run.end),
+            end: self.grid(&run.end),
             texts: Box::new(run.steps.iter().map(|s| s.text(self.model))),
             path,
         })

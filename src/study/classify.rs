@@ -36,19 +36,26 @@ pub struct Climb {
 
 /// Climbs `ladder` from `start` (see the module docs for `all`).
 pub fn climb(ladder: &Ladder, start: State, all: bool, limits: Limits) -> Climb {
-    let n = ladder.rungs.len();
+    climb_with(ladder.rungs.len(), start, all, |i, state| {
+        let run = Runner::new(&ladder.rungs[i].set)
+            .limits(limits)
+            .outcome_only(true)
+            .run(*state);
+        (run.stop, run.state)
+    })
+}
+
+/// Climbs `n` rungs from `start` (see the module docs for `all`), whatever
+/// a state is: `run(i, s)` runs rung `i` from `s` and says how it stopped
+/// and where (puzzle types climb so with the typed back end).
+pub fn climb_with<S>(
+    n: usize,
+    start: S,
+    all: bool,
+    run: impl Fn(usize, &S) -> (StopReason, S),
+) -> Climb {
     if all {
-        let stops: Vec<StopReason> = ladder
-            .rungs
-            .iter()
-            .map(|r| {
-                Runner::new(&r.set)
-                    .limits(limits)
-                    .outcome_only(true)
-                    .run(start)
-                    .stop
-            })
-            .collect();
+        let stops: Vec<StopReason> = (0..n).map(|i| run(i, &start).0).collect();
         let solved: Vec<bool> = stops.iter().map(|&s| s == StopReason::Solved).collect();
         let first = solved.iter().position(|&s| s);
         let limited = stops.iter().position(|&s| limit_stop(s));
@@ -60,12 +67,9 @@ pub fn climb(ladder: &Ladder, start: State, all: bool, limits: Limits) -> Climb 
     }
     let mut state = start;
     let (mut first, mut limited) = (None, None);
-    for (i, r) in ladder.rungs.iter().enumerate() {
-        let run = Runner::new(&r.set)
-            .limits(limits)
-            .outcome_only(true)
-            .run(state);
-        match run.stop {
+    for i in 0..n {
+        let (stop, end) = run(i, &state);
+        match stop {
             StopReason::Solved => {
                 first = Some(i);
                 break;
@@ -75,7 +79,7 @@ pub fn climb(ladder: &Ladder, start: State, all: bool, limits: Limits) -> Climb 
                 limited = Some(i);
                 break;
             }
-            _ => state = run.state,
+            _ => state = end,
         }
     }
     Climb {

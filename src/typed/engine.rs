@@ -112,10 +112,10 @@ pub struct TypedRun {
     pub hardest: Option<usize>,
     pub rating_type: Option<String>,
     pub elapsed: Duration,
-    /// The state at the start and at the end, for pictures
-    /// ([`Options::pictures`]).
+    /// The state at the start, for pictures ([`Options::pictures`]).
     pub start: Option<Snapshot>,
-    pub end: Option<Snapshot>,
+    /// The state the run ended in.
+    pub end: Snapshot,
     /// Per rule of the set (in its order): searches, nodes, time, steps
     /// and conclusions, when [`Options::stats`] asked for them.
     pub stats: Option<Vec<RuleStats>>,
@@ -134,6 +134,20 @@ impl TypedRun {
             self.rating_type.as_deref(),
             self.hardest.map(|h| &self.steps[h].grade),
         )
+    }
+
+    /// Where the run ended, as a start for another set: the values it
+    /// placed join `from`'s givens, its live candidates are the start's.
+    pub fn end_start(&self, model: &Model, from: &Start) -> Start {
+        let mut givens = from.givens.clone();
+        for &z in &self.end.values {
+            givens[model.cand_cell(z)] = Some(model.cand_symbol(z));
+        }
+        let mut live = vec![false; model.n_cands];
+        for z in self.end.cands.iter() {
+            live[z] = true;
+        }
+        Start { givens, live }
     }
 
     /// The name of the most complex rule applied.
@@ -157,6 +171,27 @@ pub struct Options {
     pub stats: bool,
 }
 
+/// Where a run starts: the givens (each cell's symbol, 0-based) and the
+/// candidates live once they are placed. [`TypedRun::end_start`] is where
+/// a run ended, for another set to go on from (`classify` climbs a ladder
+/// so).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Start {
+    pub givens: Vec<Option<usize>>,
+    pub live: Vec<bool>,
+}
+
+impl Start {
+    /// The start of the puzzle of `model` with `givens`, or why its givens
+    /// contradict.
+    pub fn of(model: &Model, givens: &[Option<usize>]) -> Result<Start, NoFrame> {
+        Ok(Start {
+            givens: givens.to_vec(),
+            live: live_after_givens(model, givens)?,
+        })
+    }
+}
+
 /// Runs `set` on the puzzle of `model` with `givens` (each cell's given
 /// symbol, 0-based), or says why its givens contradict.
 pub fn run(
@@ -165,15 +200,26 @@ pub fn run(
     givens: &[Option<usize>],
     opts: Options,
 ) -> Result<TypedRun, NoFrame> {
-    let live = live_after_givens(model, givens)?;
+    run_at(model, set, &Start::of(model, givens)?, opts)
+}
+
+/// Runs `set` from `start` (a puzzle's [`Start::of`], or where a run of it
+/// ended: [`TypedRun::end_start`]).
+pub fn run_at(
+    model: &Arc<Model>,
+    set: &TypedSet,
+    start: &Start,
+    opts: Options,
+) -> Result<TypedRun, NoFrame> {
+    let (givens, live) = (&start.givens, &start.live);
     let mut n = live.iter().filter(|&&b| b).count();
     if set.elements {
-        n = n.max(super::elems::needed(model, &live));
+        n = n.max(super::elems::needed(model, live));
     }
     macro_rules! dispatch {
         ($($w:literal),*) => {
             $(if n <= 64 * $w {
-                let frame = Frame::<$w>::build(model.clone(), givens, &live);
+                let frame = Frame::<$w>::build(model.clone(), givens, live);
                 return Ok(play(&frame, set, opts));
             })*
         };
@@ -278,7 +324,7 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
     };
     TypedRun {
         start: opts.pictures.then(|| snapshot(frame, &State::start(frame))),
-        end: opts.pictures.then(|| snapshot(frame, &st)),
+        end: snapshot(frame, &st),
         stop,
         grid: st.grid(frame),
         cands_start: frame.len(),
