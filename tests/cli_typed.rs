@@ -544,6 +544,25 @@ fn classify_climbs_ladders_on_a_type() {
             "1 L8 M5", "2 L10 M6", "3 - M7", "4 L12 M9", "5 - M9", "6 - -"
         ]
     );
+    // X-Sudoku: the rungs keep the rules over the diagonals' spaces (a
+    // random minimal puzzle that is W5; without the diagonals' hidden
+    // singles the W ladder took it to W8).
+    let dir = tempfile::tempdir().unwrap();
+    let x = dir.path().join("x.yaml");
+    std::fs::write(&x, "size: 9\nblocks: 3x3\ndiagonals: both\n").unwrap();
+    let x = ruledoku([
+        "classify",
+        "--type",
+        x.to_str().unwrap(),
+        "--ladder",
+        "w",
+        "--rating",
+        "W",
+        "--each",
+        "..2.....73...6.....4........1.8..........5.....3.915.........3.48..7.......2.....",
+    ]);
+    assert_eq!(x.code, Some(0), "{}", x.stderr);
+    assert!(x.lines()[0].ends_with(" W5 5"), "{}", x.stdout);
     // A set that does not run on the type, and a bad record.
     let se = ruledoku(["classify", "--type", "futoshiki:7", "--rules", "se", &input]);
     assert_eq!(se.code, Some(2));

@@ -218,6 +218,10 @@ fn rung(
         return Err(err(what, format!("rung {name} has no rule")));
     }
     rules.sort_by_key(|r| r.head.complexity);
+    // Rules over other types' spaces (`dn`, `an`, …) are kept apart: classic
+    // runs never read them, `typed::compile` merges them in.
+    let (foreign, rules): (Vec<_>, Vec<_>) =
+        rules.into_iter().partition(|r| r.head.space.is_some());
     Ok(Rung {
         name: name.to_string(),
         level,
@@ -225,7 +229,7 @@ fn rung(
             name: name.to_string(),
             description: String::new(),
             rules,
-            foreign: Vec::new(),
+            foreign,
             blocked: true,
             warnings: Vec::new(),
             strategy: Default::default(),
@@ -249,7 +253,9 @@ fn union(
                 return Err(err(what, format!("`{spec}`: empty part")));
             }
             let set = lib.link(part, loc).map_err(|e| err(what, e))?;
-            rules.extend(set.rules.iter().cloned());
+            // The rules over other types' spaces too: a rung keeps them
+            // apart, as a set does (`RuleSet::foreign`).
+            rules.extend(set.rules.iter().chain(&set.foreign).cloned());
         }
     }
     dedup(what, rules)
