@@ -659,7 +659,7 @@ fn param(name: &str, default: usize) -> usize {
 /// whips up to 7 on one core:
 /// `RAYON_NUM_THREADS=1 RULEDOKU_CHAIN_FIRST=1001 RULEDOKU_CHAIN_PUZZLES=500
 /// RULEDOKU_CHAIN_MAX=7 cargo test --release --test chain_completeness
-/// whips_up_to -- --ignored --nocapture`. A run compares at least one state
+/// whips_up_to_length_6 -- --ignored --nocapture`. A run compares at least one state
 /// per puzzle on average (the default 2,000 lines: 10,000 states).
 fn assert_complete_on_paths(set: &str, fam: Family, max: usize) {
     let first = param("RULEDOKU_CHAIN_FIRST", 1).max(1);
