@@ -584,10 +584,14 @@ fn puzzles(path: &Path, skip: usize, n: usize) -> Vec<String> {
 }
 
 /// Compares on the paths of `n` puzzles of cbg-000 from line `first`
-/// (the first 1,000 are in `tests/data/`); fails on the first difference,
-/// or when fewer than `min_states` states were compared.
+/// (the first 1,000 are in `tests/data/`), or of the file the
+/// `RULEDOKU_CHAIN_FILE` environment variable names (a puzzle at the start
+/// of each line); fails on the first difference, or when fewer than
+/// `min_states` states were compared.
 fn assert_complete(first: usize, n: usize, set: &str, fam: Family, max: usize, min_states: usize) {
-    let p = if first + n <= 1001 {
+    let p = if let Some(file) = std::env::var_os("RULEDOKU_CHAIN_FILE") {
+        puzzles(Path::new(&file), first - 1, n)
+    } else if first + n <= 1001 {
         puzzles(&data(CBG_SAMPLE), first - 1, n)
     } else {
         puzzles(&shared_data("cbg-000").join("puzzles.txt"), first - 1, n)
@@ -655,7 +659,8 @@ fn param(name: &str, default: usize) -> usize {
 /// line, default 1), `RULEDOKU_CHAIN_PUZZLES` (how many puzzles, default
 /// 2,000) and `RULEDOKU_CHAIN_MAX` (the longest length compared) choose
 /// them; past line 1,000 they read `cbg-000/puzzles.txt` of the shared
-/// data (`RULEDOKU_DATA` names its folder). E.g. lines 1001 to 1500 with
+/// data (`RULEDOKU_DATA` names its folder), and `RULEDOKU_CHAIN_FILE`
+/// names another collection. E.g. lines 1001 to 1500 with
 /// whips up to 7 on one core:
 /// `RAYON_NUM_THREADS=1 RULEDOKU_CHAIN_FIRST=1001 RULEDOKU_CHAIN_PUZZLES=500
 /// RULEDOKU_CHAIN_MAX=7 cargo test --release --test chain_completeness
