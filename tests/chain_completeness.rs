@@ -584,10 +584,14 @@ fn puzzles(path: &Path, skip: usize, n: usize) -> Vec<String> {
 }
 
 /// Compares on the paths of `n` puzzles of cbg-000 from line `first`
-/// (the first 1,000 are in `tests/data/`); fails on the first difference,
-/// or when fewer than `min_states` states were compared.
+/// (the first 1,000 are in `tests/data/`), or of the file the
+/// `RULEDOKU_CHAIN_FILE` environment variable names (a puzzle at the start
+/// of each line); fails on the first difference, or when fewer than
+/// `min_states` states were compared.
 fn assert_complete(first: usize, n: usize, set: &str, fam: Family, max: usize, min_states: usize) {
-    let p = if first + n <= 1001 {
+    let p = if let Some(file) = std::env::var_os("RULEDOKU_CHAIN_FILE") {
+        puzzles(Path::new(&file), first - 1, n)
+    } else if first + n <= 1001 {
         puzzles(&data(CBG_SAMPLE), first - 1, n)
     } else {
         puzzles(&shared_data("cbg-000").join("puzzles.txt"), first - 1, n)
@@ -639,16 +643,47 @@ fn other_chains_up_to_length_4_are_found_whenever_they_exist() {
     }
 }
 
+/// A parameter of the large runs below: the environment variable `name`
+/// (a whole number), or `default` when it is not set.
+fn param(name: &str, default: usize) -> usize {
+    match std::env::var(name) {
+        Ok(v) => v
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v}: not a whole number")),
+        Err(_) => default,
+    }
+}
+
+/// The large runs on cbg-000 paths: `RULEDOKU_CHAIN_FIRST` (the first
+/// line, default 1), `RULEDOKU_CHAIN_PUZZLES` (how many puzzles, default
+/// 2,000) and `RULEDOKU_CHAIN_MAX` (the longest length compared) choose
+/// them; past line 1,000 they read `cbg-000/puzzles.txt` of the shared
+/// data (`RULEDOKU_DATA` names its folder), and `RULEDOKU_CHAIN_FILE`
+/// names another collection. E.g. lines 1001 to 1500 with
+/// whips up to 7 on one core:
+/// `RAYON_NUM_THREADS=1 RULEDOKU_CHAIN_FIRST=1001 RULEDOKU_CHAIN_PUZZLES=500
+/// RULEDOKU_CHAIN_MAX=7 cargo test --release --test chain_completeness
+/// whips_up_to_length_6 -- --ignored --nocapture`. A run compares at least one state
+/// per puzzle on average (the default 2,000 lines: 10,000 states).
+fn assert_complete_on_paths(set: &str, fam: Family, max: usize) {
+    let first = param("RULEDOKU_CHAIN_FIRST", 1).max(1);
+    let n = param("RULEDOKU_CHAIN_PUZZLES", 2000);
+    let max = param("RULEDOKU_CHAIN_MAX", max);
+    let min_states = if (first, n) == (1, 2000) { 10_000 } else { n };
+    assert_complete(first, n, set, fam, max, min_states);
+}
+
 #[test]
 #[ignore = "2,000 cbg-000 puzzles: run with --ignored in release"]
 fn whips_up_to_length_6_on_2000_cbg_000_paths() {
-    assert_complete(1, 2000, "w", WHIP, 6, 10_000);
+    assert_complete_on_paths("w", WHIP, 6);
 }
 
 #[test]
 #[ignore = "2,000 cbg-000 puzzles: run with --ignored in release"]
 fn g_whips_up_to_length_5_on_2000_cbg_000_paths() {
-    assert_complete(1, 2000, "gw", G_WHIP, 5, 10_000);
+    assert_complete_on_paths("gw", G_WHIP, 5);
 }
 
 #[test]

@@ -57,10 +57,13 @@ pub fn data(name: &str) -> PathBuf {
 }
 
 /// The file or folder `name` of the data shared with the other projects
-/// (`../shared/data/`: the whole cbg-000 collection and its ratings), which
+/// (`../shared/data/`, or the folder the `RULEDOKU_DATA` environment
+/// variable names: the whole cbg-000 collection and its ratings), which
 /// only the `--ignored` tests and a few optional checks read.
 pub fn shared_data(name: &str) -> PathBuf {
-    root().join("../shared/data").join(name)
+    std::env::var_os("RULEDOKU_DATA")
+        .map_or_else(|| root().join("../shared/data"), PathBuf::from)
+        .join(name)
 }
 
 /// The text of the shipped rule file `file` (a path under `rules/`).
