@@ -364,6 +364,19 @@ fn bench_measures_a_type() {
     );
 }
 
+/// A filter's CSV rows as `line stop eliminations filter_steps
+/// candidates_left`.
+fn filter_rows(run: &Run) -> Vec<String> {
+    run.lines()
+        .iter()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            format!("{} {} {} {} {}", f[0], f[3], f[4], f[5], f[6])
+        })
+        .collect()
+}
+
 /// `filter --type`: Metcalf's fast filter on a type, and the slow one.
 #[test]
 fn the_fast_filter_runs_on_a_type() {
@@ -388,15 +401,7 @@ fn the_fast_filter_runs_on_a_type() {
     let input = csp_rules("latin-9.txt");
     let latin = ruledoku(["filter", "--type", "latin:9", "-j", "2", "--csv", &input]);
     assert_eq!(latin.code, Some(0), "{}", latin.stderr);
-    let rows: Vec<String> = latin
-        .lines()
-        .iter()
-        .skip(1)
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            format!("{} {} {} {} {}", f[0], f[3], f[4], f[5], f[6])
-        })
-        .collect();
+    let rows = filter_rows(&latin);
     assert_eq!(
         rows,
         [
@@ -412,15 +417,7 @@ fn the_fast_filter_runs_on_a_type() {
     // block on a Latin square) solves all six.
     let slow = ruledoku(["filter", "--type", "latin:9", "--slow", "--csv", &input]);
     assert_eq!(slow.code, Some(0), "{}", slow.stderr);
-    let rows: Vec<String> = slow
-        .lines()
-        .iter()
-        .skip(1)
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            format!("{} {} {} {} {}", f[0], f[3], f[4], f[5], f[6])
-        })
-        .collect();
+    let rows = filter_rows(&slow);
     assert_eq!(
         rows,
         [
