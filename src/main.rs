@@ -425,14 +425,6 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    // Commands that serve classic 9×9 Sudoku only refuse other types.
-    let classic_only = match &cli.cmd {
-        Cmd::Subsume(args) => args.ty.classic_only("subsume"),
-        _ => Ok(()),
-    };
-    if let Err(e) = classic_only {
-        return exit_code(Err(e));
-    }
     let result = match cli.cmd {
         Cmd::Check {
             file,

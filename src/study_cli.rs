@@ -14,7 +14,8 @@ use ruledoku::path::counted;
 use ruledoku::rating::Rating;
 use ruledoku::ruleset::{self, Library, RuleSet};
 use ruledoku::study::spec::{self, Resolved};
-use ruledoku::study::subsume::{Counts, Example, Mode, PuzzleStudy, Study};
+use ruledoku::study::subsume::typed::{TypedExample, TypedStudy};
+use ruledoku::study::subsume::{Counts, Example, Mode, Study};
 use ruledoku::typed::{self, TypedSet, engine::Start};
 use serde_json::json;
 use std::sync::Arc;
@@ -240,7 +241,6 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
     let b = spec::resolve(&args.b, &mut lib, &universe).map_err(|e| format!("B: {e}"))?;
     let path = ruleset::load(&args.path_rules).map_err(|e| format!("--path-rules: {e}"))?;
     let pool = pool(args.jobs)?;
-    let (source, mut recs) = records(&args.input)?;
     let mode = if args.closure {
         Mode::Closure
     } else {
@@ -252,71 +252,136 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
     let max_cx = args
         .max_counterexamples
         .or_else(|| (!args.every_counterexample && args.examples > 0).then_some(args.examples));
-    let study = Study {
-        a: &a.rules,
-        b: &b.rules,
-        mode,
-        path: &path,
-        examples: args.examples,
-        limits: Limits {
-            max_steps: None,
-            max_time: args.max_seconds,
-        },
-        max_memory: Some(args.max_memory / workers),
-        max_counterexamples: max_cx,
-        every_state: args.every_state,
-    };
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let mut total = Counts::default();
     let mut bad = 0usize;
-    let mut examples: Vec<(usize, String, Example)> = Vec::new();
+    let mut examples: Vec<(usize, String, Shown)> = Vec::new();
     // The line of the puzzle where --max-counterexamples was reached: the
     // puzzles after it are neither studied nor counted.
     let stop_line = AtomicUsize::new(usize::MAX);
     let mut stopped_at: Option<usize> = None;
-    each_record(
-        &pool,
-        &mut recs,
-        &source,
-        &mut out,
-        |p| {
-            (p.line <= stop_line.load(Ordering::Relaxed))
-                .then(|| study.puzzle(State::from_masks(&p.masks, &p.givens)))
-        },
-        |out, r| {
-            pb.inc(1);
-            match r {
-                Err(msg) => {
-                    bad += 1;
-                    out.message(&msg)?;
+    // Each record's study (`None`: after the stop line), in input order.
+    let mut take = |out: &mut Results, r: Result<(usize, String, Studied), String>| {
+        pb.inc(1);
+        match r.and_then(|(line, text, s)| match s {
+            Some(Err(e)) => Err(e),
+            Some(Ok(s)) => Ok((line, text, Some(s))),
+            None => Ok((line, text, None)),
+        }) {
+            Err(msg) => {
+                bad += 1;
+                out.message(&msg)?;
+            }
+            Ok((line, _, _)) if stopped_at.is_some_and(|l| line > l) => {}
+            Ok((_, _, None)) => {}
+            Ok((line, text, Some((counts, ex)))) => {
+                total.add(&counts);
+                for e in ex {
+                    if examples.len() < args.examples {
+                        examples.push((line, text.clone(), e));
+                    }
                 }
-                Ok((p, _)) if stopped_at.is_some_and(|l| p.line > l) => {}
-                Ok((_, None)) => {}
-                Ok((
-                    p,
-                    Some(PuzzleStudy {
-                        counts,
-                        examples: ex,
-                        ..
-                    }),
-                )) => {
-                    total.add(&counts);
-                    for e in ex {
-                        if examples.len() < args.examples {
-                            examples.push((p.line, p.text.clone(), e));
-                        }
-                    }
-                    if max_cx.is_some_and(|n| total.states_missed >= n as u64) {
-                        stopped_at = Some(p.line);
-                        stop_line.store(p.line, Ordering::Relaxed);
-                    }
+                if max_cx.is_some_and(|n| total.states_missed >= n as u64) {
+                    stopped_at = Some(line);
+                    stop_line.store(line, Ordering::Relaxed);
                 }
             }
-            Ok(())
-        },
-    )?;
-    if let Err(e) = recs.end() {
+        }
+        Ok(())
+    };
+    let limits = Limits {
+        max_steps: None,
+        max_time: args.max_seconds,
+    };
+    let max_memory = Some(args.max_memory / workers);
+    let (source, recs) = match args.ty.model()? {
+        None => {
+            let study = Study {
+                a: &a.rules,
+                b: &b.rules,
+                mode,
+                path: &path,
+                examples: args.examples,
+                limits,
+                max_memory,
+                max_counterexamples: max_cx,
+                every_state: args.every_state,
+            };
+            let (source, mut recs) = records(&args.input)?;
+            each_record(
+                &pool,
+                &mut recs,
+                &source,
+                &mut out,
+                |p| {
+                    (p.line <= stop_line.load(Ordering::Relaxed)).then(|| {
+                        let s = study.puzzle(State::from_masks(&p.masks, &p.givens));
+                        Ok((s.counts, s.examples.into_iter().map(Shown::of).collect()))
+                    })
+                },
+                |out, r| take(out, r.map(|(p, s)| (p.line, p.text, s))),
+            )?;
+            (source, Ended::Classic(recs))
+        }
+        Some(m) => {
+            let compile = |what: &str, r: &Resolved| {
+                let set = RuleSet {
+                    name: r.spec.clone(),
+                    description: String::new(),
+                    rules: r.rules.clone(),
+                    foreign: Vec::new(),
+                    blocked: true,
+                    warnings: Vec::new(),
+                    strategy: Default::default(),
+                    assumes_unique: false,
+                    rating_type: None,
+                };
+                super::typed_cli::compile(&set, &m).map_err(|e| format!("{what}: {e}"))
+            };
+            let (ta, tb) = (compile("A", &a)?, compile("B", &b)?);
+            let tpath =
+                super::typed_cli::compile(&path, &m).map_err(|e| format!("--path-rules: {e}"))?;
+            let study = TypedStudy {
+                a: &ta,
+                b: &tb,
+                mode,
+                path: &tpath,
+                examples: args.examples,
+                limits,
+                max_memory,
+                max_counterexamples: max_cx,
+                every_state: args.every_state,
+            };
+            let model = Arc::new(m);
+            let (source, mut recs) = super::input_cli::typed_records(&args.input, &model)?;
+            each_record_of(
+                &pool,
+                &mut recs,
+                &source,
+                &mut out,
+                |src, rec| super::typed_cli::usable(&model, src, rec),
+                |(m, p)| {
+                    (p.line <= stop_line.load(Ordering::Relaxed)).then(|| {
+                        let why = |e: typed::NoFrame| format!("{source}:{}: {}", p.line, e.0);
+                        let start = Start::of(m, &p.givens).map_err(why)?;
+                        let s = study.puzzle(m, &start).map_err(why)?;
+                        Ok((
+                            s.counts,
+                            s.examples.into_iter().map(Shown::of_typed).collect(),
+                        ))
+                    })
+                },
+                |out, r| take(out, r.map(|((_, p), s)| (p.line, p.text, s))),
+            )?;
+            (source, Ended::Typed(recs))
+        }
+    };
+    let ended = match recs {
+        Ended::Classic(r) => r.end(),
+        Ended::Typed(r) => r.end(),
+    };
+    if let Err(e) = ended {
         out.finish()?;
         return Err(e.into());
     }
@@ -340,8 +405,8 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
         let ex: Vec<_> = examples
             .iter()
             .map(|(line, puzzle, e)| {
-                json!({"line": line, "puzzle": puzzle, "state": e.state.pencil_marks(),
-                       "step": e.step, "missed": e.missed.texts(), "partial": e.partial})
+                json!({"line": line, "puzzle": puzzle, "state": e.state,
+                       "step": e.step, "missed": e.missed, "partial": e.partial})
             })
             .collect();
         let side = |r: &Resolved| json!({"spec": r.spec, "rules": r.names()});
@@ -363,6 +428,48 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
         Verdict::No => Status::Verdict,
         Verdict::NotShown => Status::Invalid,
     })
+}
+
+/// A puzzle's study as the report needs it: its counts and its
+/// counter-examples, or why the puzzle could not be studied; `None` for a
+/// puzzle after the one where the study stopped.
+type Studied = Option<Result<(Counts, Vec<Shown>), String>>;
+
+/// The input a study read, to be checked for a read error at its end.
+enum Ended {
+    Classic(Input),
+    Typed(Input<Result<TypedPuzzle, InputError>>),
+}
+
+/// A counter-example as the report prints it, classic or typed.
+struct Shown {
+    /// The state, one field per cell (pencil marks).
+    state: String,
+    /// A's step there, as a path prints it (empty: not searched again).
+    step: String,
+    /// What B missed there.
+    missed: Vec<String>,
+    partial: bool,
+}
+
+impl Shown {
+    fn of(e: Example) -> Shown {
+        Shown {
+            state: e.state.pencil_marks(),
+            step: e.step,
+            missed: e.missed.texts(),
+            partial: e.partial,
+        }
+    }
+
+    fn of_typed(e: TypedExample) -> Shown {
+        Shown {
+            state: e.state,
+            step: e.step,
+            missed: e.missed,
+            partial: e.partial,
+        }
+    }
 }
 
 /// What a study shows.
@@ -397,7 +504,7 @@ fn text_report(
     bad: usize,
     total: &Counts,
     stopped_at: Option<usize>,
-    examples: &[(usize, String, Example)],
+    examples: &[(usize, String, Shown)],
     verdict: Verdict,
 ) -> String {
     let mut t = String::new();
@@ -467,7 +574,7 @@ fn text_report(
     for (i, (line, puzzle, e)) in examples.iter().enumerate() {
         t += &format!("counter-example {}: {source}:{line}\n", i + 1);
         t += &format!("  puzzle: {puzzle}\n");
-        t += &format!("  state: {}\n", e.state.pencil_marks());
+        t += &format!("  state: {}\n", e.state);
         if e.step.is_empty() {
             t += "  A: (its step was not searched for again: the time limit)\n";
         } else {
@@ -475,7 +582,7 @@ fn text_report(
         }
         t += &format!(
             "  B misses: {}{}\n",
-            e.missed.texts().join(", "),
+            e.missed.join(", "),
             if e.partial {
                 " (the study stopped at this state: A's other rules were not searched)"
             } else {

@@ -57,19 +57,6 @@ impl TypeOpt {
     pub fn wants_typed(&self) -> bool {
         !matches!(self.model(), Ok(None))
     }
-
-    /// A usage error unless the type is classic 9×9 Sudoku: `command` does
-    /// not serve other types yet.
-    pub fn classic_only(&self, command: &str) -> Result<(), Fail> {
-        match self.model()? {
-            None => Ok(()),
-            Some(m) => Err(Fail::Error(format!(
-                "`{command}` does not support puzzle type `{}` yet: it works on classic 9×9 \
-                 Sudoku only (`check` and `generate` take every type)",
-                m.name()
-            ))),
-        }
-    }
 }
 
 /// The `--type` value under which each record is an f-puzzles puzzle

@@ -577,3 +577,108 @@ fn classify_climbs_ladders_on_a_type() {
         "<stdin>:1:1: line has 2 cells, expected 16\n<stdin>: no puzzle could be classified\n"
     );
 }
+
+#[test]
+fn subsume_studies_rules_on_a_type() {
+    // Latin squares have rows and columns: an X-Wing is a whip there too,
+    // and a whip[3] is not an X-Wing (the first counter-example, exactly).
+    let latin = csp_rules("latin-9.txt");
+    let run = ruledoku(["subsume", "--type", "latin:9", "x-wing", "whip", &latin]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for line in [
+        "puzzles: 6 studied, 0 not studied",
+        "states examined: 177 (where no single applies; 275 before a single not examined: --every-state)",
+        "A concludes at 6 states: 11 eliminations, 0 assertions",
+        "B misses: 0 eliminations, 0 assertions (at 0 states, in 0 puzzles)",
+        "result: A ⊆ B on every state examined",
+    ] {
+        assert!(run.has_line(line), "{line}\n{}", run.stdout);
+    }
+    let run = ruledoku([
+        "subsume",
+        "--type",
+        "latin:9",
+        "whip[..3]",
+        "x-wing",
+        "--examples",
+        "1",
+        &latin,
+    ]);
+    assert_eq!(run.code, Some(4), "{}", run.stderr);
+    for line in [
+        "counter-example 1: ".to_string() + &latin + ":1",
+        "  A: whip[3]: r1c1{n7 n1} - c3n1{r1 r6} - r6c2{n1 .} ==> r1c2 ≠ 7".into(),
+        "  B misses: r1c2 ≠ 7".into(),
+        "result: A ⊄ B".into(),
+    ] {
+        assert!(run.has_line(&line), "{line}\n{}", run.stdout);
+    }
+    // The state is the type's pencil marks: 81 cells, givens as they are.
+    let state = run
+        .lines()
+        .into_iter()
+        .find_map(|l| l.strip_prefix("  state: ").map(str::to_string))
+        .unwrap();
+    let cells: Vec<&str> = state.split(' ').collect();
+    assert_eq!(cells.len(), 81);
+    assert_eq!(&cells[..5], ["17", "1278", "123467", "467", "5"]);
+    // B to its fixpoint covers more than B's direct matches.
+    let counts = |closure: bool| {
+        let mut args = vec![
+            "subsume",
+            "--type",
+            "latin:9",
+            "whip[3]",
+            "basic+whip[..2]",
+            "--every-counterexample",
+            "--examples",
+            "0",
+        ];
+        if closure {
+            args.push("--closure");
+        }
+        args.push(&latin);
+        let run = ruledoku(args);
+        assert_eq!(run.code, Some(4), "{}", run.stderr);
+        assert!(run.has_line("A concludes at 27 states: 96 eliminations, 0 assertions"));
+        run.lines()
+            .into_iter()
+            .find(|l| l.starts_with("B misses: "))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        counts(false),
+        "B misses: 47 eliminations, 0 assertions (at 16 states, in 6 puzzles)"
+    );
+    assert_eq!(
+        counts(true),
+        "B misses: 34 eliminations, 0 assertions (at 9 states, in 4 puzzles)"
+    );
+    // Futoshiki: a whip over one kind of variable is a whip.
+    let futo = csp_rules("futoshiki-7.txt");
+    let run = ruledoku([
+        "subsume",
+        "--type",
+        "futoshiki:7",
+        "whip-rc[2]",
+        "whip[2]",
+        "--json",
+        &futo,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["subsumed"], true);
+    assert_eq!(v["counts"]["states"], 400);
+    assert_eq!(v["counts"]["states_with_a"], 266);
+    assert_eq!(v["counts"]["a_eliminations"], 2588);
+    // A set that cannot run on the type is an error before any puzzle.
+    let run = ruledoku(["subsume", "--type", "latin:9", "x-wing", "se", &latin]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("B: rule set `se` does not run on type `latin:9`"),
+        "{}",
+        run.stderr
+    );
+}

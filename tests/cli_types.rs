@@ -81,20 +81,6 @@ fn a_bad_record_of_a_type_is_reported_and_the_batch_goes_on() {
 }
 
 #[test]
-fn commands_without_types_refuse_them() {
-    let input = csp_rules("latin-9.txt");
-    let run = ruledoku(["subsume", "--type", "latin:9", "whip[1]", "whip[2]", &input]);
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(
-        run.stderr
-            .contains("`subsume` does not support puzzle type `latin:9` yet"),
-        "{}",
-        run.stderr
-    );
-    assert!(run.stdout.is_empty());
-}
-
-#[test]
 fn type_files_that_are_no_type_are_errors() {
     let input = csp_rules("latin-9.txt");
     let zero = ruledoku(["check", "--type", "/dev/zero", &input]);

@@ -54,6 +54,7 @@ use crate::model::Model;
 use crate::rule::Rule;
 use crate::ruleset::RuleSet;
 use crate::search::{ConclusionKind, Grade, SearchCx, SearcherKind};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 /// One match of a typed rule on a state.
@@ -116,6 +117,52 @@ impl TypedRule {
             Form::Chain(c) => c.first(cx, frame, st),
             Form::Trial(t) => t.first(cx, frame, st),
         }
+    }
+
+    /// Every match of the rule on `st`, until `f` breaks: each variable or
+    /// pattern match, each chain target (with its first chain), each trial
+    /// hint in report order. A search the context stopped ends early
+    /// (`cx.interrupted()` tells).
+    pub fn each<const W: usize>(
+        &self,
+        cx: &mut SearchCx,
+        frame: &Frame<W>,
+        st: &State<W>,
+        f: &mut dyn FnMut(Found<W>) -> ControlFlow<()>,
+    ) {
+        let found = match &self.form {
+            Form::Var(v) => return v.each(cx, frame, st, f),
+            Form::Pattern(p) => return p.each(cx, frame, st, f),
+            Form::Chain(c) => c.all(cx, frame, st).unwrap_or_default(),
+            Form::Trial(t) => t.matches(cx, frame, st),
+        };
+        for x in found {
+            if f(x).is_break() {
+                return;
+            }
+        }
+    }
+
+    /// [`TypedRule::each`], a chain rule searching the targets of
+    /// `chain_targets` only (a chain concludes its target's elimination;
+    /// the other forms give all their matches).
+    pub fn each_for<const W: usize>(
+        &self,
+        cx: &mut SearchCx,
+        frame: &Frame<W>,
+        st: &State<W>,
+        chain_targets: &BitSet<W>,
+        f: &mut dyn FnMut(Found<W>) -> ControlFlow<()>,
+    ) {
+        match &self.form {
+            Form::Chain(c) => c.each_target(cx, frame, st, chain_targets, f),
+            _ => self.each(cx, frame, st, f),
+        }
+    }
+
+    /// Whether the rule is a chain rule.
+    pub fn is_chain(&self) -> bool {
+        matches!(self.form, Form::Chain(_))
     }
 
     /// The match's pattern in SudoRules notation (empty for singles).

@@ -47,6 +47,7 @@
 //! missed only when B's searches for it all ended.
 
 mod cover;
+pub mod typed;
 
 pub use cover::{Conclusions, cover_targets, depending_on, missed, removed};
 
@@ -169,14 +170,15 @@ pub enum Stopped {
     Counterexamples,
 }
 
-/// One puzzle's study.
+/// One puzzle's study (its counter-examples: [`Example`] on classic
+/// Sudoku, [`typed::TypedExample`] on another type).
 #[derive(Clone, Debug)]
-pub struct PuzzleStudy {
+pub struct PuzzleStudy<E = Example> {
     pub counts: Counts,
     /// How the resolution path ended.
     pub stop: StopReason,
     /// The first counter-examples along the path (at most the number asked).
-    pub examples: Vec<Example>,
+    pub examples: Vec<E>,
     /// Why the study ended early, if it did.
     pub stopped: Option<Stopped>,
 }

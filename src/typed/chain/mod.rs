@@ -27,6 +27,7 @@ use crate::model::Model;
 use crate::search::chain::{ChainEvidence, ChainSpec, Ending, Link, Linking};
 use crate::search::{ConclusionKind, SearchCx};
 use bfs::Buffers;
+use std::ops::ControlFlow;
 
 /// A chain rule of one length, for the typed back end.
 #[derive(Clone, Debug)]
@@ -143,6 +144,34 @@ impl TypedChain {
         }
         buf.release(cx);
         Some(out)
+    }
+
+    /// Each target of `targets` (the live ones, in increasing order) for
+    /// which a chain of the spec exists, with the first chain found for it,
+    /// until `f` breaks or the search context stops the search.
+    pub fn each_target<const W: usize>(
+        &self,
+        cx: &mut SearchCx,
+        frame: &Frame<W>,
+        st: &State<W>,
+        targets: &BitSet<W>,
+        f: &mut dyn FnMut(Found<W>) -> ControlFlow<()>,
+    ) {
+        if !(1..64).contains(&self.spec.length) {
+            return;
+        }
+        let mut buf = Buffers::default();
+        for z in targets.and(&st.cands).iter() {
+            if let Some(found) = self.bfs(cx, frame, st, z, &mut buf)
+                && f(found).is_break()
+            {
+                break;
+            }
+            if cx.interrupted() {
+                break;
+            }
+        }
+        buf.release(cx);
     }
 
     fn space_ok<const W: usize>(&self, frame: &Frame<W>, v: usize) -> bool {
