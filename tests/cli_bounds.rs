@@ -379,6 +379,25 @@ fn max_seconds_stops_a_long_evaluation() {
 "
         )
     );
+    // The typed back end stops inside the evaluation too (a Latin square
+    // of CSP-Rules' examples: it used to run on for minutes).
+    let latin = "....5....45.1..2.66.9..21.524.8..3.139..148.28..2.3...53.9..61...8.....396.3.15.8";
+    let started = Instant::now();
+    let run = ruledoku([
+        "rate",
+        "--type",
+        "latin:9",
+        "--no-time",
+        "--rules",
+        f,
+        "--max-seconds",
+        "0.5",
+        latin,
+    ]);
+    let took = started.elapsed();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout, format!("1 {latin} time-limit - - -\n"));
+    assert!(took < Duration::from_secs(10), "{took:?}");
     // One quantifier over the grid per binding is no warning.
     let one = NESTED.replace(
         "count(A in grid: count(B in grid: count(D in grid: count(E in grid: A < E and B < D) > 0) > 0) > 0) > 100000",

@@ -11,6 +11,7 @@ use super::super::frame::Frame;
 use super::super::state::State;
 use super::expr::{E, QuantX, X};
 use crate::grid::bits::BitSet;
+use crate::search::Clock;
 use crate::search::pattern::{CmpOp, Geo, IntOp, Quant, SetOp};
 
 /// A value.
@@ -59,6 +60,10 @@ pub struct Env<'a, const W: usize> {
     pub st: &'a State<W>,
     pub vals: &'a mut [V<W>],
     pub undefined: bool,
+    /// The search's clock, charged with the members quantifiers look at
+    /// when it counts them (a deadline or a budget); `None` when
+    /// rendering.
+    pub clock: Option<&'a mut Clock>,
 }
 
 impl<const W: usize> Env<'_, W> {
@@ -277,9 +282,25 @@ impl<const W: usize> Env<'_, W> {
         }
     }
 
+    /// Charges `n` members of a quantifier's domain to the clock, when it
+    /// counts them: `true` (and the value undefined) when the search must
+    /// stop.
+    #[inline]
+    fn charge(&mut self, n: usize) -> bool {
+        let stop = match self.clock.as_deref_mut() {
+            Some(c) => c.counts_evaluation() && c.charge(n as u64),
+            None => false,
+        };
+        self.undefined |= stop;
+        stop
+    }
+
     /// A quantifier's or a fold's value.
     fn quant(&mut self, q: &QuantX) -> V<W> {
         let dom = self.set_of(&q.domain);
+        if self.charge(dom.len()) {
+            return V::Bool(false);
+        }
         if dom.is_empty() {
             return match q.q {
                 Quant::All | Quant::None => V::Bool(true),

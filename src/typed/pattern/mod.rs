@@ -229,6 +229,7 @@ impl PatternRule {
             st: before,
             vals: &mut vals,
             undefined: false,
+            clock: None,
         };
         let mut out = String::new();
         for p in &self.show {
@@ -290,6 +291,7 @@ impl<const W: usize> Search<'_, W> {
             st: self.st,
             vals: &mut self.vals,
             undefined: false,
+            clock: Some(&mut self.cx.clock),
         }
     }
 
