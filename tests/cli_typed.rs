@@ -151,7 +151,7 @@ fn sets_and_options_the_typed_back_end_does_not_serve_are_errors() {
     assert!(
         adv.stderr
             .contains("rule set `advanced` does not run on type `jigsaw`")
-            && adv.stderr.contains("rule `avoidable-rectangle-type-2` (")
+            && adv.stderr.contains("rule `empty-rectangle-column-pair` (")
             && adv.stderr.contains("needs regular blocks"),
         "{}",
         adv.stderr

@@ -85,9 +85,11 @@ fn basic_paths_are_the_classic_ones() {
 
 #[test]
 fn advanced_paths_are_the_classic_ones() {
-    // Single-digit patterns, W-Wing, uniqueness and Avoidable
-    // Rectangles: `decided`, `givens`, `value`, quantifiers.
-    assert_eq!(same_paths("advanced", 100), 66);
+    // Single-digit patterns, Empty Rectangle, W-Wing, uniqueness and
+    // Avoidable Rectangles, Sue de Coq, XY-Chains, ALS-XZ, Franken and
+    // Mutant fish: `decided`, `givens`, `value`, quantifiers, folds, chain
+    // rules.
+    assert_eq!(same_paths("advanced", 100), 80);
 }
 
 #[test]
@@ -107,5 +109,5 @@ fn pattern_paths_are_the_classic_ones_on_1000_puzzles() {
         .iter()
         .map(|s| same_paths(s, 1000))
         .collect();
-    assert_eq!(solved, [576, 645, 706]);
+    assert_eq!(solved, [576, 645, 849]);
 }

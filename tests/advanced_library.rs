@@ -1,0 +1,341 @@
+//! The `advanced` rule library (rules/advanced/, issue 28): for each
+//! technique, a cbg-000 puzzle whose `advanced` path uses it, and the
+//! exact first step it makes there (pattern and eliminations). The
+//! library's soundness is refereed with `--verify` over cbg-000 and
+//! hard-972 (docs/advanced.md gives the hit counts).
+
+mod common;
+
+use common::matches::matches_shown;
+use common::{ruledoku, shared_data, shipped};
+use ruledoku::engine::{self, Limits};
+use ruledoku::grid::geometry::{cand, cell};
+use ruledoku::grid::state::State;
+use ruledoku::lang::compile_source;
+use ruledoku::path::render_run;
+use ruledoku::{input, ruleset};
+
+/// The lines of the `advanced` path of a puzzle that are steps of a rule
+/// whose name starts with `rule`.
+fn steps_of(puzzle: &str, rule: &str) -> Vec<String> {
+    let set = ruleset::load("advanced").unwrap();
+    let p = input::parse_puzzle(puzzle).unwrap();
+    let run = engine::run(
+        &set,
+        State::from_masks(&p.masks, &p.givens),
+        Limits::default(),
+    );
+    render_run(&p.text, &set, &run)
+        .lines()
+        .filter(|l| l.starts_with(rule))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Puzzle 975 of cbg-000: two Empty Rectangles, each with a conjugate
+/// pair in column 1 (box 9's 5s lie in row 9 and column 9; r9c1 = r5c1
+/// on 5, so r5c9 is not 5).
+#[test]
+fn empty_rectangle() {
+    let p = ".23.567.94.6......7....1.6.23.9....1....43...9.......7...8.54..6..3..91.....6....";
+    assert_eq!(
+        steps_of(p, "empty-rectangle"),
+        [
+            "empty-rectangle-column-pair: n5b9 r9c9 n5r9c1=n5r5c1 ==> r5c9 ≠ 5",
+            "empty-rectangle-column-pair: n8b6 r5c7 n8r5c1=n8r9c1 ==> r9c7 ≠ 8",
+        ]
+    );
+}
+
+/// Puzzle 3 of cbg-000: box 6's 9s lie in row 6 and column 8, and r7c8 =
+/// r7c4 is a conjugate pair in row 7: r6c4 is not 9.
+#[test]
+fn empty_rectangle_with_a_row_pair() {
+    let p = ".23..6.8......91...8.1..4..2.......7...8.....678.1......7.3.2...3...4.7....5.1.6.";
+    assert_eq!(
+        steps_of(p, "empty-rectangle"),
+        ["empty-rectangle-row-pair: n9b6 r6c8 n9r7c8=n9r7c4 ==> r6c4 ≠ 9"]
+    );
+}
+
+/// Unique Rectangle type 2: floor r3c1 r3c3 {7 9}, roof r5c1 r5c3 with the
+/// extra 6: no cell seeing both roof cells (row 5, block 4) holds 6.
+#[test]
+fn unique_rectangle_type_2() {
+    let p = ".2.4..7.94....91...8.1...6.........7....3251...8.6..4...429....5......34.....59..";
+    assert_eq!(
+        steps_of(p, "unique-rectangle-type-2"),
+        [
+            "unique-rectangle-type-2: {n7 n9} {r3c1 r3c3} {r5c1 r5c3}+{n6} ==> r5c9 ≠ 6, r4c3 ≠ 6, r4c2 ≠ 6, r4c1 ≠ 6"
+        ]
+    );
+}
+
+/// Unique Rectangle type 3: the roof's extra digits {4 5} with r7c8 and r8c8
+/// make a naked triple {4 5 9} in column 8.
+#[test]
+fn unique_rectangle_type_3() {
+    let p = "....5....45......37.9.2346...49..817.7....9..9........3....1..8....37.....15.2...";
+    assert_eq!(
+        steps_of(p, "unique-rectangle-type-3"),
+        [
+            "unique-rectangle-type-3-with-2-cells: {n2 n3} {r5c4 r6c4} {r5c8 r6c8}+{n4 n5} c8: {r7c8 r8c8}{n4 n5 n9} ==> r2c8 ≠ 9"
+        ]
+    );
+}
+
+/// Unique Rectangle type 4: 1 lies only in the roof cells in column 2, so
+/// neither roof cell is 7.
+#[test]
+fn unique_rectangle_type_4() {
+    let p = "1...56.8.4.....1....9..346............8..561..9.2..8.756.....7.....9......261....";
+    assert_eq!(
+        steps_of(p, "unique-rectangle-type-4"),
+        ["unique-rectangle-type-4: {n1 n7} {r4c3 r8c3} {r4c2 r8c2} n1c2 ==> r8c2 ≠ 7, r4c2 ≠ 7"]
+    );
+}
+
+/// Unique Rectangle type 6: floor r2c4 r5c5 {7 9} on a diagonal; 7 lies
+/// only in the rectangle in rows 2 and 5, so neither roof cell is 7.
+#[test]
+fn unique_rectangle_type_6() {
+    let p = ".23...7.94.....1........46..378.5.4..6......8.9.63.........7...67.3.1..2....6..1.";
+    assert_eq!(
+        steps_of(p, "unique-rectangle-type-6"),
+        [
+            "unique-rectangle-type-6-in-rows: {n7 n9} {r2c4 r5c5} {r2c5 r5c4} n7{r2 r5} ==> r5c4 ≠ 7, r2c5 ≠ 7"
+        ]
+    );
+}
+
+/// Hidden Rectangle: r3c8 {6 7}; 6 lies only in the rectangle in r1c6's
+/// row and column, so r1c6 is not 7.
+#[test]
+fn hidden_rectangle() {
+    let p = "...4....94.6.8.12.....2.4..2.49..6...98.6....6........5.......7....95..293...1.4.";
+    assert_eq!(
+        steps_of(p, "hidden-rectangle"),
+        ["hidden-rectangle: {n6 n7} r3c8 r3c6 r1c8 r1c6 n6 ==> r1c6 ≠ 7"]
+    );
+}
+
+/// Sue de Coq: r8c3 r9c3 {2 4 7 8} in column 3 and block 7, with r4c3 r5c3
+/// {4 5 8} in the column and r7c2 {2 7} in the block.
+#[test]
+fn sue_de_coq() {
+    let p = "1..4.6..945.....23..........1....8..3...........8.2.545....864..3...4.1.9...7...8";
+    assert_eq!(
+        steps_of(p, "sue-de-coq"),
+        [
+            "sue-de-coq-column-2-2-1: c3b7 {r8c3 r9c3}{n2 n4 n7 n8} {r4c3 r5c3}{n4 n5 n8} {r7c2}{n2 n7} ==> r8c1 ≠ 7, r3c3 ≠ 8"
+        ]
+    );
+}
+
+/// XY-Chains of 4 and 5 cells.
+#[test]
+fn xy_chain() {
+    let p = "1..4.6..945.....23..........1....8..3...........8.2.545....864..3...4.1.9...7...8";
+    assert_eq!(
+        steps_of(p, "xy-chain"),
+        [
+            "xy-chain[4]: r1c2{n2 n7} - r3c1{n7 n8} - r8c1{n8 n6} - r8c5{n6 n2} ==> r1c5 ≠ 2",
+            "xy-chain[5]: r3c1{n7 n8} - r8c1{n8 n6} - r9c2{n6 n4} - r9c3{n4 n2} - r7c2{n2 n7} ==> r1c2 ≠ 7",
+        ]
+    );
+}
+
+/// ALS-XZ: two ALSs of two cells (restricted common 3, eliminating 4), then
+/// one of two cells and one of three.
+#[test]
+fn als_xz() {
+    let p = "1...5...9..67...2..8.1......1.....7.5..6..29.9.7..1......9..64.6.2......8..5.7...";
+    assert_eq!(
+        steps_of(p, "als-xz"),
+        [
+            "als-xz-2-2: {r1c4 r2c5}{n3 n4 n8} {r5c6 r6c5}{n3 n4 n8} x=n3 z=n4 ==> r4c4 ≠ 4",
+            "als-xz-2-3: {r7c2 r7c9}{n5 n7 n8} {r2c2 r2c5 r2c6}{n3 n5 n8 n9} x=n5 z=n8 ==> r2c9 ≠ 8",
+        ]
+    );
+}
+
+/// A Franken swordfish on 4: base rows 4, 8 and block 3, cover columns 6,
+/// 7 and 9.
+#[test]
+fn franken_fish() {
+    let p = "1......894......2....2.156.2.597..3..7........6.3...1...7.6...8...59......28..65.";
+    assert_eq!(
+        steps_of(p, "franken"),
+        [
+            "franken-fish-3: n4 {r4 r8 b3} {c6 c7 c9} ==> r9c9 ≠ 4, r7c7 ≠ 4, r7c6 ≠ 4, r6c9 ≠ 4, r6c7 ≠ 4, r6c6 ≠ 4, r5c9 ≠ 4, r5c7 ≠ 4, r5c6 ≠ 4"
+        ]
+    );
+}
+
+/// Every match of the rule `name` of the shipped file `file` on `state`,
+/// as steps read.
+fn matches_of(file: &str, name: &str, state: &State) -> Vec<String> {
+    let rules = compile_source(file, &shipped(file)).unwrap();
+    let rule = rules.iter().find(|r| r.head.name == name).unwrap();
+    matches_shown(&*rule.searcher, state)
+}
+
+/// The empty grid with candidates of digit `d` (1 to 9) left only where
+/// `keep` says, in the cells that `cells` lists (row, column from 1).
+fn restrict(state: &mut State, cells: &[(usize, usize)], keep: impl Fn(usize) -> bool) {
+    for &(r, c) in cells {
+        for d in 1..=9 {
+            if !keep(d) {
+                state.eliminate(cand(cell(r - 1, c - 1), d - 1));
+            }
+        }
+    }
+}
+
+/// Unique Rectangle type 5 (no cbg-000 or hard-972 state has one before
+/// the other rules): floor r1c1 and r2c4 {1 2}, roof r1c4 and r2c1
+/// {1 2 3}, every other cell with all nine candidates. One roof cell is
+/// 3: the cells that see both (row 1 in block 1, row 2 in block 2) lose
+/// 3.
+#[test]
+fn unique_rectangle_type_5() {
+    let mut s = State::empty_grid();
+    restrict(&mut s, &[(1, 1), (2, 4)], |d| d <= 2);
+    restrict(&mut s, &[(1, 4), (2, 1)], |d| d <= 3);
+    assert_eq!(
+        matches_of(
+            "advanced/unique-rectangles.rules",
+            "unique-rectangle-type-5",
+            &s
+        ),
+        ["{n1 n2} {r1c1 r2c4} {r1c4 r2c1}+{n3} ==> n3r1c2 n3r1c3 n3r2c5 n3r2c6"]
+    );
+}
+
+/// Mutant X-Wing (none in the corpora either): digit 1 lies in row 1
+/// only at r1c2 r1c3 and in column 1 only at r2c1 r5c1, everywhere else
+/// in the grid. Base {r1 c1}; covers {b1 r5} and {b1 b4}: 1 is false in
+/// the cover outside the base.
+#[test]
+fn mutant_fish() {
+    let mut s = State::empty_grid();
+    let row1: Vec<_> = (1..=9)
+        .filter(|&c| c != 2 && c != 3)
+        .map(|c| (1, c))
+        .collect();
+    let col1: Vec<_> = (1..=9)
+        .filter(|&r| r != 2 && r != 5)
+        .map(|r| (r, 1))
+        .collect();
+    restrict(&mut s, &row1, |d| d != 1);
+    restrict(&mut s, &col1, |d| d != 1);
+    let shown = matches_of("advanced/franken-mutant-fish.rules", "mutant-fish-2", &s);
+    assert_eq!(
+        shown,
+        [
+            "n1 {r1 c1} {r5 b1} ==> n1r2c2 n1r2c3 n1r3c2 n1r3c3 n1r5c2 n1r5c3 n1r5c4 n1r5c5 n1r5c6 n1r5c7 n1r5c8 n1r5c9",
+            "n1 {r1 c1} {b1 b4} ==> n1r2c2 n1r2c3 n1r3c2 n1r3c3 n1r4c2 n1r4c3 n1r5c2 n1r5c3 n1r6c2 n1r6c3",
+        ]
+    );
+}
+
+/// The referee run of the library: the `advanced` set over the first
+/// 2,000 puzzles of cbg-000 (`../shared/data`, or `RULEDOKU_DATA`) makes
+/// no wrong step, and each library rule makes the steps that
+/// docs/advanced.md gives (about a minute).
+#[test]
+#[ignore]
+fn advanced_set_is_sound_on_2000_cbg_puzzles() {
+    let puzzles = shared_data("cbg-000").join("puzzles.txt");
+    let run = ruledoku([
+        "rate",
+        "--rules",
+        "advanced",
+        "--verify",
+        "--stats",
+        "--no-time",
+        "--limit",
+        "2000",
+        puzzles.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("verify: 2000 puzzles checked, 0 with a wrong step")
+    );
+    // Steps per rule (the fifth column of `--stats`, time left out).
+    let steps = |rule: &str| -> usize {
+        run.stderr
+            .lines()
+            .find_map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (f.first() == Some(&rule)).then(|| f[3].parse().unwrap())
+            })
+            .unwrap_or_else(|| panic!("no --stats line for {rule}"))
+    };
+    let counts: Vec<(&str, usize)> = EXPECTED_STEPS.iter().map(|&(r, _)| (r, steps(r))).collect();
+    assert_eq!(counts, EXPECTED_STEPS);
+}
+
+/// Steps per library rule of the `advanced` set over the first 2,000
+/// puzzles of cbg-000 (`--stats`), in the set's order.
+const EXPECTED_STEPS: &[(&str, usize)] = &[
+    ("skyscraper-in-rows", 222),
+    ("skyscraper-in-columns", 146),
+    ("2-string-kite", 735),
+    ("turbot-fish-rn", 80),
+    ("turbot-fish-cn", 82),
+    ("empty-rectangle-column-pair", 108),
+    ("empty-rectangle-row-pair", 106),
+    ("w-wing-rn", 384),
+    ("w-wing-cn", 199),
+    ("w-wing-bn", 49),
+    ("unique-rectangle-type-1", 50),
+    ("unique-rectangle-type-2", 13),
+    ("unique-rectangle-type-3-with-1-cells", 0),
+    ("unique-rectangle-type-3-with-2-cells", 11),
+    ("unique-rectangle-type-3-with-3-cells", 3),
+    ("unique-rectangle-type-4", 54),
+    ("unique-rectangle-type-5", 0),
+    ("unique-rectangle-type-6-in-rows", 16),
+    ("unique-rectangle-type-6-in-columns", 0),
+    ("hidden-rectangle", 198),
+    ("avoidable-rectangle-type-1", 1),
+    ("avoidable-rectangle-type-2", 1),
+    ("bug-plus-1", 16),
+    ("sue-de-coq-row-2-1-1", 12),
+    ("sue-de-coq-column-2-1-1", 20),
+    ("sue-de-coq-row-2-1-2", 5),
+    ("sue-de-coq-row-2-2-1", 7),
+    ("sue-de-coq-column-2-1-2", 13),
+    ("sue-de-coq-column-2-2-1", 3),
+    ("sue-de-coq-row-2-2-2", 3),
+    ("sue-de-coq-column-2-2-2", 2),
+    ("sue-de-coq-row-3-1-1", 2),
+    ("sue-de-coq-column-3-1-1", 11),
+    ("sue-de-coq-row-3-1-2", 3),
+    ("sue-de-coq-row-3-2-1", 1),
+    ("sue-de-coq-column-3-1-2", 1),
+    ("sue-de-coq-column-3-2-1", 2),
+    ("sue-de-coq-row-3-2-2", 1),
+    ("sue-de-coq-column-3-2-2", 2),
+    ("xy-chain[3]", 0),
+    ("xy-chain[4]", 206),
+    ("xy-chain[5]", 145),
+    ("xy-chain[6]", 83),
+    ("xy-chain[7]", 34),
+    ("xy-chain[8]", 13),
+    ("xy-chain[9]", 7),
+    ("xy-chain[10]", 0),
+    ("xy-chain[11]", 0),
+    ("xy-chain[12]", 0),
+    ("als-xz-1-2", 0),
+    ("als-xz-2-2", 124),
+    ("als-xz-1-3", 58),
+    ("als-xz-2-3", 181),
+    ("als-xz-3-3", 81),
+    ("franken-fish-2", 0),
+    ("franken-fish-3", 1),
+    ("mutant-fish-2", 0),
+    ("mutant-fish-3", 0),
+];
