@@ -106,7 +106,18 @@ fn corrupted_records_each_get_one_clear_error() {
             "https://f-puzzles.com/?load=N4IgHiBcDMC+Q===".to_string(),
             "constraint `x` is not supported",
         ),
-        (cage.to_string(), "constraint `killercage` is not supported"),
+        (
+            cage.replace(r#""value":"9""#, r#""value":"nine""#),
+            "killercage: value \"nine\" is not a sum",
+        ),
+        (
+            cage.replace(r#""value":"9""#, r#""value":"18""#),
+            "the killer cage at r1c1: 2 distinct numbers from 1 to 9 never sum to 18",
+        ),
+        (
+            cage.replace(r#""cells":["R1C1","R2C1"]"#, r#""cells":["R1C1","R1C1"]"#),
+            "the killer cage at r1c1 lists a cell twice",
+        ),
         ("{\"size\":9,".to_string(), "bad JSON"),
         (
             with(r#""arrow":[{"cells":["R1C1"],"lines":[]}]"#),
