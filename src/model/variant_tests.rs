@@ -328,5 +328,4 @@ fn the_wikipedia_killer_is_unique_and_two_sums_less_it_is_not() {
     let m = Model::build(parse_type(file, &loose).unwrap());
     assert_eq!(m.cages.len(), 27);
     assert_eq!(count_solutions(&m, &DynBits::full(m.n_cands), 2), 2);
-    assert_eq!(count_solutions(&m, &DynBits::full(m.n_cands), 100), 0);
 }
