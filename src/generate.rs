@@ -290,7 +290,7 @@ pub const KILLER_MAX_CAGE: usize = 5;
 /// Killer puzzle `index` of the run with `seed`, over type `m` (its
 /// houses and variants kept): a random solution grid, then random cages
 /// covering the grid (each grown from a random free cell through free
-/// orthogonal neighbours to a random size from 2 to [`KILLER_MAX_CAGE`],
+/// orthogonal neighbours to a random size from 1 to [`KILLER_MAX_CAGE`],
 /// never repeating a symbol of the solution; smaller when no free
 /// neighbour fits), summed; drawn again until
 /// the cages alone have one solution. Depends on `(seed, index)` alone.
@@ -346,7 +346,7 @@ fn random_cages<R: rand::Rng>(
         if !free[start] {
             continue;
         }
-        let size = rng.random_range(2.min(n)..=KILLER_MAX_CAGE.min(n));
+        let size = rng.random_range(1..=KILLER_MAX_CAGE.min(n));
         let mut cells = vec![start];
         free[start] = false;
         while cells.len() < size {
