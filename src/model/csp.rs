@@ -411,7 +411,7 @@ impl Model {
 
     /// The cage of a cage's candidate, and the combination's index in it.
     pub fn cage_cand(&self, z: usize) -> Option<(usize, usize)> {
-        if z < self.n_cell_cands || z >= self.n_cands {
+        if !(self.n_cell_cands..self.n_cands).contains(&z) {
             return None;
         }
         let k = self.cages.partition_point(|c| c.first <= z) - 1;
@@ -421,7 +421,9 @@ impl Model {
     /// The cage of a cage's variable.
     pub fn cage_var(&self, v: usize) -> Option<usize> {
         let first = self.cages.first()?.var;
-        (v >= first && v < first + self.cages.len()).then(|| v - first)
+        (first..first + self.cages.len())
+            .contains(&v)
+            .then(|| v - first)
     }
 
     /// Whether candidate `z` holds in the solution `solution` (each cell's
