@@ -353,13 +353,20 @@ fn random_cages<R: rand::Rng>(
             let mut next: Vec<usize> = Vec::new();
             for &c in &cells {
                 let (r, col) = (c / n, c % n);
-                let around = [
-                    (r > 0).then(|| c - n),
-                    (r + 1 < n).then(|| c + n),
-                    (col > 0).then(|| c - 1),
-                    (col + 1 < n).then(|| c + 1),
-                ];
-                for d in around.into_iter().flatten() {
+                let mut around = Vec::with_capacity(4);
+                if r > 0 {
+                    around.push(c - n);
+                }
+                if r + 1 < n {
+                    around.push(c + n);
+                }
+                if col > 0 {
+                    around.push(c - 1);
+                }
+                if col + 1 < n {
+                    around.push(c + 1);
+                }
+                for d in around {
                     let repeats = cells.iter().any(|&x| solution[x] == solution[d]);
                     if free[d] && !repeats && !next.contains(&d) {
                         next.push(d);

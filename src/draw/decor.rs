@@ -239,10 +239,8 @@ pub fn cages(o: &mut String, f: &Figure, lay: &Layout) {
     );
     for (cells, _) in &sheet.cages {
         let inside = |r: isize, c: isize| {
-            r >= 0
-                && c >= 0
-                && r < n
-                && c < n
+            (0..n).contains(&r)
+                && (0..n).contains(&c)
                 && cells.binary_search(&((r * n + c) as usize)).is_ok()
         };
         let mut path = String::new();
