@@ -247,6 +247,9 @@ fn bad_variants_are_errors_with_the_file_and_line() {
     }
 }
 
+/// A killer cage: cells and sum.
+type Cage = (Vec<usize>, Option<usize>);
+
 /// Whether grid `g` fills the killer cage `cells` with distinct values
 /// summing to `sum` (any sum when `None`).
 fn cage_holds(g: &[usize; 16], cells: &[usize], sum: Option<usize>) -> bool {
@@ -260,7 +263,7 @@ fn killer_cages_count_the_grids_their_definition_allows() {
     let all = grids();
     // Cages across blocks and lines, a cage of a whole row's size, a cage
     // without a sum (no repeats only), a one-cell cage.
-    let cases: Vec<(&str, Vec<(Vec<usize>, Option<usize>)>)> = vec![
+    let cases: Vec<(&str, Vec<Cage>)> = vec![
         (
             "cages:\n  - { cells: r1c2 r2c2 r2c3, sum: 6 }\n",
             vec![(vec![at(1, 2), at(2, 2), at(2, 3)], Some(6))],
