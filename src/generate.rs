@@ -269,6 +269,120 @@ pub fn generate_typed(m: &crate::model::Model, seed: u64, index: u64) -> TypedGe
     }
 }
 
+/// A killer puzzle of the generator: cages over a solution grid, no
+/// givens.
+#[derive(Clone, Debug)]
+pub struct KillerGenerated {
+    /// The type with the cages added (its `variants` end with them).
+    pub model: crate::model::Model,
+    /// Each cell's symbol (0-based).
+    pub solution: Vec<usize>,
+    /// The cages: cells (in the order they were grown) and sum.
+    pub cages: Vec<(Vec<usize>, usize)>,
+    /// How many sets of cages were drawn before one gave a unique
+    /// solution (1: the first did).
+    pub tries: usize,
+}
+
+/// The largest cage the generator grows.
+pub const KILLER_MAX_CAGE: usize = 5;
+
+/// Killer puzzle `index` of the run with `seed`, over type `m` (its
+/// houses and variants kept): a random solution grid, then random cages
+/// covering the grid (each grown from a random free cell through free
+/// orthogonal neighbours to a random size from 1 to [`KILLER_MAX_CAGE`],
+/// never repeating a symbol of the solution; smaller when no free
+/// neighbour fits), summed; drawn again until
+/// the cages alone have one solution. Depends on `(seed, index)` alone.
+pub fn generate_killer(m: &crate::model::Model, seed: u64, index: u64) -> KillerGenerated {
+    use crate::model::{DynBits, Model, Variant};
+    use crate::oracle::generic::{count_solutions, random_solution};
+    let mut rng = rng_for(seed, index);
+    let solution = random_solution(m, &DynBits::full(m.n_cands), &mut rng)
+        .expect("an empty grid of a built-in or checked type has a solution");
+    let n = m.n;
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let cages = random_cages(n, &solution, &mut rng);
+        let mut spec = m.spec.clone();
+        let base = std::mem::take(&mut spec.variants);
+        spec.variants = cages
+            .iter()
+            .map(|(cells, sum)| Variant::KillerCage {
+                cells: cells.clone(),
+                sum: Some(*sum),
+            })
+            .collect();
+        crate::model::variant::apply(&mut spec).expect("cages grown over a solution are valid");
+        let mut all = base;
+        all.append(&mut spec.variants);
+        spec.variants = all;
+        let model = Model::build(spec);
+        if count_solutions(&model, &DynBits::full(model.n_cands), 2) == 1 {
+            return KillerGenerated {
+                model,
+                solution,
+                cages,
+                tries,
+            };
+        }
+    }
+}
+
+/// Random cages covering an `n × n` grid (see [`generate_killer`]).
+fn random_cages<R: rand::Rng>(
+    n: usize,
+    solution: &[usize],
+    rng: &mut R,
+) -> Vec<(Vec<usize>, usize)> {
+    use rand::RngExt;
+    use rand::seq::IndexedRandom;
+    let mut free = vec![true; n * n];
+    let mut order: Vec<usize> = (0..n * n).collect();
+    order.shuffle(rng);
+    let mut cages = Vec::new();
+    for start in order {
+        if !free[start] {
+            continue;
+        }
+        let size = rng.random_range(1..=KILLER_MAX_CAGE.min(n));
+        let mut cells = vec![start];
+        free[start] = false;
+        while cells.len() < size {
+            let mut next: Vec<usize> = Vec::new();
+            for &c in &cells {
+                let (r, col) = (c / n, c % n);
+                let mut around = Vec::with_capacity(4);
+                if r > 0 {
+                    around.push(c - n);
+                }
+                if r + 1 < n {
+                    around.push(c + n);
+                }
+                if col > 0 {
+                    around.push(c - 1);
+                }
+                if col + 1 < n {
+                    around.push(c + 1);
+                }
+                for d in around {
+                    let repeats = cells.iter().any(|&x| solution[x] == solution[d]);
+                    if free[d] && !repeats && !next.contains(&d) {
+                        next.push(d);
+                    }
+                }
+            }
+            let Some(&d) = next.choose(rng) else { break };
+            free[d] = false;
+            cells.push(d);
+        }
+        let sum = cells.iter().map(|&c| solution[c] + 1).sum();
+        cages.push((cells, sum));
+    }
+    cages
+}
+
 #[cfg(test)]
 mod typed_tests {
     use super::*;

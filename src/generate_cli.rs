@@ -4,7 +4,7 @@
 
 use super::{Fail, Results, Status, count, note, positive, progress, worker_threads};
 use rayon::prelude::*;
-use ruledoku::generate::{Generated, generate, generate_typed, line};
+use ruledoku::generate::{Generated, generate, generate_killer, generate_typed, line};
 use ruledoku::model::Model;
 use serde_json::json;
 
@@ -41,6 +41,12 @@ pub struct GenerateArgs {
     /// `check --type f-puzzles` reads back.
     #[arg(long = "f-puzzles", conflicts_with_all = ["json", "csv", "solution"])]
     f_puzzles: bool,
+    /// Killer puzzles: random cages over a random solution grid of the
+    /// type (classic Sudoku by default), no givens, drawn again until the
+    /// cages give one solution. Each puzzle brings its cages: written with
+    /// `--f-puzzles` (an address) or `--json` (with a `cages` list).
+    #[arg(long, conflicts_with_all = ["csv", "solution"])]
+    killer: bool,
     /// Worker threads (default: one per available core).
     #[arg(long, short = 'j', value_name = "N", value_parser = count, allow_negative_numbers = true)]
     jobs: Option<usize>,
@@ -86,6 +92,42 @@ fn render_typed(args: &GenerateArgs, m: &Model, seed: u64, index: u64) -> String
     render_text(args, seed, index, &puzzle, &solution, g.clues())
 }
 
+/// One output line of killer puzzle `index` over type `m`
+/// ([`generate_killer`]): an f-puzzles address, or a JSON object with
+/// the cages (cells named `rYcX`, sums) and how many sets of cages were
+/// drawn.
+fn render_killer(args: &GenerateArgs, m: &Model, seed: u64, index: u64) -> String {
+    let g = generate_killer(m, seed, index);
+    let empty = vec![None; m.n_cells];
+    if args.f_puzzles {
+        return fpuzzles_line(&g.model, &empty);
+    }
+    let typed = ruledoku::generate::TypedGenerated {
+        puzzle: empty,
+        solution: g.solution.clone(),
+        signs: Vec::new(),
+    };
+    let (puzzle, solution) = crate::type_cli::generated_text(&g.model, &typed);
+    let cages: Vec<serde_json::Value> = g
+        .cages
+        .iter()
+        .map(|(cells, sum)| {
+            let names: Vec<String> = cells.iter().map(|&c| m.cell_name(c)).collect();
+            json!({"cells": names.join(" "), "sum": sum})
+        })
+        .collect();
+    let v = json!({
+        "index": index,
+        "seed": seed,
+        "puzzle": puzzle,
+        "solution": solution,
+        "clues": 0,
+        "cages": cages,
+        "tries": g.tries,
+    });
+    format!("{v}\n")
+}
+
 /// A puzzle's f-puzzles address, as a line (the type was checked to be
 /// writable before the run).
 fn fpuzzles_line(m: &Model, givens: &[Option<usize>]) -> String {
@@ -123,7 +165,20 @@ fn render_text(
 
 /// Runs `generate`; [`Status::Done`] when every puzzle was written.
 pub fn generate_cmd(args: &GenerateArgs) -> Result<Status, Fail> {
-    let model = args.ty.model()?;
+    let mut model = args.ty.model()?;
+    if args.killer {
+        if !args.f_puzzles && !args.json {
+            return Err(Fail::Error(
+                "generate --killer writes each puzzle with its cages: add --f-puzzles or --json"
+                    .into(),
+            ));
+        }
+        if model.is_none() {
+            model = Some(Model::build(
+                ruledoku::model::builtin::builtin("sudoku").expect("the classic type is built in"),
+            ));
+        }
+    }
     if let Some(m) = &model {
         let full = ruledoku::model::DynBits::full(m.n_cands);
         if ruledoku::oracle::generic::count_solutions(m, &full, 1) == 0 {
@@ -134,7 +189,7 @@ pub fn generate_cmd(args: &GenerateArgs) -> Result<Status, Fail> {
             )));
         }
     }
-    let classic_export = if args.f_puzzles {
+    let classic_export = if args.f_puzzles && !args.killer {
         let m = match &model {
             Some(m) => m.clone(),
             None => Model::build(
@@ -183,6 +238,7 @@ pub fn generate_cmd(args: &GenerateArgs) -> Result<Status, Fail> {
                 .into_par_iter()
                 .map(|i| match &model {
                     None => render(args, seed, i, &generate(seed, i), classic_export.as_ref()),
+                    Some(m) if args.killer => render_killer(args, m, seed, i),
                     Some(m) => render_typed(args, m, seed, i),
                 })
                 .collect()

@@ -273,7 +273,7 @@ impl TypedJob<'_> {
 fn first_wrong(m: &Model, run: &TypedRun, solution: &[usize]) -> Option<String> {
     for (i, s) in run.steps.iter().enumerate() {
         for &z in &s.conclusions {
-            let true_cand = solution[m.cand_cell(z)] == m.cand_symbol(z);
+            let true_cand = m.cand_true(z, solution);
             let ok = match s.kind {
                 ConclusionKind::Assert => true_cand,
                 ConclusionKind::Eliminate => !true_cand,

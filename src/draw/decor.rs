@@ -2,7 +2,9 @@
 //! houses (windows, extra regions) under everything, thermometers and
 //! main diagonals under the grid lines, the thick borders of irregular
 //! regions with the grid lines, signs, Kropki dots and XV letters on the
-//! cell borders over them, and notes (rules shown as words) under the
+//! cell borders over them, killer cages (a dashed outline inset from the
+//! cells' borders, the sum in the top-left corner of the cage's first
+//! cell) over the grid lines, and notes (rules shown as words) under the
 //! grid. Classic 9×9 has none of them, and none of these functions writes
 //! anything for it.
 
@@ -217,6 +219,83 @@ pub fn over(o: &mut String, f: &Figure, lay: &Layout) {
         }
         o.push_str("</g>\n");
     }
+}
+
+/// How far a cage's outline runs inside its cells' borders, px.
+const CAGE_INSET: f64 = 3.0;
+
+/// Killer cages: each a dashed outline [`CAGE_INSET`] inside the border
+/// of its region of cells, and its sum (when stated) in the top-left
+/// corner of its first cell, on a white patch that interrupts the line.
+pub fn cages(o: &mut String, f: &Figure, lay: &Layout) {
+    let sheet = &f.sheet;
+    if sheet.cages.is_empty() {
+        return;
+    }
+    let (n, cell, d) = (sheet.n as isize, lay.cell, CAGE_INSET);
+    let _ = write!(
+        o,
+        "<g stroke=\"{INK}\" stroke-width=\"1\" stroke-dasharray=\"3,2\" fill=\"none\">"
+    );
+    for (cells, _) in &sheet.cages {
+        let inside = |r: isize, c: isize| {
+            (0..n).contains(&r)
+                && (0..n).contains(&c)
+                && cells.binary_search(&((r * n + c) as usize)).is_ok()
+        };
+        let mut path = String::new();
+        for &z in cells {
+            let (r, c) = ((z / sheet.n) as isize, (z % sheet.n) as isize);
+            let (x, y) = lay.cell_origin(z);
+            // Each side without a cage neighbour, as (outward row and
+            // column step, the side's direction along it).
+            for (dr, dc) in [(-1isize, 0isize), (1, 0), (0, -1), (0, 1)] {
+                if inside(r + dr, c + dc) {
+                    continue;
+                }
+                // The two ends, toward -t and +t along the side.
+                let (tr, tc) = (dc.abs(), dr.abs());
+                let end = |s: isize| -> f64 {
+                    let a = inside(r + s * tr, c + s * tc);
+                    let b = inside(r + s * tr + dr, c + s * tc + dc);
+                    match (a, b) {
+                        (false, _) => d,
+                        (true, false) => 0.0,
+                        (true, true) => -d,
+                    }
+                };
+                let (lo, hi) = (end(-1), cell - end(1));
+                let fixed = if dr + dc < 0 { d } else { cell - d };
+                let (x1, y1, x2, y2) = if dr != 0 {
+                    (x + lo, y + fixed, x + hi, y + fixed)
+                } else {
+                    (x + fixed, y + lo, x + fixed, y + hi)
+                };
+                let _ = write!(path, "M{x1:.1} {y1:.1}L{x2:.1} {y2:.1}");
+            }
+        }
+        let _ = write!(o, "<path d=\"{path}\"/>");
+    }
+    o.push_str("</g>\n");
+    let _ = write!(
+        o,
+        "<g font-family=\"{FONT_SANS}\" font-size=\"10\" fill=\"{INK}\">"
+    );
+    for (cells, sum) in &sheet.cages {
+        let Some(sum) = sum else { continue };
+        let (x, y) = lay.cell_origin(cells[0]);
+        let text = sum.to_string();
+        let w = 6.0 * text.len() as f64 + 2.0;
+        let _ = write!(
+            o,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"11\" fill=\"{BACKGROUND}\"/><text x=\"{:.1}\" y=\"{:.1}\">{text}</text>",
+            x + 1.5,
+            y + 1.5,
+            x + 2.5,
+            y + 10.5
+        );
+    }
+    o.push_str("</g>\n");
 }
 
 /// The rules a picture shows as words, one line each, under the grid.

@@ -238,9 +238,13 @@ impl Figure {
         }
     }
 
-    /// Gives candidate `z` the role `m`, unless it has a stronger one.
+    /// Gives candidate `z` the role `m`, unless it has a stronger one. A
+    /// candidate with no place in a cell (a killer cage's combination) is
+    /// shown by its cage's outline, not marked.
     pub fn mark(&mut self, z: usize, m: Mark) {
-        let slot = &mut self.marks[z];
+        let Some(slot) = self.marks.get_mut(z) else {
+            return;
+        };
         if slot.is_none_or(|old| old < m) {
             *slot = Some(m);
         }

@@ -3,7 +3,8 @@
 //! the type writes them, the cells of each house (for shading), where the
 //! thick borders of blocks or irregular regions run, and the type's
 //! decorations (inequality signs, extra houses, Kropki dots, XV marks,
-//! thermometers, notes for the rules a picture cannot show cell by cell).
+//! thermometers, killer cages, notes for the rules a picture cannot show
+//! cell by cell).
 //!
 //! Sizes: a cell holds its candidates as a keypad of `ceil(√N)` columns
 //! (3 on 9×9: 1 2 3 on top), each place 18 px (more on grids of side 4 or
@@ -78,6 +79,8 @@ pub struct Sheet {
     pub diagonals: Vec<bool>,
     pub signs: Vec<Sign>,
     pub dots: Vec<Dot>,
+    /// Killer cages: cells (increasing) and sum, if stated.
+    pub cages: Vec<(Vec<usize>, Option<usize>)>,
     pub letters: Vec<Mark2>,
     /// Thermometers, bulb first.
     pub thermometers: Vec<Vec<usize>>,
@@ -99,6 +102,7 @@ static CLASSIC: LazyLock<Arc<Sheet>> = LazyLock::new(|| {
         diagonals: Vec::new(),
         signs: Vec::new(),
         dots: Vec::new(),
+        cages: Vec::new(),
         letters: Vec::new(),
         thermometers: Vec::new(),
         notes: Vec::new(),
@@ -132,6 +136,7 @@ impl Sheet {
             diagonals: Vec::new(),
             signs: Vec::new(),
             dots: Vec::new(),
+            cages: Vec::new(),
             letters: Vec::new(),
             thermometers: Vec::new(),
             notes: Vec::new(),
@@ -210,6 +215,11 @@ impl Sheet {
                     }
                     sheet.thermometers.push(cells.clone());
                 }
+                Variant::KillerCage { cells, sum } => {
+                    let mut cells = cells.clone();
+                    cells.sort_unstable();
+                    sheet.cages.push((cells, *sum));
+                }
                 Variant::AntiKnight => sheet.notes.push("anti-knight".into()),
                 Variant::AntiKing => sheet.notes.push("anti-king".into()),
                 Variant::NonConsecutive => sheet.notes.push("non-consecutive".into()),
@@ -247,7 +257,11 @@ impl Sheet {
                 sheet.signs.push(sign);
             }
         }
-        if !sheet.signs.is_empty() || !sheet.dots.is_empty() || !sheet.letters.is_empty() {
+        if !sheet.signs.is_empty()
+            || !sheet.dots.is_empty()
+            || !sheet.letters.is_empty()
+            || !sheet.cages.is_empty()
+        {
             sheet.pad = SIGN_PAD;
         }
         sheet

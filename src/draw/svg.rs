@@ -68,6 +68,7 @@ impl Svg {
         super::decor::thermometers(&mut o, f, &lay);
         grid_lines(&mut o, f, &lay);
         super::decor::over(&mut o, f, &lay);
+        super::decor::cages(&mut o, f, &lay);
         values(&mut o, f, &lay);
         marks(&mut o, f, &lay);
         cand_digits(&mut o, f, &lay);

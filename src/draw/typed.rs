@@ -53,14 +53,20 @@ impl<'a> TypedPictures<'a> {
 
     /// A bare grid in state `snap` (with the givens).
     pub fn grid(&self, snap: &Snapshot) -> Figure {
-        let mut values: Vec<usize> = self.givens.iter().chain(&snap.values).copied().collect();
+        let m = self.model;
+        // A killer cage's combinations have no place in a cell: the
+        // cage's outline and sum show them.
+        let mut values: Vec<usize> = (self.givens.iter().chain(&snap.values))
+            .copied()
+            .filter(|&z| m.is_cell_cand(z))
+            .collect();
         values.sort_unstable();
-        Figure::blank(
-            self.sheet.clone(),
-            values,
-            snap.cands.clone(),
-            self.given_cells.clone(),
-        )
+        let cands = if m.cages.is_empty() {
+            snap.cands.clone()
+        } else {
+            DynBits::from_indices(m.n_cands, snap.cands.iter().filter(|&z| m.is_cell_cand(z)))
+        };
+        Figure::blank(self.sheet.clone(), values, cands, self.given_cells.clone())
     }
 
     /// The picture of a step (`None` when the run kept no pictures).
@@ -77,16 +83,20 @@ impl<'a> TypedPictures<'a> {
                 for z in var_live(*v) {
                     f.mark(z, super::Mark::Pattern);
                 }
-                match m.var_house(*v) {
-                    None => f.cells.insert(*v),
-                    Some(h) => f.shade_house(h),
+                match (m.var_house(*v), m.cage_var(*v)) {
+                    (_, Some(k)) => m.cages[k].cells.iter().for_each(|&c| f.cells.insert(c)),
+                    (None, None) => f.cells.insert(*v),
+                    (Some(h), None) => f.shade_house(h),
                 }
             }
             Shown::Chain { target, links } => {
                 let pic = ChainPicture {
                     target: *target,
+                    // A cage's variable in a chain is drawn by its
+                    // cage's outline only.
                     links: links
                         .iter()
+                        .filter(|l| m.cage_var(l.var).is_none())
                         .map(|l| ChainLink {
                             live: var_live(l.var),
                             left: l.left,

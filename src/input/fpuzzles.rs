@@ -58,7 +58,7 @@ const METADATA: [&str; 10] = [
 ];
 
 /// Every variant key read.
-const VARIANT_KEYS: [&str; 12] = [
+const VARIANT_KEYS: [&str; 13] = [
     "diagonal+",
     "diagonal-",
     "antiknight",
@@ -71,6 +71,7 @@ const VARIANT_KEYS: [&str; 12] = [
     "xv",
     "negative",
     "thermometer",
+    "killercage",
 ];
 
 /// The regular regions f-puzzles draws for a side: (rows, columns) of a
@@ -219,8 +220,8 @@ pub fn from_json(text: &str) -> Result<FPuzzle, String> {
         }
         return Err(format!(
             "constraint `{k}` is not supported (ruledoku reads diagonals, antiknight, antiking, \
-             nonconsecutive, disjointgroups, extraregion, difference, ratio, xv, negative and \
-             thermometer; remove it to check the rest)"
+             nonconsecutive, disjointgroups, extraregion, difference, ratio, xv, negative, \
+             thermometer and killercage; remove it to check the rest)"
         ));
     }
     let n = o
@@ -419,6 +420,30 @@ pub fn from_json(text: &str) -> Result<FPuzzle, String> {
             vs.push(Variant::Thermometer(cells(l, n, "thermometer")?));
         }
     }
+    for e in entries(o, "killercage")? {
+        let cs = cells(
+            e.get("cells").ok_or("killercage: no `cells`")?,
+            n,
+            "killercage",
+        )?;
+        // f-puzzles writes the sum as a string; a cage without one only
+        // forbids repeats.
+        let sum = match e.get("value") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s.trim().is_empty() => None,
+            Some(Value::String(s)) => Some(
+                s.trim()
+                    .parse::<usize>()
+                    .map_err(|_| format!("killercage: value {s:?} is not a sum"))?,
+            ),
+            Some(Value::Number(k)) => Some(
+                k.as_u64()
+                    .ok_or(format!("killercage: value {k} is not a sum"))? as usize,
+            ),
+            Some(other) => return Err(format!("killercage: value {other} is not a sum")),
+        };
+        vs.push(Variant::KillerCage { cells: cs, sum });
+    }
     variant::apply(&mut spec)?;
     let title = o
         .get("title")
@@ -514,6 +539,13 @@ pub fn to_json(m: &Model, givens: &[Option<usize>]) -> Result<String, String> {
                 list("xv", json!({"cells": [name(a), name(b)], "value": value}));
             }
             Variant::Thermometer(cs) => list("thermometer", json!({"lines": [names(cs)]})),
+            Variant::KillerCage { cells, sum } => {
+                let mut e = json!({"cells": names(cells)});
+                if let Some(s) = sum {
+                    e["value"] = json!(s.to_string());
+                }
+                list("killercage", e);
+            }
             Variant::NegativeBlack => list("negative", json!("ratio")),
             Variant::NegativeXv => list("negative", json!("xv")),
             Variant::Windoku => {
@@ -587,7 +619,23 @@ pub fn same_csp(a: &TypeSpec, b: &TypeSpec) -> bool {
             })
             .collect()
     };
-    a.n == b.n && houses(a) == houses(b) && pairs(a) == pairs(b)
+    let cages = |s: &TypeSpec| -> BTreeSet<(Vec<usize>, usize)> {
+        s.variants
+            .iter()
+            .filter_map(|v| match v {
+                Variant::KillerCage {
+                    cells,
+                    sum: Some(sum),
+                } => {
+                    let mut c = cells.clone();
+                    c.sort_unstable();
+                    Some((c, *sum))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    a.n == b.n && houses(a) == houses(b) && pairs(a) == pairs(b) && cages(a) == cages(b)
 }
 
 /// The first two givens (in reading order) that a house or constraint of

@@ -333,10 +333,10 @@ pub const TRIAL_CONCLUDE: Words<Mode> = Words(&[
 /// The spaces of other puzzle types than classic Sudoku that rule files
 /// may name (`docs/puzzle-types.md`): diagonals (`dn`, pandiagonal
 /// squares' and X-Sudoku's), anti-diagonals (`an`), windoku windows (`wn`),
-/// disjoint groups (`gn`), extra regions (`en`). An instance whose
-/// generator names one is left out on classic Sudoku and run on the
-/// types that have the space.
-pub const FOREIGN_SPACES: &[&str] = &["dn", "an", "wn", "gn", "en"];
+/// disjoint groups (`gn`), extra regions (`en`), killer cages (`kc`: a
+/// cage's combinations). An instance whose generator names one is left
+/// out on classic Sudoku and run on the types that have the space.
+pub const FOREIGN_SPACES: &[&str] = &["dn", "an", "wn", "gn", "en", "kc"];
 
 /// The element type named by a word.
 pub fn elem_of(word: &str) -> Option<Elem> {

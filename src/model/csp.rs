@@ -61,6 +61,26 @@ pub struct House {
     pub cells: Vec<usize>,
 }
 
+/// A killer cage with a sum: a CSP variable (space `kc`, printed `k1`,
+/// `k2`, …) whose candidates are the cage's combinations, as CSP-Rules'
+/// KakuRules models a Kakuro sector. A combination is linked to every
+/// candidate of the cage's cells whose symbol it lacks; the cells are
+/// pairwise different (constraints of [`super::variant::apply`]), so with
+/// `|combination| = |cage|` they hold a permutation of the true one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cage {
+    /// Its cells, in increasing order.
+    pub cells: Vec<usize>,
+    pub sum: usize,
+    /// Its combinations (0-based symbols, increasing), in lexicographic
+    /// order: candidate `first + i` is combination `i`.
+    pub combos: Vec<Vec<usize>>,
+    /// Its first candidate (the cages' candidates follow the cells').
+    pub first: usize,
+    /// Its variable.
+    pub var: usize,
+}
+
 /// Compressed rows: row `i` is `items[start[i]..start[i + 1]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Rows {
@@ -100,7 +120,12 @@ pub struct Model {
     pub spec: TypeSpec,
     pub n: usize,
     pub n_cells: usize,
+    /// Every candidate: the cells' (`N³`), then the cages'.
     pub n_cands: usize,
+    /// The cells' candidates, `N³`: candidates from here on are cages'.
+    pub n_cell_cands: usize,
+    /// The killer cages with a sum, in the type's order.
+    pub cages: Vec<Cage>,
     pub n_vars: usize,
     pub houses: Vec<House>,
     pub spaces: Vec<Space>,
@@ -131,7 +156,29 @@ impl Model {
     pub fn build(spec: TypeSpec) -> Model {
         let n = spec.n;
         let n_cells = n * n;
-        let n_cands = n_cells * n;
+        let n_cell_cands = n_cells * n;
+        let mut cages: Vec<Cage> = Vec::new();
+        let mut n_cands = n_cell_cands;
+        for v in &spec.variants {
+            if let super::variant::Variant::KillerCage {
+                cells,
+                sum: Some(sum),
+            } = v
+            {
+                let mut cells = cells.clone();
+                cells.sort_unstable();
+                let combos = super::variant::cage_combinations(n, cells.len(), *sum);
+                let len = combos.len();
+                cages.push(Cage {
+                    cells,
+                    sum: *sum,
+                    combos,
+                    first: n_cands,
+                    var: 0,
+                });
+                n_cands += len;
+            }
+        }
         // Houses, ranked within their kind.
         let mut per_kind = vec![0usize; spec.kinds.len()];
         let houses: Vec<House> = spec
@@ -166,6 +213,18 @@ impl Model {
             });
             first += len;
         }
+        if !cages.is_empty() {
+            spaces.push(Space {
+                name: "kc".to_string(),
+                kind: None,
+                first,
+                len: cages.len(),
+            });
+            for (k, cage) in cages.iter_mut().enumerate() {
+                cage.var = first + k;
+            }
+            first += cages.len();
+        }
         let n_vars = first;
         // The house variable of symbol s in house h.
         let house_var = |h: &House| spaces[h.kind + 1].first + h.rank * n;
@@ -192,6 +251,17 @@ impl Model {
                 for &hi in its_houses {
                     let v = house_var(&houses[hi as usize]) + s;
                     graph.add_edge(z, var_node(v), Edge::Member);
+                }
+            }
+        }
+        for cage in &cages {
+            for (i, combo) in cage.combos.iter().enumerate() {
+                let z = NodeIndex::new(cage.first + i);
+                graph.add_edge(z, var_node(cage.var), Edge::Member);
+                for &cell in &cage.cells {
+                    for s in (0..n).filter(|s| !combo.contains(s)) {
+                        graph.add_edge(z, NodeIndex::new(cell * n + s), Edge::Constraint);
+                    }
                 }
             }
         }
@@ -272,6 +342,8 @@ impl Model {
             n,
             n_cells,
             n_cands,
+            n_cell_cands,
+            cages,
             n_vars,
             houses,
             spaces,
@@ -325,6 +397,49 @@ impl Model {
     pub fn cand(&self, cell: usize, symbol: usize) -> usize {
         cell * self.n + symbol
     }
+    /// Whether `z` is a cell's candidate (not a cage's combination).
+    #[inline]
+    pub fn is_cell_cand(&self, z: usize) -> bool {
+        z < self.n_cell_cands
+    }
+
+    /// Whether variable `v` is a cell's.
+    #[inline]
+    pub fn is_cell_var(&self, v: usize) -> bool {
+        v < self.n_cells
+    }
+
+    /// The cage of a cage's candidate, and the combination's index in it.
+    pub fn cage_cand(&self, z: usize) -> Option<(usize, usize)> {
+        if !(self.n_cell_cands..self.n_cands).contains(&z) {
+            return None;
+        }
+        let k = self.cages.partition_point(|c| c.first <= z) - 1;
+        Some((k, z - self.cages[k].first))
+    }
+
+    /// The cage of a cage's variable.
+    pub fn cage_var(&self, v: usize) -> Option<usize> {
+        let first = self.cages.first()?.var;
+        (first..first + self.cages.len())
+            .contains(&v)
+            .then(|| v - first)
+    }
+
+    /// Whether candidate `z` holds in the solution `solution` (each cell's
+    /// symbol): a cell's symbol, or a cage's combination of its cells'.
+    pub fn cand_true(&self, z: usize, solution: &[usize]) -> bool {
+        match self.cage_cand(z) {
+            None => solution[self.cand_cell(z)] == self.cand_symbol(z),
+            Some((k, i)) => {
+                let cage = &self.cages[k];
+                let mut held: Vec<usize> = cage.cells.iter().map(|&c| solution[c]).collect();
+                held.sort_unstable();
+                held == cage.combos[i]
+            }
+        }
+    }
+
     #[inline]
     pub fn cand_cell(&self, z: usize) -> usize {
         z / self.n

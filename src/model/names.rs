@@ -24,8 +24,31 @@ impl Model {
         &self.spec.symbols[s]
     }
 
-    /// `n7r12c3`.
+    /// A cage's combination as paths print it: its symbols run together
+    /// (`1259`), or separated by `+` beyond 9 symbols (`2+11+14`).
+    pub fn combo_name(&self, combo: &[usize]) -> String {
+        let sep = if self.n > 9 { "+" } else { "" };
+        combo
+            .iter()
+            .map(|&s| self.symbol_name(s))
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    /// `k3`: a cage (0-based `k`), as paths name its variable.
+    pub fn cage_name(&self, k: usize) -> String {
+        format!("k{}", k + 1)
+    }
+
+    /// `n7r12c3`; a cage's combination `k3=1259`.
     pub fn cand_name(&self, z: usize) -> String {
+        if let Some((k, i)) = self.cage_cand(z) {
+            return format!(
+                "{}={}",
+                self.cage_name(k),
+                self.combo_name(&self.cages[k].combos[i])
+            );
+        }
         format!(
             "n{}{}",
             self.cand_symbol(z) + 1,
@@ -33,8 +56,12 @@ impl Model {
         )
     }
 
-    /// `r12c3 = 7`, as a path asserts a candidate.
+    /// `r12c3 = 7`, as a path asserts a candidate (`k3 = 1259`).
     pub fn asserted_name(&self, z: usize) -> String {
+        if let Some((k, i)) = self.cage_cand(z) {
+            let combo = self.combo_name(&self.cages[k].combos[i]);
+            return format!("{} = {combo}", self.cage_name(k));
+        }
         format!(
             "{} = {}",
             self.cell_name(self.cand_cell(z)),
@@ -42,8 +69,12 @@ impl Model {
         )
     }
 
-    /// `r12c3 ≠ 7`, as a path eliminates a candidate.
+    /// `r12c3 ≠ 7`, as a path eliminates a candidate (`k3 ≠ 1259`).
     pub fn eliminated_name(&self, z: usize) -> String {
+        if let Some((k, i)) = self.cage_cand(z) {
+            let combo = self.combo_name(&self.cages[k].combos[i]);
+            return format!("{} ≠ {combo}", self.cage_name(k));
+        }
         format!(
             "{} ≠ {}",
             self.cell_name(self.cand_cell(z)),
@@ -64,6 +95,9 @@ impl Model {
 
     /// `r12c3` (a cell's variable), `r1n5`, `c2n2`, `b3n4`, `d4n1`.
     pub fn var_name(&self, v: usize) -> String {
+        if let Some(k) = self.cage_var(v) {
+            return self.cage_name(k);
+        }
         match self.var_house(v) {
             None => self.cell_name(v),
             Some(h) => format!(
@@ -77,6 +111,9 @@ impl Model {
     /// How candidate `z` is written inside the braces of variable `v`:
     /// `n5` in a cell, `c6` in a row, `r1` in a column, `r7c3` elsewhere.
     pub fn cand_in_var(&self, v: usize, z: usize) -> String {
+        if let Some((k, i)) = self.cage_cand(z) {
+            return self.combo_name(&self.cages[k].combos[i]);
+        }
         let cell = self.cand_cell(z);
         match self.var_house(v).map(|h| self.houses[h].kind) {
             None => format!("n{}", self.cand_symbol(z) + 1),

@@ -58,6 +58,14 @@ pub enum Variant {
     /// A thermometer: strictly increasing from the bulb (first cell) along
     /// its cells.
     Thermometer(Vec<usize>),
+    /// A killer cage: its cells hold distinct symbols, summing to `sum`
+    /// when it is stated (a cage without a sum only forbids repeats). A
+    /// cage with a sum is a CSP variable whose candidates are its possible
+    /// combinations ([`cage_combinations`], [`super::Model::cages`]).
+    KillerCage {
+        cells: Vec<usize>,
+        sum: Option<usize>,
+    },
 }
 
 impl Variant {
@@ -78,6 +86,7 @@ impl Variant {
             Variant::Xv { .. } => "XV mark",
             Variant::NegativeXv => "negative XV",
             Variant::Thermometer(_) => "thermometer",
+            Variant::KillerCage { .. } => "killer cage",
         }
     }
 }
@@ -168,6 +177,40 @@ pub fn validate(spec: &TypeSpec) -> Result<(), String> {
                     ));
                 }
             }
+            Variant::KillerCage { cells, sum } => {
+                for &c in cells {
+                    in_range(c)?;
+                }
+                let first = cells.first().map_or(String::new(), |&c| name(n, c));
+                let set: BTreeSet<usize> = cells.iter().copied().collect();
+                if cells.is_empty() {
+                    return Err("a killer cage has one cell or more".into());
+                }
+                if set.len() != cells.len() {
+                    return Err(format!("the killer cage at {first} lists a cell twice"));
+                }
+                if cells.len() > n {
+                    return Err(format!(
+                        "the killer cage at {first} has {} cells: its symbols differ, so it has at most {n}",
+                        cells.len()
+                    ));
+                }
+                if let &Some(sum) = sum {
+                    let combos = cage_combinations(n, cells.len(), sum).len();
+                    if combos == 0 {
+                        return Err(format!(
+                            "the killer cage at {first}: {} distinct numbers from 1 to {n} never sum to {sum}",
+                            cells.len()
+                        ));
+                    }
+                    if combos > MAX_CAGE_COMBINATIONS {
+                        return Err(format!(
+                            "the killer cage at {first} has {combos} combinations of {} numbers summing to {sum}, more than {MAX_CAGE_COMBINATIONS}",
+                            cells.len()
+                        ));
+                    }
+                }
+            }
             Variant::Thermometer(cells) => {
                 for &c in cells {
                     in_range(c)?;
@@ -193,6 +236,51 @@ pub fn validate(spec: &TypeSpec) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The most combinations a cage may have: a CSP variable holds at most 64
+/// candidates (the generic oracle keeps a variable's live candidates in
+/// one word). On 9×9 a cage has at most 12 (4 cells summing to 20).
+pub const MAX_CAGE_COMBINATIONS: usize = 64;
+
+/// The combinations of a cage of `size` cells summing to `sum` in a grid
+/// of side `n`: the sets of `size` distinct symbols (0-based, increasing;
+/// symbol `s` counts `s + 1`) whose numbers sum to `sum`, in lexicographic
+/// order. Stops counting past [`MAX_CAGE_COMBINATIONS`] + 1.
+pub fn cage_combinations(n: usize, size: usize, sum: usize) -> Vec<Vec<usize>> {
+    fn walk(
+        n: usize,
+        from: usize,
+        left: usize,
+        sum: usize,
+        cur: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        if out.len() > MAX_CAGE_COMBINATIONS {
+            return;
+        }
+        if left == 0 {
+            if sum == 0 {
+                out.push(cur.clone());
+            }
+            return;
+        }
+        for s in from..n {
+            // The smallest numbers still to come: s + 1, s + 2, …
+            let least = left * (s + 1) + left * (left - 1) / 2;
+            if least > sum {
+                break;
+            }
+            cur.push(s);
+            walk(n, s + 1, left - 1, sum - (s + 1), cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if size <= n {
+        walk(n, 0, size, sum, &mut Vec::with_capacity(size), &mut out);
+    }
+    out
 }
 
 /// Windoku's four windows of a 9×9 grid (rows and columns 2–4 and 6–8),
@@ -346,7 +434,9 @@ pub fn apply(spec: &mut TypeSpec) -> Result<(), String> {
     let mut out: Vec<Constraint> = Vec::new();
     for v in &variants {
         match v {
-            Variant::ExtraRegion(cells) if cells.len() < n => {
+            Variant::ExtraRegion(cells) | Variant::KillerCage { cells, .. }
+                if cells.len() < n || matches!(v, Variant::KillerCage { .. }) =>
+            {
                 for (i, &a) in cells.iter().enumerate() {
                     for &b in &cells[i + 1..] {
                         if !share(a, b) {

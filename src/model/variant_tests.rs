@@ -246,3 +246,89 @@ fn bad_variants_are_errors_with_the_file_and_line() {
         assert!(e.contains(want), "{text:?}:\n got  {e}\n want {want}");
     }
 }
+
+/// A killer cage: cells and sum.
+type Cage = (Vec<usize>, Option<usize>);
+
+/// Whether grid `g` fills the killer cage `cells` with distinct values
+/// summing to `sum` (any sum when `None`).
+fn cage_holds(g: &[usize; 16], cells: &[usize], sum: Option<usize>) -> bool {
+    let vals: Vec<usize> = cells.iter().map(|&c| g[c]).collect();
+    let distinct = (0..vals.len()).all(|i| !vals[..i].contains(&vals[i]));
+    distinct && sum.is_none_or(|s| vals.iter().sum::<usize>() == s)
+}
+
+#[test]
+fn killer_cages_count_the_grids_their_definition_allows() {
+    let all = grids();
+    // Cages across blocks and lines, a cage of a whole row's size, a cage
+    // without a sum (no repeats only), a one-cell cage.
+    let cases: Vec<(&str, Vec<Cage>)> = vec![
+        (
+            "cages:\n  - { cells: r1c2 r2c2 r2c3, sum: 6 }\n",
+            vec![(vec![at(1, 2), at(2, 2), at(2, 3)], Some(6))],
+        ),
+        (
+            "cages:\n  - { cells: r1c1 r2c2, sum: 7 }\n  - { cells: r3c3 r4c4 r4c3 r3c2, sum: 10 }\n",
+            vec![
+                (vec![at(1, 1), at(2, 2)], Some(7)),
+                (vec![at(3, 3), at(4, 4), at(4, 3), at(3, 2)], Some(10)),
+            ],
+        ),
+        (
+            "cages:\n  - { cells: r1c1 r2c2 }\n  - { cells: [r4c4], sum: 2 }\n",
+            vec![(vec![at(1, 1), at(2, 2)], None), (vec![at(4, 4)], Some(2))],
+        ),
+    ];
+    for (yaml, cages) in cases {
+        let want = all
+            .iter()
+            .filter(|g| cages.iter().all(|(c, s)| cage_holds(g, c, *s)))
+            .count();
+        let (m, got) = count(yaml);
+        assert_eq!(got, want, "{yaml}");
+        assert!((1..288).contains(&want), "{yaml}: {want}");
+        let sums = cages.iter().filter(|(_, s)| s.is_some()).count();
+        assert_eq!(m.cages.len(), sums, "{yaml}");
+    }
+}
+
+#[test]
+fn a_cages_combinations_are_its_sets_of_distinct_numbers() {
+    use super::variant::cage_combinations;
+    assert_eq!(cage_combinations(9, 2, 3), [[0, 1]]);
+    assert_eq!(
+        cage_combinations(9, 3, 9),
+        [[0, 1, 5], [0, 2, 4], [1, 2, 3]]
+    );
+    // The most a 9×9 cage has: 4 cells summing to 20, 5 to 25.
+    assert_eq!(cage_combinations(9, 4, 20).len(), 12);
+    assert_eq!(cage_combinations(9, 5, 25).len(), 12);
+    assert_eq!(cage_combinations(9, 9, 45), [[0, 1, 2, 3, 4, 5, 6, 7, 8]]);
+    assert!(cage_combinations(9, 2, 18).is_empty());
+    assert!(cage_combinations(9, 10, 55).is_empty());
+}
+
+#[test]
+fn the_wikipedia_killer_is_unique_and_two_sums_less_it_is_not() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/killer/wikipedia.yaml"
+    );
+    let text = std::fs::read_to_string(file).unwrap();
+    let m = Model::build(parse_type(file, &text).unwrap());
+    assert_eq!((m.cages.len(), m.n_cands - m.n_cell_cands), (29, 90));
+    let full = DynBits::full(m.n_cands);
+    assert_eq!(count_solutions(&m, &full, 2), 1);
+    // The sums of k5 (r1c8 r2c8 = 16) and k6 (r1c9 … r4c9 = 15) dropped.
+    let loose = text
+        .replace("{ cells: r1c8 r2c8, sum: 16 }", "{ cells: r1c8 r2c8 }")
+        .replace(
+            "{ cells: r1c9 r2c9 r3c9 r4c9, sum: 15 }",
+            "{ cells: r1c9 r2c9 r3c9 r4c9 }",
+        );
+    assert_ne!(loose, text);
+    let m = Model::build(parse_type(file, &loose).unwrap());
+    assert_eq!(m.cages.len(), 27);
+    assert_eq!(count_solutions(&m, &DynBits::full(m.n_cands), 2), 2);
+}

@@ -93,6 +93,16 @@ struct RawType {
     xv: Option<RawXv>,
     #[serde(default)]
     thermometers: Vec<Words>,
+    /// Killer cages: cells and (optionally) their sum.
+    #[serde(default)]
+    cages: Vec<RawCage>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCage {
+    cells: Words,
+    sum: Option<usize>,
 }
 
 #[derive(Deserialize)]
@@ -346,6 +356,16 @@ fn variants(at: &Locator, spec: &mut TypeSpec, raw: &RawType) -> Result<(), Type
         let line = at.item("thermometers", i);
         let cells = cells_of(at, w, n, line)?;
         push(spec, "thermometers", Variant::Thermometer(cells));
+    }
+    for (i, c) in raw.cages.iter().enumerate() {
+        let line = at.item("cages", i);
+        let cells = cells_of(at, &c.cells, n, line)?;
+        let cage = Variant::KillerCage { cells, sum: c.sum };
+        // Checked here, so that the error names the cage's own line.
+        let mut alone = TypeSpec::grid("", spec.family, n);
+        alone.variants.push(cage.clone());
+        variant::validate(&alone).map_err(|e| at.err(line, e))?;
+        push(spec, "cages", cage);
     }
     variant::apply(spec).map_err(|e| at.err(first_line, e))
 }

@@ -57,6 +57,8 @@ pub fn live_from_givens(m: &Model, givens: &[Option<usize>]) -> DynBits {
             None => (0..m.n).for_each(|s| live.insert(m.cand(cell, s))),
         }
     }
+    // Killer cages' combinations: live until the givens' links say not.
+    (m.n_cell_cands..m.n_cands).for_each(|z| live.insert(z));
     live
 }
 
@@ -262,11 +264,17 @@ impl<'a, R: Rng> Search<'a, R> {
     }
 
     /// Is candidate `z` live? (The cell's variable has index `cell` and
-    /// holds the cell's candidates in symbol order.)
+    /// holds the cell's candidates in symbol order; a cage's combination
+    /// is read in its cage's variable.)
     #[inline]
     fn alive(&self, z: usize) -> bool {
         let m = self.m;
-        self.live[m.cand_cell(z)] >> m.cand_symbol(z) & 1 == 1
+        if m.is_cell_cand(z) {
+            self.live[m.cand_cell(z)] >> m.cand_symbol(z) & 1 == 1
+        } else {
+            let (vars, pos) = m.cand_var_slots(z);
+            self.live[vars[0] as usize] >> pos[0] & 1 == 1
+        }
     }
 
     /// Eliminates `z` (if live); false when a variable is left empty.

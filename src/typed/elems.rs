@@ -41,7 +41,9 @@ pub struct Elems<const W: usize> {
     pub all_cells: BitSet<W>,
     /// Every digit.
     pub all_digits: BitSet<W>,
-    /// Per local candidate, its cell and digit.
+    /// Per local cell candidate, its cell and digit (a killer cage's
+    /// combinations, after them, have neither: they are candidates of
+    /// their cage's variable only).
     pub cand_cell: Vec<u32>,
     pub cand_digit: Vec<u16>,
     /// Per cell, its given digit.
@@ -74,7 +76,7 @@ impl<const W: usize> Elems<W> {
         let mut digit_cands = vec![BitSet::EMPTY; m.n];
         let mut cand_cell = Vec::with_capacity(frame.len());
         let mut cand_digit = Vec::with_capacity(frame.len());
-        for z in 0..frame.len() {
+        for z in 0..frame.cell_cands {
             let g = frame.cand(z);
             let (c, d) = (m.cand_cell(g), m.cand_symbol(g));
             cell_cands[c].insert(z);

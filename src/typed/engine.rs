@@ -140,7 +140,7 @@ impl TypedRun {
     /// placed join `from`'s givens, its live candidates are the start's.
     pub fn end_start(&self, model: &Model, from: &Start) -> Start {
         let mut givens = from.givens.clone();
-        for &z in &self.end.values {
+        for &z in self.end.values.iter().filter(|&&z| model.is_cell_cand(z)) {
             givens[model.cand_cell(z)] = Some(model.cand_symbol(z));
         }
         let mut live = vec![false; model.n_cands];

@@ -70,6 +70,9 @@ pub struct Frame<const W: usize> {
     pub givens: Vec<usize>,
     /// The cells without a given: a run is solved when each has a value.
     pub open_cells: usize,
+    /// The local candidates that are cells' (`0..cell_cands`); those
+    /// from here on are killer cages' combinations.
+    pub cell_cands: usize,
     /// All local candidates.
     pub all: BitSet<W>,
     /// The pattern language's element tables, built when a pattern rule
@@ -139,6 +142,7 @@ impl<const W: usize> Frame<W> {
             }
         }
         let n = global.len();
+        let cell_cands = global.partition_point(|&z| m.is_cell_cand(z as usize));
         assert!(n <= 64 * W, "a frame of {n} candidates in {W} words");
         let mut all = BitSet::<W>::EMPTY;
         for i in 0..n {
@@ -247,6 +251,7 @@ impl<const W: usize> Frame<W> {
             var_groups,
             givens: given_list,
             open_cells,
+            cell_cands,
             all,
             elems: OnceLock::new(),
         }

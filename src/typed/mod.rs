@@ -219,8 +219,9 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
     let mut left_out_why = Vec::new();
     let mut errors = Vec::new();
     // The set's rules for other types merged in, simplest first (ties:
-    // classic rules first, as the files list them).
-    let mut all: Vec<&Arc<Rule>> = set.rules.iter().chain(&set.foreign).collect();
+    // classic rules first, as the files list them), then the type's own.
+    let own = type_rules(set, model)?;
+    let mut all: Vec<&Arc<Rule>> = set.rules.iter().chain(&set.foreign).chain(&own).collect();
     all.sort_by_key(|r| r.head.complexity);
     for r in all {
         let form = match r.searcher.kind() {
@@ -283,6 +284,25 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
         blocked: set.blocked,
         rating_type: set.rating_type.clone(),
     })
+}
+
+/// The rules a type adds to `set`: on a type with killer cages, the
+/// rules of `rules/killer.rules` join every set that has the naked single
+/// (they are the cages' singles); none otherwise. The file is compiled
+/// once, on the first type with cages, and never for classic Sudoku.
+fn type_rules(set: &RuleSet, model: &Model) -> Result<Vec<Arc<Rule>>, String> {
+    static KILLER: std::sync::OnceLock<Result<Vec<Arc<Rule>>, String>> = std::sync::OnceLock::new();
+    if model.cages.is_empty() || !set.rules.iter().any(|r| r.head.name == "naked-single") {
+        return Ok(Vec::new());
+    }
+    let rules = KILLER.get_or_init(|| {
+        let from = crate::ruleset::Location::built_in_set("singles");
+        crate::ruleset::Library::new()
+            .link("../killer.rules", &from)
+            .map(|s| s.rules.iter().chain(&s.foreign).cloned().collect())
+            .map_err(|e| format!("rules/killer.rules: {e}"))
+    });
+    rules.clone()
 }
 
 /// The model space a classic space name stands for, if the type has it.

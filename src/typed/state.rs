@@ -52,7 +52,15 @@ impl<const W: usize> State<W> {
 
     /// Whether every open cell has its value.
     pub fn solved(&self, frame: &Frame<W>) -> bool {
-        self.values.len() == frame.open_cells
+        let values = if frame.cell_cands == frame.len() {
+            self.values.len()
+        } else {
+            self.values
+                .iter()
+                .take_while(|&z| z < frame.cell_cands)
+                .count()
+        };
+        values == frame.open_cells
     }
 
     /// A variable with neither a value nor a live candidate, if any.
@@ -71,7 +79,7 @@ impl<const W: usize> State<W> {
         for &z in &frame.givens {
             out[m.cand_cell(z)] = Some(m.cand_symbol(z));
         }
-        for z in self.values.iter() {
+        for z in self.values.iter().take_while(|&z| z < frame.cell_cands) {
             let g = frame.cand(z);
             out[m.cand_cell(g)] = Some(m.cand_symbol(g));
         }

@@ -762,9 +762,10 @@ fn frame_space<const W: usize>(frame: &Frame<W>, space: usize) -> std::ops::Rang
     lo..hi
 }
 
-/// The frame variables that are cells (variables of no house), in order.
+/// The frame variables that are cells (not houses' nor killer cages'),
+/// in order.
 fn cell_vars<const W: usize>(frame: &Frame<W>) -> impl Iterator<Item = usize> + '_ {
-    (0..frame.vars.len()).filter(|&v| frame.model.var_house(frame.vars[v].var as usize).is_none())
+    (0..frame.vars.len()).filter(|&v| frame.model.is_cell_var(frame.vars[v].var as usize))
 }
 
 /// The cell variable of local candidate `z`.
@@ -772,7 +773,7 @@ fn cell_of<const W: usize>(frame: &Frame<W>, z: usize) -> Option<usize> {
     frame.cand_vars[z]
         .iter()
         .map(|&v| v as usize)
-        .find(|&v| frame.model.var_house(frame.vars[v].var as usize).is_none())
+        .find(|&v| frame.model.is_cell_var(frame.vars[v].var as usize))
 }
 
 /// `r3c2=4`, `r3c2≠4`: a literal as a trial's chain prints it.
@@ -780,6 +781,10 @@ fn lit_name<const W: usize>(frame: &Frame<W>, z: usize, on: bool) -> String {
     let m = &frame.model;
     let g = frame.cand(z);
     let op = if on { "=" } else { "≠" };
+    if let Some((k, i)) = m.cage_cand(g) {
+        let combo = m.combo_name(&m.cages[k].combos[i]);
+        return format!("{}{op}{combo}", m.cage_name(k));
+    }
     format!(
         "{}{op}{}",
         m.cell_name(m.cand_cell(g)),

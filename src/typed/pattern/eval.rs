@@ -223,8 +223,11 @@ impl<const W: usize> Env<'_, W> {
             }
             X::Decided => {
                 let mut d = self.el.given_cells;
+                // A killer cage's combination decides no cell.
                 for z in self.st.values.iter() {
-                    d.insert(self.el.cand_cell[z] as usize);
+                    if let Some(&c) = self.el.cand_cell.get(z) {
+                        d.insert(c as usize);
+                    }
                 }
                 d
             }
@@ -361,19 +364,25 @@ impl<const W: usize> Env<'_, W> {
             E::Cand => return *s,
             E::Cell => {
                 for z in s.iter() {
-                    out.insert(el.cand_cell[z] as usize);
+                    if let Some(&c) = el.cand_cell.get(z) {
+                        out.insert(c as usize);
+                    }
                 }
             }
             E::Digit => {
                 for z in s.iter() {
-                    out.insert(el.cand_digit[z] as usize);
+                    if let Some(&d) = el.cand_digit.get(z) {
+                        out.insert(d as usize);
+                    }
                 }
             }
             E::Houses(k) => {
                 let m = &*self.frame.model;
                 let mut cells = BitSet::<W>::EMPTY;
                 for z in s.iter() {
-                    cells.insert(el.cand_cell[z] as usize);
+                    if let Some(&c) = el.cand_cell.get(z) {
+                        cells.insert(c as usize);
+                    }
                 }
                 for c in cells.iter() {
                     for h in m.cell_houses(c) {
@@ -437,6 +446,7 @@ impl<const W: usize> Env<'_, W> {
             E::Vars(_) => {
                 let v = self.frame.vars.get(i)?.var as usize;
                 match m.var_house(v) {
+                    None if !m.is_cell_var(v) => {}
                     None => cell = Some(v),
                     Some(h) => {
                         house = Some(h);
@@ -492,10 +502,12 @@ impl<const W: usize> Env<'_, W> {
         let m = &*self.frame.model;
         let has = |z: usize| -> bool {
             match eb {
-                E::Digit => m.cand_symbol(z) == b,
-                E::Cell => m.cand_cell(z) == b,
+                // A killer cage's combination is in no cell, digit or
+                // house: only in its cage's variable.
+                E::Digit => m.is_cell_cand(z) && m.cand_symbol(z) == b,
+                E::Cell => m.is_cell_cand(z) && m.cand_cell(z) == b,
                 E::Cand => self.frame.global.get(b).is_some_and(|&g| g as usize == z),
-                E::Houses(_) => m.cell_houses(m.cand_cell(z)).any(|h| h == b),
+                E::Houses(_) => m.is_cell_cand(z) && m.cell_houses(m.cand_cell(z)).any(|h| h == b),
                 E::Vars(_) => (self.frame.vars.get(b))
                     .is_some_and(|v| m.cand_vars(z).any(|w| w == v.var as usize)),
             }
