@@ -119,7 +119,7 @@ fn prefixes_keep_only_their_own_slots() {
     let row = plan(&rules, "se-unique-loop-2-type-3-naked-pair-in-a-row");
     let widths: Vec<usize> = row.prefixes.iter().map(|p| p.width).collect();
     for p in &row.prefixes {
-        let bound = row.instrs[..p.len].iter().flat_map(Instr::bound);
+        let bound = row.instrs[..p.len].iter().flat_map(Instr::writes);
         assert_eq!(bound.max().map(|s| s + 1), Some(p.width));
     }
     // The first 4 instructions bind up to slot 4, the loop and its extra

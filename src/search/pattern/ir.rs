@@ -532,6 +532,37 @@ impl Instr {
         self.binds(&mut out);
         out
     }
+
+    /// Every slot running the instruction writes: [`Instr::binds`] and
+    /// the variables and moved parts of the quantifiers in its
+    /// expressions (which hold their last member's value after it).
+    pub fn writes(&self) -> Vec<usize> {
+        let mut out = self.bound();
+        let ops: Vec<&Op> = match self {
+            Instr::Gen { domain, order, .. } => domain.iter().chain(order).collect(),
+            Instr::Def { op, .. } | Instr::Filter(op) => vec![op],
+            Instr::Walk(w) => w.ops().collect(),
+        };
+        for op in ops {
+            quantified_slots(op, &mut out);
+        }
+        out
+    }
+}
+
+/// The slots the quantifiers in `op` bind (their variables and moved
+/// parts), pushed on `out`.
+pub fn quantified_slots(op: &Op, out: &mut Vec<usize>) {
+    if let Op::Quant(q) = op {
+        out.push(q.slot);
+        for (t, v) in &q.pre {
+            out.push(*t);
+            quantified_slots(v, out);
+        }
+    }
+    for x in op.operands().into_iter().flatten() {
+        quantified_slots(x, out);
+    }
 }
 
 /// A walk from a cell, house to house, that closes into loops

@@ -55,10 +55,12 @@ pub struct Prefix {
 
 /// The slots that the bindings of `instrs` (a prefix) are kept by: see
 /// [`Prefix::width`]. Every slot an instruction writes counts (a walk
-/// writes its loop, its even cells, its `next` cell and what it gathers).
+/// writes its loop, its even cells, its `next` cell and what it gathers;
+/// a quantifier its variable and moved parts, left holding their last
+/// values, which a match's bindings show).
 fn width_of(instrs: &[Instr]) -> usize {
     (instrs.iter())
-        .flat_map(Instr::bound)
+        .flat_map(Instr::writes)
         .map(|s| s + 1)
         .max()
         .unwrap_or(0)
