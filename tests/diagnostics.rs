@@ -659,3 +659,63 @@ fn rules_check_prints_warnings_and_the_time_limit_stops_the_slow_rule() {
     );
     assert!(t.elapsed() < std::time::Duration::from_secs(30));
 }
+
+/// A loop generator with mistakes: each is reported where it is, with
+/// what was expected.
+#[test]
+fn loop_generators_report_their_mistakes() {
+    let walk = |clause: &str| {
+        format!(
+            "rule t {{\n  complexity 1\n  let S: cell\n  let D = digits(S)\n  {clause}\n  eliminate cands(Q - A) & cands(D)\n}}\n"
+        )
+    };
+    let ok = "let Q, A: loop from S through cells(cands(D)) by row then column length 4 next z gather X = digits(z) - D when |X| <= 1";
+    assert!(
+        errors(&walk(ok)).is_empty(),
+        "{}",
+        Diagnostics(errors(&walk(ok)))
+    );
+    let cases = [
+        (
+            "let Q, A: loop from D through cells(cands(D)) by row then column length 4",
+            (5, 23, "a loop starts from a cell, found set of digit"),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row length 4",
+            (
+                5,
+                52,
+                "a loop steps by two kinds of house at least (a step never goes by the kind of the step before)",
+            ),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row then digit length 4",
+            (5, 61, "a loop steps by row, column or block, found `digit`"),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row then row then block length 4",
+            (5, 61, "`row` is listed twice"),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row then column length 2",
+            (5, 75, "a loop has 3 to 32 cells, found 2"),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row then column length 4 next z",
+            (5, 82, "unused variable `z`"),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row then column length 4 when 3",
+            (5, 82, "expected a condition, found an integer"),
+        ),
+    ];
+    for (clause, want) in cases {
+        let got = errors(&walk(clause));
+        assert_eq!(
+            places(&got).first().copied(),
+            Some(want),
+            "{clause}: {}",
+            Diagnostics(got.clone())
+        );
+    }
+}

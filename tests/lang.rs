@@ -51,6 +51,7 @@ fn filters_run_right_after_the_generators_they_need() {
             Instr::Gen { .. } => "gen",
             Instr::Def { .. } => "def",
             Instr::Filter(_) => "filter",
+            Instr::Walk(_) => "walk",
         })
         .collect();
     // `|H| > 3` is written after C's generator but only needs H: it runs before C.

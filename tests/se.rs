@@ -303,3 +303,47 @@ fn unique_loops_with_hidden_sets_and_ten_cells_give_se_s_ratings() {
     }
     assert_eq!(n, 8);
 }
+
+/// SE 1.2.1's miss of type-2 unique loops with three extra cells or more
+/// (`tests/data/se-cb-type-2-miss.txt`: folder:line of Berthier's
+/// controlled-bias collection, folders 001-003, the puzzle, SE's ER/EP/ED
+/// from `serate` built from SE's source, then the `se-corrected` set's):
+/// SE's loop walk gathers the extra digits of the cells it looks at,
+/// siblings included, and refuses the loop's third extra cell once they
+/// are two digits (`rules/se/uniqueness.rules`). The `se` set walks the
+/// same way and gets SE's ratings; `se-corrected` takes the loop, every
+/// step checked against the solution.
+#[test]
+fn se_misses_the_type_2_loops_se_s_walk_misses() {
+    let se = ruleset::load("se").unwrap();
+    let corrected = ruleset::load("se-corrected").unwrap();
+    let text = std::fs::read_to_string(data("se-cb-type-2-miss.txt")).unwrap();
+    let rated = |set: &RuleSet, puzzle: &str, at: &str| {
+        let run = rate_checked(set, puzzle, at);
+        let r = &run.rating;
+        let text = format!("{}/{}/{}", r.er_text(), r.ep_text(), r.ed_text());
+        (run, text)
+    };
+    let mut n = 0;
+    for l in text.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let (at, puzzle, want_se, want_corrected) = (f[0], f[1], f[2], f[3]);
+        let (_, got) = rated(&se, puzzle, at);
+        assert_eq!(got, want_se, "{at}, se");
+        let (run, got) = rated(&corrected, puzzle, at);
+        assert_eq!(got, want_corrected, "{at}, se-corrected");
+        // The loop SE misses: three extra cells or more.
+        assert!(
+            run.run.steps.iter().any(|s| {
+                s.rule_name().ends_with("-type-2-corrected") && {
+                    let shown = s.pattern();
+                    let extra = shown.split(" extra ").nth(1).unwrap_or("");
+                    extra.split('}').next().unwrap_or("").matches('r').count() >= 3
+                }
+            }),
+            "{at}: no type-2 loop with three extra cells in se-corrected's path"
+        );
+        n += 1;
+    }
+    assert_eq!(n, 4);
+}

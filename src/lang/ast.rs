@@ -206,6 +206,9 @@ pub enum ClauseKind {
         /// first, then those of each of these not taken yet.
         then: Vec<Expr>,
     },
+    /// `let Q, A: loop from S through P by K then … length N [next z]
+    /// [gather X = G] [when C]`: a generator of closed walks.
+    Walk(Box<WalkClause>),
     /// `let X = expr`
     Def {
         name: Ident,
@@ -218,6 +221,23 @@ pub enum ClauseKind {
     Parents(Expr),
     /// The display template and the span of its text (inside the quotes).
     Show(String, Span),
+}
+
+/// A walk generator's clause, as written (see [`ClauseKind::Walk`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WalkClause {
+    /// The loop's cells.
+    pub cells: Ident,
+    /// Its cells at even places.
+    pub even: Ident,
+    pub from: Expr,
+    pub through: Expr,
+    /// The kinds of house after `by`, in order.
+    pub by: Vec<Ident>,
+    pub length: Size,
+    pub next: Option<Ident>,
+    pub gather: Option<(Ident, Expr)>,
+    pub when: Option<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -119,6 +119,7 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
     for instr in &plan.instrs {
         let evaluated = match instr {
             Instr::Gen { domain, order, .. } => domain.iter().chain(order).collect(),
+            Instr::Walk(w) => w.ops().collect(),
             Instr::Def { op, .. } | Instr::Filter(op) => vec![op],
         };
         for op in evaluated {
@@ -163,6 +164,18 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
                     None => dom.min().map_or(Val::Int(0), Val::Idx),
                 };
                 known[*slot] = n >= k;
+            }
+            // A walk of N cells by K kinds of house: at most 8·(K - 1)
+            // cells to step to from each cell but the start (8·K), on an
+            // empty grid (its domain: the walks).
+            Instr::Walk(w) => {
+                let k = w.by.len().max(2) as f64;
+                let bindings = 8.0 * k * (8.0 * (k - 1.0)).powi(w.length as i32 - 2);
+                gens.push(GenSpace {
+                    domain: bindings.min(1e18) as usize,
+                    size: None,
+                    bindings,
+                });
             }
             Instr::Def { slot, op } => {
                 let op = upper(op);
@@ -269,6 +282,7 @@ pub fn huge_search_warning(
         .iter()
         .filter_map(|c| match &c.kind {
             ClauseKind::Gen { name, .. } => Some(name),
+            ClauseKind::Walk(w) => Some(&w.cells),
             _ => None,
         })
         .collect();
@@ -308,6 +322,11 @@ fn huge_evaluation_warning(
         .iter()
         .flat_map(|c| match &c.kind {
             ClauseKind::Gen { domain, then, .. } => domain.iter().chain(then).collect(),
+            ClauseKind::Walk(w) => [&w.from, &w.through]
+                .into_iter()
+                .chain(w.gather.as_ref().map(|g| &g.1))
+                .chain(w.when.as_ref())
+                .collect(),
             ClauseKind::Def { expr, .. } | ClauseKind::Where(expr) => vec![expr],
             _ => vec![],
         })

@@ -175,7 +175,11 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::complexity => "`complexity`",
         Rule::level => "`level`",
         Rule::rating => "`rating`",
-        Rule::let_gen | Rule::let_def => "`let`",
+        Rule::let_gen | Rule::let_def | Rule::let_walk => "`let`",
+        Rule::walk_len => "`length`",
+        Rule::walk_next => "`next`",
+        Rule::walk_gather => "`gather`",
+        Rule::walk_when => "`when`",
         Rule::where_c => "`where`",
         Rule::eliminate => "`eliminate`",
         Rule::assert_c => "`assert`",
@@ -893,6 +897,47 @@ fn clause(p: Pair<Rule>) -> Clause {
                 domain,
                 then,
             }
+        }
+        Rule::let_walk => {
+            let cells = ident(it.next().unwrap());
+            let even = ident(it.next().unwrap());
+            let from = expr(it.next().unwrap());
+            let through = expr(it.next().unwrap());
+            let mut by = Vec::new();
+            let mut w = WalkClause {
+                cells,
+                even,
+                from,
+                through,
+                by: Vec::new(),
+                length: Size::Lit(0, sp),
+                next: None,
+                gather: None,
+                when: None,
+            };
+            for q in it {
+                match q.as_rule() {
+                    Rule::ident => by.push(ident(q)),
+                    Rule::walk_len => {
+                        let s = q.into_inner().next().unwrap();
+                        w.length = if s.as_rule() == Rule::int {
+                            Size::Lit(s.as_str().parse().unwrap_or(i64::MAX), span(&s))
+                        } else {
+                            Size::Param(ident(s))
+                        };
+                    }
+                    Rule::walk_next => w.next = Some(ident(q.into_inner().next().unwrap())),
+                    Rule::walk_gather => {
+                        let mut g = q.into_inner();
+                        let name = ident(g.next().unwrap());
+                        w.gather = Some((name, expr(g.next().unwrap())));
+                    }
+                    Rule::walk_when => w.when = Some(expr(q.into_inner().next().unwrap())),
+                    r => unreachable!("grammar: unexpected part of a walk {r:?}"),
+                }
+            }
+            w.by = by;
+            ClauseKind::Walk(Box::new(w))
         }
         Rule::let_def => {
             let name = ident(it.next().unwrap());

@@ -11,6 +11,9 @@ use crate::rating::Rating;
 use crate::search::ConclusionKind;
 use crate::search::pattern::*;
 
+/// The most cells a loop (`let Q, A: loop …`) may have.
+pub const MAX_LOOP: usize = 32;
+
 /// A checked pattern rule instance: its head and its typed, unscheduled
 /// clauses.
 #[derive(Clone, Debug)]
@@ -164,6 +167,10 @@ impl Checker<'_> {
                         order,
                     });
                 }
+                ClauseKind::Walk(w) => {
+                    let instr = self.walk(w);
+                    gens.push(instr);
+                }
                 ClauseKind::Def { name: n, expr } => {
                     self.cur_depth = 0;
                     let (op, ty) = self.expr(expr);
@@ -249,6 +256,124 @@ impl Checker<'_> {
                 show,
             },
         })
+    }
+
+    /// A walk generator (`let Q, A: loop from S through P by K … length N
+    /// [next z] [gather X = G] [when C]`): Q and A are cells bound by it
+    /// (a generator: later clauses may read them), z and X names of its
+    /// own `gather` and `when` (bound only there, as a quantifier's
+    /// variable is); `when` reads Q and A too, as the walk so far.
+    fn walk(&mut self, w: &WalkClause) -> Instr {
+        self.cur_depth = 0;
+        let (start, sty) = self.expr(&w.from);
+        if !matches!(sty, Ty::One(Elem::Cell) | Ty::Error) {
+            self.err(
+                w.from.span,
+                format!("a loop starts from a cell, found {}", sty.name()),
+            );
+        }
+        let t = self.expr(&w.through);
+        let through = self.coerce_domain(t, Elem::Cell, None, w.through.span);
+        let mut by = Vec::new();
+        for k in &w.by {
+            let word = self.param_word(k);
+            match elem_of(&word) {
+                Some(e @ (Elem::Row | Elem::Column | Elem::Block)) if !by.contains(&e) => {
+                    by.push(e)
+                }
+                Some(Elem::Row | Elem::Column | Elem::Block) => {
+                    self.err(k.span, format!("`{word}` is listed twice"))
+                }
+                _ => self.err(
+                    k.span,
+                    format!("a loop steps by row, column or block, found `{word}`"),
+                ),
+            }
+        }
+        if by.len() < 2 {
+            self.err(
+                w.by[0].span,
+                "a loop steps by two kinds of house at least (a step never goes by the kind of the step before)",
+            );
+        }
+        let length = match &w.length {
+            Size::Lit(n, sp) => self.loop_length(*n, *sp),
+            Size::Param(p) => match self.params.get(&p.name) {
+                Some(Atom::Int(n)) => self.loop_length(*n, p.span),
+                _ => {
+                    self.err(
+                        p.span,
+                        format!("`{}` is not an integer family parameter", p.name),
+                    );
+                    None
+                }
+            },
+        };
+        // Q and A: bound by this generator, read by `when` as the walk so
+        // far.
+        let depth = self.gens + 1;
+        let lp = self.bind(&w.cells, Ty::Set(Elem::Cell), depth);
+        let even = self.bind(&w.even, Ty::Set(Elem::Cell), depth);
+        self.gens += 1;
+        // z and X: names of the walk's own clauses.
+        let mut local = Vec::new();
+        // Like a quantifier's variable, no part of what a match shows.
+        let next = w.next.as_ref().map(|z| {
+            let s = self.bind(z, Ty::One(Elem::Cell), 0);
+            self.slot_shapes[s] = None;
+            local.push(z);
+            s
+        });
+        let gather = w.gather.as_ref().map(|(x, g)| {
+            let (op, ty) = self.expr(g);
+            let ty = match ty {
+                Ty::Set(_) | Ty::Error => ty,
+                Ty::One(e) => Ty::Set(e),
+                t => {
+                    self.err(g.span, format!("`gather` unites sets, found {}", t.name()));
+                    Ty::Error
+                }
+            };
+            let s = self.bind(x, ty, 0);
+            self.slot_shapes[s] = None;
+            local.push(x);
+            (s, op)
+        });
+        let when = w.when.as_ref().map(|c| {
+            let (op, ty) = self.expr(c);
+            if !matches!(ty, Ty::Bool | Ty::Error) {
+                self.err(c.span, format!("expected a condition, found {}", ty.name()));
+            }
+            op
+        });
+        for n in local {
+            if let Some(b) = self.scope.remove(&n.name)
+                && !b.used
+            {
+                self.err(n.span, format!("unused variable `{}`", n.name));
+            }
+        }
+        Instr::Walk(Box::new(Walk {
+            lp,
+            even,
+            start,
+            through,
+            by,
+            length: length.unwrap_or(0),
+            next,
+            gather,
+            when,
+        }))
+    }
+
+    /// The length of a loop: 3 cells to [`MAX_LOOP`].
+    fn loop_length(&mut self, n: i64, sp: Span) -> Option<usize> {
+        if !(3..=MAX_LOOP as i64).contains(&n) {
+            self.err(sp, format!("a loop has 3 to {MAX_LOOP} cells, found {n}"));
+            None
+        } else {
+            Some(n as usize)
+        }
     }
 
     fn size(&mut self, n: i64, sp: Span) -> Option<usize> {

@@ -112,13 +112,7 @@ pub fn bound_of(instrs: &[Instr], k: usize, prefixes: &[usize]) -> Option<(CmpOp
     else {
         return None;
     };
-    let before: Vec<usize> = instrs[..k]
-        .iter()
-        .filter_map(|i| match i {
-            Instr::Gen { slot, .. } | Instr::Def { slot, .. } => Some(*slot),
-            Instr::Filter(_) => None,
-        })
-        .collect();
+    let before: Vec<usize> = instrs[..k].iter().flat_map(Instr::bound).collect();
     for (_, op) in filters_after(instrs, k, prefixes) {
         let mut terms = Vec::new();
         conjuncts(op, &mut terms);
@@ -157,7 +151,7 @@ fn filters_after<'a>(
         .iter()
         .enumerate()
         .skip(k + 1)
-        .take_while(|(j, next)| !prefixes.contains(j) && !matches!(next, Instr::Gen { .. }))
+        .take_while(|(j, next)| !prefixes.contains(j) && !next.is_gen())
         .filter_map(|(j, next)| match next {
             Instr::Filter(op) => Some((j, op)),
             _ => None,

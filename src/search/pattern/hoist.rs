@@ -65,8 +65,14 @@ pub fn hoist_all(mut c: Checked) -> Checked {
         renumber(op, &map);
     }
     for g in c.gens.iter_mut().chain(c.placed.iter_mut().map(|(_, i)| i)) {
-        if let Instr::Gen { slot, .. } | Instr::Def { slot, .. } = g {
-            *slot = map[*slot];
+        match g {
+            Instr::Gen { slot, .. } | Instr::Def { slot, .. } => *slot = map[*slot],
+            Instr::Walk(w) => {
+                for s in w.slots_mut() {
+                    *s = map[*s];
+                }
+            }
+            Instr::Filter(_) => {}
         }
     }
     // A `then` generator's domain is the union of its parts, as moved.
@@ -105,18 +111,22 @@ pub fn hoist_all(mut c: Checked) -> Checked {
 fn exprs(c: &mut Checked) -> Vec<&mut Op> {
     let mut out = Vec::new();
     for g in &mut c.gens {
-        if let Instr::Gen { domain, order, .. } = g {
-            if order.is_empty() {
-                out.extend(domain.as_mut());
-            } else {
-                out.extend(order.iter_mut());
+        match g {
+            Instr::Gen { domain, order, .. } => {
+                if order.is_empty() {
+                    out.extend(domain.as_mut());
+                } else {
+                    out.extend(order.iter_mut());
+                }
             }
+            Instr::Walk(w) => out.extend(w.ops_mut()),
+            Instr::Def { .. } | Instr::Filter(_) => {}
         }
     }
     for (_, i) in &mut c.placed {
         match i {
             Instr::Def { op, .. } | Instr::Filter(op) => out.push(op),
-            Instr::Gen { .. } => {}
+            Instr::Gen { .. } | Instr::Walk(_) => {}
         }
     }
     out.push(&mut c.target);

@@ -504,6 +504,142 @@ pub enum Instr {
         op: Op,
     },
     Filter(Op),
+    /// A generator of closed walks (`let Q, A: loop from …`; see
+    /// [`Walk`]): binds its slots to each loop found, in the walk's order.
+    Walk(Box<Walk>),
+}
+
+impl Instr {
+    /// Does it enumerate values (a generator: the search branches there)?
+    pub fn is_gen(&self) -> bool {
+        matches!(self, Instr::Gen { .. } | Instr::Walk(_))
+    }
+
+    /// Every slot the instruction writes (a walk writes several), pushed
+    /// on `out`: what a shared prefix must record and replay, and what a
+    /// renumbering of the slots must change.
+    pub fn binds(&self, out: &mut Vec<usize>) {
+        match self {
+            Instr::Gen { slot, .. } | Instr::Def { slot, .. } => out.push(*slot),
+            Instr::Filter(_) => {}
+            Instr::Walk(w) => out.extend(w.slots()),
+        }
+    }
+
+    /// The slots the instruction writes (see [`Instr::binds`]).
+    pub fn bound(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.binds(&mut out);
+        out
+    }
+
+    /// Every slot running the instruction writes: [`Instr::binds`] and
+    /// the variables and moved parts of the quantifiers in its
+    /// expressions (which hold their last member's value after it).
+    pub fn writes(&self) -> Vec<usize> {
+        let mut out = self.bound();
+        let ops: Vec<&Op> = match self {
+            Instr::Gen { domain, order, .. } => domain.iter().chain(order).collect(),
+            Instr::Def { op, .. } | Instr::Filter(op) => vec![op],
+            Instr::Walk(w) => w.ops().collect(),
+        };
+        for op in ops {
+            quantified_slots(op, &mut out);
+        }
+        out
+    }
+}
+
+/// The slots the quantifiers in `op` bind (their variables and moved
+/// parts), pushed on `out`.
+pub fn quantified_slots(op: &Op, out: &mut Vec<usize>) {
+    if let Op::Quant(q) = op {
+        out.push(q.slot);
+        for (t, v) in &q.pre {
+            out.push(*t);
+            quantified_slots(v, out);
+        }
+    }
+    for x in op.operands().into_iter().flatten() {
+        quantified_slots(x, out);
+    }
+}
+
+/// A walk from a cell, house to house, that closes into loops
+/// (`let Q, A: loop from S through P by block then row then column length
+/// N next z gather X = G when C`): from the start S, each step goes to a
+/// cell of P in a house of the current cell, of each of the listed kinds
+/// in turn (not the kind of the step that led there), that cell's house
+/// members taken in increasing order; a cell already on the walk is not
+/// visited again. When a step of a walk of `length` cells reaches S back,
+/// the loop closes: `lp` holds its cells and `even` those at an even
+/// place (S first, place 0). Before each cell z (`next`) is stepped to,
+/// `gather` adds G (evaluated with z bound) to X, a set kept along the
+/// walk: X holds the G of every cell looked at so far on the way from S,
+/// those the walk did not step to included; the step is taken when C
+/// holds (`when`; `lp` and `even` hold the walk so far, z not included).
+/// At a match, `next` holds S and X what it held when the loop closed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Walk {
+    /// The loop's cells (a set of cells).
+    pub lp: usize,
+    /// Its cells at even places.
+    pub even: usize,
+    /// The start cell.
+    pub start: Op,
+    /// The cells the walk may step to.
+    pub through: Op,
+    /// The kinds of house the steps go by, in order (rows, columns,
+    /// blocks: house indices 0-8, 9-17, 18-26).
+    pub by: Vec<Elem>,
+    /// The number of cells of a loop (the walk goes no further).
+    pub length: usize,
+    /// The cell looked at (`next z`), if named.
+    pub next: Option<usize>,
+    /// `gather X = G`: the slot X and G.
+    pub gather: Option<(usize, Op)>,
+    /// `when C`: the condition of a step.
+    pub when: Option<Op>,
+}
+
+impl Walk {
+    /// The slots the walk writes.
+    pub fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        [
+            Some(self.lp),
+            Some(self.even),
+            self.next,
+            self.gather.as_ref().map(|g| g.0),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// The slots the walk writes, to renumber them.
+    pub fn slots_mut(&mut self) -> Vec<&mut usize> {
+        let mut out = vec![&mut self.lp, &mut self.even];
+        out.extend(self.next.as_mut());
+        out.extend(self.gather.as_mut().map(|g| &mut g.0));
+        out
+    }
+
+    /// Its expressions: start, cells, then `gather` and `when` (which
+    /// are evaluated once per cell looked at).
+    pub fn ops(&self) -> impl Iterator<Item = &Op> {
+        [Some(&self.start), Some(&self.through)]
+            .into_iter()
+            .flatten()
+            .chain(self.gather.as_ref().map(|g| &g.1))
+            .chain(self.when.as_ref())
+    }
+
+    /// Its expressions, to change them in place.
+    pub fn ops_mut(&mut self) -> Vec<&mut Op> {
+        let mut out = vec![&mut self.start, &mut self.through];
+        out.extend(self.gather.as_mut().map(|g| &mut g.1));
+        out.extend(self.when.as_mut());
+        out
+    }
 }
 
 /// A piece of a show template, over checked expressions ([`Op`]) or, in

@@ -23,7 +23,8 @@
 //!   compiled [`Plan`]);
 //! - the matcher: [`sets`] (sets read off a state), [`eval`] (evaluation
 //!   of typed expressions), [`run`] (the depth-first search, and the
-//!   [`Scratch`] a search context carries for it), [`count`] (count
+//!   [`Scratch`] a search context carries for it), [`walk`] (the walk
+//!   generator's depth-first search of loops), [`count`] (count
 //!   plans run off a board's counts, and count heads read from the
 //!   cells' digit masks), [`show`] (a match's text)
 //!   and [`searcher`] (a plan as a [`Searcher`](crate::search::Searcher)).
@@ -49,6 +50,7 @@ pub mod sets;
 pub mod show;
 pub mod strategy;
 pub mod typed;
+pub mod walk;
 
 #[cfg(test)]
 mod typed_tests;
@@ -56,6 +58,7 @@ mod typed_tests;
 pub use eval::{Env, geo};
 pub use ir::{
     Checked, CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, Shape, ShowPart, Ty, Val,
+    Walk,
 };
 pub use plan::Plan;
 pub use prefix::{MAX_RECORDED, Prefix};

@@ -43,8 +43,8 @@ pub struct Prefix {
     pub key: u64,
     pub len: usize,
     /// The slots that a binding of the prefix is recorded and replayed
-    /// by: the first ones, up to the last that a generator or a definition
-    /// of the prefix binds. The plan's other slots (its later names, and
+    /// by: the first ones, up to the last that a generator, a walk or a
+    /// definition of the prefix binds. The plan's other slots (its later names, and
     /// quantifiers' variables and moved parts, which are bound before
     /// they are read) do not carry over from the prefix to the rest.
     pub width: usize,
@@ -54,13 +54,14 @@ pub struct Prefix {
 }
 
 /// The slots that the bindings of `instrs` (a prefix) are kept by: see
-/// [`Prefix::width`].
+/// [`Prefix::width`]. Every slot an instruction writes counts (a walk
+/// writes its loop, its even cells, its `next` cell and what it gathers;
+/// a quantifier its variable and moved parts, left holding their last
+/// values, which a match's bindings show).
 fn width_of(instrs: &[Instr]) -> usize {
     (instrs.iter())
-        .filter_map(|i| match i {
-            Instr::Gen { slot, .. } | Instr::Def { slot, .. } => Some(slot + 1),
-            Instr::Filter(_) => None,
-        })
+        .flat_map(Instr::writes)
+        .map(|s| s + 1)
         .max()
         .unwrap_or(0)
 }
@@ -96,7 +97,7 @@ pub fn share(plans: &[&[Instr]]) -> Vec<Vec<Prefix>> {
         let others: Vec<usize> = trie.path(instrs).map(|n| trie.count[n] - 1).collect();
         let lens = (0..=instrs.len())
             .filter(|&d| others[d] > others.get(d + 1).copied().unwrap_or(0))
-            .filter(|&len| instrs[..len].iter().any(|x| matches!(x, Instr::Gen { .. })));
+            .filter(|&len| instrs[..len].iter().any(Instr::is_gen));
         out.push(
             lens.map(|len| {
                 let p = &instrs[..len];

@@ -161,6 +161,7 @@ impl Plan {
                         k += 1;
                     }
                 }
+                Instr::Walk(w) => return self.run_walk(k, w, fr),
                 Instr::Gen {
                     slot,
                     elem,

@@ -332,6 +332,18 @@ pub struct Typed {
     /// `givens`, so its elements may have no live candidate (its domain is
     /// not cut to the live elements).
     pub dead: Vec<bool>,
+    /// By instruction: a walk's typed expressions.
+    pub walks: Vec<Option<TWalk>>,
+}
+
+/// The typed expressions of a walk ([`super::ir::Walk`]), as
+/// [`super::walk`] evaluates them.
+#[derive(Clone, Debug)]
+pub struct TWalk {
+    pub start: TOp,
+    pub through: TOp,
+    pub gather: Option<TOp>,
+    pub when: Option<TOp>,
 }
 
 impl Typed {
@@ -355,6 +367,7 @@ impl Typed {
             .enumerate()
             .map(|(k, instr)| match instr {
                 Instr::Gen { domain, .. } => domain.as_ref().map(|d| t.op(d)),
+                Instr::Walk(_) => None,
                 Instr::Def { op, .. } => Some(t.op(op)),
                 Instr::Filter(op) => match folded.rest.get(k) {
                     Some(Rest::Nothing) => None,
@@ -377,8 +390,20 @@ impl Typed {
         let dead = (instrs.iter())
             .map(|i| matches!(i, Instr::Gen { domain: Some(d), .. } if reads_decided(d)))
             .collect();
+        let walks = (instrs.iter())
+            .map(|i| match i {
+                Instr::Walk(w) => Some(TWalk {
+                    start: t.op(&w.start),
+                    through: t.op(&w.through),
+                    gather: w.gather.as_ref().map(|(_, g)| t.op(g)),
+                    when: w.when.as_ref().map(|c| t.op(c)),
+                }),
+                _ => None,
+            })
+            .collect();
         Typed {
             dead,
+            walks,
             ops,
             conds,
             orders,

@@ -141,6 +141,12 @@ impl PatternRule {
                     op: cx.x(op)?,
                 },
                 Instr::Filter(op) => Step::Filter(cx.x(op)?),
+                Instr::Walk(_) => {
+                    return Err(Unfit::Unsupported(
+                        "a loop generator (`let Q, A: loop from …`) runs on classic Sudoku only"
+                            .into(),
+                    ));
+                }
             });
         }
         let mut show = Vec::with_capacity(plan.show.len());
