@@ -706,7 +706,7 @@ fn loop_generators_report_their_mistakes() {
         ),
         (
             "let Q, A: loop from S through cells(cands(D)) by row then column length 4 when 3",
-            (5, 82, "expected a condition, found an integer"),
+            (5, 82, "expected a condition, found integer"),
         ),
     ];
     for (clause, want) in cases {

@@ -290,7 +290,9 @@ impl Checker<'_> {
                 ),
             }
         }
-        if by.len() < 2 {
+        // A kind refused above has its own error: this one is for a list
+        // of one kind.
+        if w.by.len() < 2 {
             self.err(
                 w.by[0].span,
                 "a loop steps by two kinds of house at least (a step never goes by the kind of the step before)",

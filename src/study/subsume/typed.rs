@@ -378,9 +378,12 @@ impl TypedStudy<'_> {
             givens: start.givens.clone(),
             live: vec![false; m.n_cands],
         };
-        for z in s.values.iter() {
-            let g = frame.cand(z);
-            from.givens[m.cand_cell(g)] = Some(m.cand_symbol(g));
+        // A cage's combination placed is no cell's value: its variable is
+        // left without a live candidate, out of the frame, as in a run.
+        for g in s.values.iter().map(|z| frame.cand(z)) {
+            if m.is_cell_cand(g) {
+                from.givens[m.cand_cell(g)] = Some(m.cand_symbol(g));
+            }
         }
         for z in s.cands.iter() {
             from.live[frame.cand(z)] = true;
@@ -482,7 +485,8 @@ fn local<const W: usize>(frame: &Frame<W>, snap: &Snapshot) -> State<W> {
     }
 }
 
-/// Each cell's value, or its live symbols, in cell order.
+/// Each cell's value, or its live symbols, in cell order (a cage's
+/// combinations are not shown: the cells' candidates say what is left).
 fn pencil_marks<const W: usize>(frame: &Frame<W>, start: &Start, s: &State<W>) -> String {
     let m = &frame.model;
     let mut cells: Vec<String> = start
@@ -491,14 +495,13 @@ fn pencil_marks<const W: usize>(frame: &Frame<W>, start: &Start, s: &State<W>) -
         .map(|g| g.map_or(String::new(), |v| m.symbol_text(v).to_string()))
         .collect();
     let mut decided = vec![false; m.n_cells];
-    for z in s.values.iter() {
-        let g = frame.cand(z);
+    let cell_cand = |z: usize| Some(frame.cand(z)).filter(|&g| m.is_cell_cand(g));
+    for g in s.values.iter().filter_map(cell_cand) {
         cells[m.cand_cell(g)] = m.symbol_text(m.cand_symbol(g)).to_string();
         decided[m.cand_cell(g)] = true;
     }
     let mut live: Vec<Vec<&str>> = vec![Vec::new(); m.n_cells];
-    for z in s.cands.iter() {
-        let g = frame.cand(z);
+    for g in s.cands.iter().filter_map(cell_cand) {
         let c = m.cand_cell(g);
         if start.givens[c].is_none() && !decided[c] {
             live[c].push(m.symbol_text(m.cand_symbol(g)));
