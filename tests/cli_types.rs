@@ -170,7 +170,7 @@ fn f_puzzles_addresses_check_with_their_own_types_and_a_bad_one_is_reported() {
         format!(
             "1 {} unique\n2 - invalid f-puzzles: constraint `x` is not supported (ruledoku reads \
              diagonals, antiknight, antiking, nonconsecutive, disjointgroups, extraregion, \
-             difference, ratio, xv, negative and thermometer; remove it to check the rest)\n\
+             difference, ratio, xv, negative, thermometer and killercage; remove it to check the rest)\n\
              3 {} unique\n2 puzzles: 2 unique, 0 multiple, 0 no solution; 1 invalid line\n",
             want[0], want[1]
         )

@@ -191,7 +191,7 @@ impl Plan {
                     len: path.len + 1,
                 };
                 on.cells.insert(next);
-                if path.len % 2 == 0 {
+                if path.len.is_multiple_of(2) {
                     on.even.insert(next);
                 }
                 self.step(cx, next, Some(i), &on, gathered, fr)?;
