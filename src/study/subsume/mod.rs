@@ -183,6 +183,32 @@ pub struct PuzzleStudy<E = Example> {
     pub stopped: Option<Stopped>,
 }
 
+impl<E> PuzzleStudy<E> {
+    /// A puzzle's study once its states are examined: its counts get the
+    /// puzzle-level tallies (missed, stopped by a limit) from its states'.
+    fn ended(
+        mut counts: Counts,
+        stop: StopReason,
+        examples: Vec<E>,
+        stopped: Option<Stopped>,
+    ) -> PuzzleStudy<E> {
+        if counts.states_missed > 0 {
+            counts.puzzles_missed = 1;
+        }
+        match stopped {
+            Some(Stopped::TimeLimit) => counts.puzzles_time_limit = 1,
+            Some(Stopped::MemoryLimit) => counts.puzzles_memory_limit = 1,
+            _ => {}
+        }
+        PuzzleStudy {
+            counts,
+            stop,
+            examples,
+            stopped,
+        }
+    }
+}
+
 /// A subsumption study: A, B, how B is taken, and the rules that make the
 /// resolution paths.
 pub struct Study<'a> {
@@ -490,20 +516,7 @@ impl Study<'_> {
                 break;
             }
         }
-        if counts.states_missed > 0 {
-            counts.puzzles_missed = 1;
-        }
-        match stopped {
-            Some(Stopped::TimeLimit) => counts.puzzles_time_limit = 1,
-            Some(Stopped::MemoryLimit) => counts.puzzles_memory_limit = 1,
-            _ => {}
-        }
-        PuzzleStudy {
-            counts,
-            stop: run.stop,
-            examples,
-            stopped,
-        }
+        PuzzleStudy::ended(counts, run.stop, examples, stopped)
     }
 }
 

@@ -268,20 +268,7 @@ impl TypedStudy<'_> {
                 break;
             }
         }
-        if counts.states_missed > 0 {
-            counts.puzzles_missed = 1;
-        }
-        match stopped {
-            Some(Stopped::TimeLimit) => counts.puzzles_time_limit = 1,
-            Some(Stopped::MemoryLimit) => counts.puzzles_memory_limit = 1,
-            _ => {}
-        }
-        PuzzleStudy {
-            counts,
-            stop: run.stop,
-            examples,
-            stopped,
-        }
+        PuzzleStudy::ended(counts, run.stop, examples, stopped)
     }
 
     #[allow(clippy::too_many_arguments)]
