@@ -209,6 +209,13 @@ pub enum ClauseKind {
     /// `let Q, A: loop from S through P by K then … length N [next z]
     /// [gather X = G] [when C]`: a generator of closed walks.
     Walk(Box<WalkClause>),
+    /// `let K, A: cluster [in P]`: a generator of colour clusters, K each
+    /// cluster's candidates, A each of its two colours in turn.
+    Cluster {
+        cands: Ident,
+        colour: Ident,
+        domain: Option<Expr>,
+    },
     /// `let X = expr`
     Def {
         name: Ident,

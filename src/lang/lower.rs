@@ -29,6 +29,7 @@
 
 use super::ast::{ClauseKind, RuleAst, RuleBody, Span};
 use crate::grid::bits::Bits;
+use crate::grid::geometry::N_CANDS;
 use crate::grid::state::State;
 use crate::search::chain::{ChainSearch, ChainSpec};
 use crate::search::pattern::{
@@ -120,6 +121,7 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
         let evaluated = match instr {
             Instr::Gen { domain, order, .. } => domain.iter().chain(order).collect(),
             Instr::Walk(w) => w.ops().collect(),
+            Instr::Cluster(c) => vec![&c.domain],
             Instr::Def { op, .. } | Instr::Filter(op) => vec![op],
         };
         for op in evaluated {
@@ -173,6 +175,16 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
                 let bindings = 8.0 * k * (8.0 * (k - 1.0)).powi(w.length as i32 - 2);
                 gens.push(GenSpace {
                     domain: bindings.min(1e18) as usize,
+                    size: None,
+                    bindings,
+                });
+            }
+            // A cluster holds at least two candidates, linked in pairs:
+            // at most half the candidates, times two colours.
+            Instr::Cluster(_) => {
+                let bindings = N_CANDS as f64;
+                gens.push(GenSpace {
+                    domain: N_CANDS,
                     size: None,
                     bindings,
                 });
@@ -283,6 +295,7 @@ pub fn huge_search_warning(
         .filter_map(|c| match &c.kind {
             ClauseKind::Gen { name, .. } => Some(name),
             ClauseKind::Walk(w) => Some(&w.cells),
+            ClauseKind::Cluster { cands, .. } => Some(cands),
             _ => None,
         })
         .collect();
@@ -327,6 +340,7 @@ fn huge_evaluation_warning(
                 .chain(w.gather.as_ref().map(|g| &g.1))
                 .chain(w.when.as_ref())
                 .collect(),
+            ClauseKind::Cluster { domain, .. } => domain.iter().collect(),
             ClauseKind::Def { expr, .. } | ClauseKind::Where(expr) => vec![expr],
             _ => vec![],
         })

@@ -175,7 +175,7 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::complexity => "`complexity`",
         Rule::level => "`level`",
         Rule::rating => "`rating`",
-        Rule::let_gen | Rule::let_def | Rule::let_walk => "`let`",
+        Rule::let_gen | Rule::let_def | Rule::let_walk | Rule::let_cluster => "`let`",
         Rule::walk_len => "`length`",
         Rule::walk_next => "`next`",
         Rule::walk_gather => "`gather`",
@@ -896,6 +896,16 @@ fn clause(p: Pair<Rule>) -> Clause {
                 ty,
                 domain,
                 then,
+            }
+        }
+        Rule::let_cluster => {
+            let cands = ident(it.next().unwrap());
+            let colour = ident(it.next().unwrap());
+            let domain = it.next().map(expr);
+            ClauseKind::Cluster {
+                cands,
+                colour,
+                domain,
             }
         }
         Rule::let_walk => {

@@ -171,6 +171,14 @@ impl Checker<'_> {
                     let instr = self.walk(w);
                     gens.push(instr);
                 }
+                ClauseKind::Cluster {
+                    cands,
+                    colour,
+                    domain,
+                } => {
+                    let instr = self.cluster(cands, colour, domain.as_ref());
+                    gens.push(instr);
+                }
                 ClauseKind::Def { name: n, expr } => {
                     self.cur_depth = 0;
                     let (op, ty) = self.expr(expr);
@@ -365,6 +373,43 @@ impl Checker<'_> {
             next,
             gather,
             when,
+        }))
+    }
+
+    /// A cluster generator (`let K, A: cluster [in P]`): K and A are sets
+    /// of candidates bound by it; P, a set of candidates (or of elements,
+    /// read as their candidates), defaults to every live candidate.
+    fn cluster(&mut self, cands: &Ident, colour: &Ident, domain: Option<&Expr>) -> Instr {
+        self.cur_depth = 0;
+        let domain = match domain {
+            Some(d) => {
+                let t = self.expr(d);
+                match t.1 {
+                    Ty::Set(_) | Ty::One(_) | Ty::Error => {
+                        self.coerce_domain(t, Elem::Cand, None, d.span)
+                    }
+                    ty => {
+                        self.err(
+                            d.span,
+                            format!(
+                                "a cluster is made of candidates: expected a set of candidates, found {}",
+                                ty.name()
+                            ),
+                        );
+                        Op::Grid
+                    }
+                }
+            }
+            None => Op::Grid,
+        };
+        let depth = self.gens + 1;
+        let k = self.bind(cands, Ty::Set(Elem::Cand), depth);
+        let a = self.bind(colour, Ty::Set(Elem::Cand), depth);
+        self.gens += 1;
+        Instr::Cluster(Box::new(Cluster {
+            cands: k,
+            colour: a,
+            domain,
         }))
     }
 

@@ -72,6 +72,10 @@ pub fn hoist_all(mut c: Checked) -> Checked {
                     *s = map[*s];
                 }
             }
+            Instr::Cluster(k) => {
+                k.cands = map[k.cands];
+                k.colour = map[k.colour];
+            }
             Instr::Filter(_) => {}
         }
     }
@@ -120,13 +124,14 @@ fn exprs(c: &mut Checked) -> Vec<&mut Op> {
                 }
             }
             Instr::Walk(w) => out.extend(w.ops_mut()),
+            Instr::Cluster(k) => out.push(&mut k.domain),
             Instr::Def { .. } | Instr::Filter(_) => {}
         }
     }
     for (_, i) in &mut c.placed {
         match i {
             Instr::Def { op, .. } | Instr::Filter(op) => out.push(op),
-            Instr::Gen { .. } | Instr::Walk(_) => {}
+            Instr::Gen { .. } | Instr::Walk(_) | Instr::Cluster(_) => {}
         }
     }
     out.push(&mut c.target);

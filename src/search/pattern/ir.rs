@@ -507,12 +507,15 @@ pub enum Instr {
     /// A generator of closed walks (`let Q, A: loop from …`; see
     /// [`Walk`]): binds its slots to each loop found, in the walk's order.
     Walk(Box<Walk>),
+    /// A generator of colour clusters (`let K, A: cluster in P`; see
+    /// [`Cluster`]): binds its two slots to each cluster and colour.
+    Cluster(Box<Cluster>),
 }
 
 impl Instr {
     /// Does it enumerate values (a generator: the search branches there)?
     pub fn is_gen(&self) -> bool {
-        matches!(self, Instr::Gen { .. } | Instr::Walk(_))
+        matches!(self, Instr::Gen { .. } | Instr::Walk(_) | Instr::Cluster(_))
     }
 
     /// Every slot the instruction writes (a walk writes several), pushed
@@ -523,6 +526,7 @@ impl Instr {
             Instr::Gen { slot, .. } | Instr::Def { slot, .. } => out.push(*slot),
             Instr::Filter(_) => {}
             Instr::Walk(w) => out.extend(w.slots()),
+            Instr::Cluster(c) => out.extend([c.cands, c.colour]),
         }
     }
 
@@ -542,6 +546,7 @@ impl Instr {
             Instr::Gen { domain, order, .. } => domain.iter().chain(order).collect(),
             Instr::Def { op, .. } | Instr::Filter(op) => vec![op],
             Instr::Walk(w) => w.ops().collect(),
+            Instr::Cluster(c) => vec![&c.domain],
         };
         for op in ops {
             quantified_slots(op, &mut out);
@@ -640,6 +645,27 @@ impl Walk {
         out.extend(self.when.as_mut());
         out
     }
+}
+
+/// The colour clusters of a set of candidates (`let K, A: cluster in
+/// P`): two live candidates of P are strongly linked when they are the
+/// only two live candidates of a variable (a conjugate pair of a house,
+/// the two candidates of a bivalue cell); a cluster is a connected
+/// component of that graph with two candidates or more, coloured in two
+/// so that strongly linked candidates differ (exactly one of them is
+/// true, so one colour class is true, the other false). `cands` is bound
+/// to each cluster's candidates, clusters in order of their smallest
+/// candidate, and for each `colour` to the class holding that candidate,
+/// then to the other. A cluster that cannot be coloured in two (a cycle
+/// of strong links of odd length: the state has no solution) is skipped.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cluster {
+    /// The cluster's candidates (a set of candidates).
+    pub cands: usize,
+    /// One of its colour classes.
+    pub colour: usize,
+    /// The candidates clusters are made of (`grid` when not written).
+    pub domain: Op,
 }
 
 /// A piece of a show template, over checked expressions ([`Op`]) or, in

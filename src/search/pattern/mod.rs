@@ -23,7 +23,8 @@
 //!   compiled [`Plan`]);
 //! - the matcher: [`sets`] (sets read off a state), [`eval`] (evaluation
 //!   of typed expressions), [`run`] (the depth-first search, and the
-//!   [`Scratch`] a search context carries for it), [`walk`] (the walk
+//!   [`Scratch`] a search context carries for it), [`cluster`] (the
+//!   colour clusters of the cluster generator), [`walk`] (the walk
 //!   generator's depth-first search of loops), [`count`] (count
 //!   plans run off a board's counts, and count heads read from the
 //!   cells' digit masks), [`show`] (a match's text)
@@ -36,6 +37,7 @@
 //! never mutates it. Conclusions are returned to the engine, which applies
 //! them.
 
+pub mod cluster;
 pub mod count;
 pub mod eval;
 pub mod fold;
@@ -57,8 +59,8 @@ mod typed_tests;
 
 pub use eval::{Env, geo};
 pub use ir::{
-    Checked, CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, Shape, ShowPart, Ty, Val,
-    Walk,
+    Checked, Cluster, CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, Shape, ShowPart,
+    Ty, Val, Walk,
 };
 pub use plan::Plan;
 pub use prefix::{MAX_RECORDED, Prefix};

@@ -162,6 +162,7 @@ impl Plan {
                     }
                 }
                 Instr::Walk(w) => return self.run_walk(k, w, fr),
+                Instr::Cluster(c) => return self.run_cluster(k, c, fr),
                 Instr::Gen {
                     slot,
                     elem,

@@ -334,6 +334,8 @@ pub struct Typed {
     pub dead: Vec<bool>,
     /// By instruction: a walk's typed expressions.
     pub walks: Vec<Option<TWalk>>,
+    /// By instruction: a cluster generator's domain, typed.
+    pub clusters: Vec<Option<TOp>>,
 }
 
 /// The typed expressions of a walk ([`super::ir::Walk`]), as
@@ -367,7 +369,7 @@ impl Typed {
             .enumerate()
             .map(|(k, instr)| match instr {
                 Instr::Gen { domain, .. } => domain.as_ref().map(|d| t.op(d)),
-                Instr::Walk(_) => None,
+                Instr::Walk(_) | Instr::Cluster(_) => None,
                 Instr::Def { op, .. } => Some(t.op(op)),
                 Instr::Filter(op) => match folded.rest.get(k) {
                     Some(Rest::Nothing) => None,
@@ -401,9 +403,16 @@ impl Typed {
                 _ => None,
             })
             .collect();
+        let clusters = (instrs.iter())
+            .map(|i| match i {
+                Instr::Cluster(c) => Some(t.op(&c.domain)),
+                _ => None,
+            })
+            .collect();
         Typed {
             dead,
             walks,
+            clusters,
             ops,
             conds,
             orders,

@@ -26,6 +26,7 @@ use super::state::State;
 use super::{Evidence, Found, Unfit};
 use crate::grid::bits::BitSet;
 use crate::model::Model;
+use crate::search::pattern::cluster::colour_clusters;
 use crate::search::pattern::{Elem, Instr, Plan, Shape, ShowPart};
 use crate::search::{ConclusionKind, SearchCx};
 use eval::{Env, V};
@@ -50,6 +51,13 @@ enum Step {
         op: X,
     },
     Filter(X),
+    /// The colour clusters of the domain's candidates under the type's
+    /// variables ([`colour_clusters`]).
+    Cluster {
+        cands: usize,
+        colour: usize,
+        domain: X,
+    },
 }
 
 /// A pattern rule compiled for a type.
@@ -147,6 +155,11 @@ impl PatternRule {
                             .into(),
                     ));
                 }
+                Instr::Cluster(c) => Step::Cluster {
+                    cands: c.cands,
+                    colour: c.colour,
+                    domain: cx.x(&c.domain)?,
+                },
             });
         }
         let mut show = Vec::with_capacity(plan.show.len());
@@ -380,6 +393,35 @@ impl<const W: usize> Search<'_, W> {
                     if !env.cond(op) || env.undefined {
                         return ControlFlow::Continue(());
                     }
+                }
+                Step::Cluster {
+                    cands,
+                    colour,
+                    domain,
+                } => {
+                    let (d, undefined) = self.set_value(domain);
+                    if undefined {
+                        return self.stopped();
+                    }
+                    // The strong links: variables whose only two live
+                    // candidates are in the domain.
+                    let live = d.and(&self.st.cands);
+                    let mut pairs = Vec::new();
+                    for var in &self.frame.vars {
+                        let pair = live.and(&var.cands);
+                        if pair.len() == 2
+                            && self.st.cands.and(&var.cands).len() == 2
+                            && let (Some(a), Some(b)) = (pair.min(), pair.max())
+                        {
+                            pairs.push((a, b));
+                        }
+                    }
+                    let (cands, colour) = (*cands, *colour);
+                    return colour_clusters::<W>(&pairs, |all, col| {
+                        self.bind(cands, V::Set(all))?;
+                        self.vals[colour] = V::Set(col);
+                        self.run(k + 1)
+                    });
                 }
                 Step::Gen {
                     slot,
