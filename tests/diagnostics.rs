@@ -660,6 +660,49 @@ fn rules_check_prints_warnings_and_the_time_limit_stops_the_slow_rule() {
     assert!(t.elapsed() < std::time::Duration::from_secs(30));
 }
 
+/// A cluster generator with mistakes: each is reported where it is, with
+/// what was expected.
+#[test]
+fn cluster_generators_report_their_mistakes() {
+    let rule = |clause: &str| {
+        format!("rule t {{\n  complexity 1\n  let D: digit\n  {clause}\n  eliminate A\n}}\n")
+    };
+    for ok in [
+        "let K, A: cluster in cands(D)\n  where first(K) in A",
+        "let K, A: cluster in D\n  where first(K) in A",
+        "let K, A: cluster\n  where first(K) in A and D in digits(K)",
+    ] {
+        assert!(
+            errors(&rule(ok)).is_empty(),
+            "{ok}: {}",
+            Diagnostics(errors(&rule(ok)))
+        );
+    }
+    let cases = [
+        (
+            "let K, A: cluster in 3\n  where first(K) in A",
+            (4, 24, "a cluster is made of candidates: expected a set of candidates, found integer"),
+        ),
+        (
+            "let K, A: cluster in cands(D)",
+            (4, 7, "unused variable `K`"),
+        ),
+        (
+            "let K, A: cluster in cands(D)\n  where first(K) in A\n  let D = 2",
+            (6, 7, "`D` is already defined"),
+        ),
+    ];
+    for (clause, want) in cases {
+        let got = errors(&rule(clause));
+        assert_eq!(
+            places(&got).first().copied(),
+            Some(want),
+            "{clause}: {}",
+            Diagnostics(got.clone())
+        );
+    }
+}
+
 /// A loop generator with mistakes: each is reported where it is, with
 /// what was expected.
 #[test]
