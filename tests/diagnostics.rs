@@ -681,7 +681,11 @@ fn cluster_generators_report_their_mistakes() {
     let cases = [
         (
             "let K, A: cluster in 3\n  where first(K) in A",
-            (4, 24, "a cluster is made of candidates: expected a set of candidates, found integer"),
+            (
+                4,
+                24,
+                "a cluster is made of candidates: expected a set of candidates, found integer",
+            ),
         ),
         (
             "let K, A: cluster in cands(D)",
