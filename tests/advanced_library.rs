@@ -138,12 +138,31 @@ fn sue_de_coq() {
     );
 }
 
-/// XY-Chains of 4 and 5 cells.
+/// The lines of the path of a puzzle with the `advanced` set less its
+/// colouring rules (which run before XY-Chains and ALS-XZ and take the
+/// steps of the two puzzles below) that are steps of a rule whose name
+/// starts with `rule`.
+fn steps_before_colouring(puzzle: &str, rule: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("no-colouring.yaml");
+    std::fs::write(
+        &set,
+        "name: no-colouring\ndescription: advanced without colouring\nassumes-unique: true\n\
+         exclude: [simple-colouring-wrap, simple-colouring-trap, multi-colouring-2, \
+         multi-colouring-1, 3d-medusa-wrap, 3d-medusa-trap, 3d-medusa-empty-cell]\n\
+         files:\n  - advanced\n",
+    )
+    .unwrap();
+    steps_in(set.to_str().unwrap(), puzzle, rule)
+}
+
+/// XY-Chains of 4 and 5 cells (in `advanced`, colouring takes this
+/// puzzle first: `advanced-cbg13` snapshot).
 #[test]
 fn xy_chain() {
     let p = "1..4.6..945.....23..........1....8..3...........8.2.545....864..3...4.1.9...7...8";
     assert_eq!(
-        steps_of(p, "xy-chain"),
+        steps_before_colouring(p, "xy-chain"),
         [
             "xy-chain[4]: r1c2{n2 n7} - r3c1{n7 n8} - r8c1{n8 n6} - r8c5{n6 n2} ==> r1c5 ≠ 2",
             "xy-chain[5]: r3c1{n7 n8} - r8c1{n8 n6} - r9c2{n6 n4} - r9c3{n4 n2} - r7c2{n2 n7} ==> r1c2 ≠ 7",
@@ -152,12 +171,13 @@ fn xy_chain() {
 }
 
 /// ALS-XZ: two ALSs of two cells (restricted common 3, eliminating 4), then
-/// one of two cells and one of three.
+/// one of two cells and one of three (in `advanced`, colouring takes this
+/// puzzle first).
 #[test]
 fn als_xz() {
     let p = "1...5...9..67...2..8.1......1.....7.5..6..29.9.7..1......9..64.6.2......8..5.7...";
     assert_eq!(
-        steps_of(p, "als-xz"),
+        steps_before_colouring(p, "als-xz"),
         [
             "als-xz-2-2: {r1c4 r2c5}{n3 n4 n8} {r5c6 r6c5}{n3 n4 n8} x=n3 z=n4 ==> r4c4 ≠ 4",
             "als-xz-2-3: {r7c2 r7c9}{n5 n7 n8} {r2c2 r2c5 r2c6}{n3 n5 n8 n9} x=n5 z=n8 ==> r2c9 ≠ 8",
