@@ -680,7 +680,7 @@ fn cluster_generators_report_their_mistakes() {
     }
     let cases = [
         (
-            "let K, A: cluster in 3\n  where first(K) in A",
+            "let K, A: cluster in 3\n  where first(K) in A and D in digits(K)",
             (
                 4,
                 24,
