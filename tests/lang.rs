@@ -52,6 +52,7 @@ fn filters_run_right_after_the_generators_they_need() {
             Instr::Def { .. } => "def",
             Instr::Filter(_) => "filter",
             Instr::Walk(_) => "walk",
+            Instr::Cluster(_) => "cluster",
         })
         .collect();
     // `|H| > 3` is written after C's generator but only needs H: it runs before C.
