@@ -10,10 +10,10 @@
 //!   CSP-Rules' own W config does.
 //! - Futoshiki: every chain of the paths (whips, g-whips over FutoRules'
 //!   g-labels `n5-` and `n3+`, braids, g-braids) is found at its length;
-//!   where CSP-Rules' rating is lower, it is because FutoRules applies its
-//!   own rules (`asc[n]`, `str-asc[n]`, hills and valleys, and their strong
-//!   forms) at every state, outside the rating, and ruledoku has no such
-//!   rules yet.
+//!   FutoRules also applies its own rules (`asc[n]`, `str-asc[n]`, hills
+//!   and valleys, and their strong forms) at every state, outside the
+//!   rating: each such step's eliminations are made on the same state by
+//!   ruledoku's rule of the same name (`rules/futoshiki.rules`).
 
 use ruledoku::input::typed::parse_typed;
 use ruledoku::search::SearchCx;
@@ -85,8 +85,19 @@ fn found<const W: usize>(
 
 /// Replays the path `path` on puzzle `index` (1-based) of `puzzles`:
 /// the number of chain and subset eliminations ruledoku found at their
-/// length, and those it did not (`rule: candidate`).
-fn replay(puzzles: &str, index: usize, ty: &str, path: &str) -> (usize, Vec<String>) {
+/// length, those it did not (`rule: candidate`), and per kind of
+/// FutoRules' own rules the eliminations ruledoku's rule of the same
+/// name made on the same state (those it did not make are misses too).
+fn replay(
+    puzzles: &str,
+    index: usize,
+    ty: &str,
+    path: &str,
+) -> (
+    usize,
+    Vec<String>,
+    std::collections::BTreeMap<&'static str, usize>,
+) {
     let model = ruledoku::model::load(ty).unwrap();
     let p = parse_typed(&model, puzzles, &data(puzzles))
         .into_iter()
@@ -101,6 +112,7 @@ fn replay(puzzles: &str, index: usize, ty: &str, path: &str) -> (usize, Vec<Stri
     let by_name: HashMap<String, usize> =
         (0..frame.len()).map(|z| (frame.cand_name(z), z)).collect();
     let (mut hits, mut misses) = (0, Vec::new());
+    let mut futo: std::collections::BTreeMap<&'static str, usize> = Default::default();
     for line in data(path).lines().filter(|l| !l.starts_with('#')) {
         let (rule, rhs) = line.split_once(" ==> ").unwrap();
         let concl: Vec<(usize, bool)> = rhs
@@ -116,6 +128,30 @@ fn replay(puzzles: &str, index: usize, ty: &str, path: &str) -> (usize, Vec<Stri
                 (by_name[&format!("n{n}{cell}")], assert)
             })
             .collect();
+        if let Some(kind) = futo_rule(rule) {
+            // FutoRules' own rules: ruledoku's rule of the same name
+            // (rules/futoshiki.rules, in every set on Futoshiki) finds each
+            // elimination on the same state.
+            let set = sets.entry("w").or_insert_with(|| {
+                let set = ruledoku::ruleset::load("w").unwrap();
+                ruledoku::typed::compile(&set, &model).unwrap()
+            });
+            let mut made = std::collections::HashSet::new();
+            let mut cx = SearchCx::new(None);
+            for r in set.rules.iter().filter(|r| r.rule.head.name == rule) {
+                r.each(&mut cx, &frame, &st, &mut |f| {
+                    made.extend(f.conclusions.iter());
+                    std::ops::ControlFlow::Continue(())
+                });
+            }
+            for &(z, _) in &concl {
+                if made.contains(&z) {
+                    *futo.entry(kind).or_insert(0) += 1;
+                } else {
+                    misses.push(format!("{rule}: {}", frame.cand_name(z)));
+                }
+            }
+        }
         if let Some((n, name)) = size_and_set(rule) {
             let set = sets.entry(name).or_insert_with(|| {
                 let set = ruledoku::ruleset::load(name).unwrap();
@@ -141,12 +177,21 @@ fn replay(puzzles: &str, index: usize, ty: &str, path: &str) -> (usize, Vec<Stri
         st.solved(&frame),
         "{path}: the path does not solve the puzzle"
     );
-    (hits, misses)
+    (hits, misses, futo)
+}
+
+/// The kind of a FutoRules rule name (`str-asc[2]`: `str-asc`), if it is
+/// one.
+fn futo_rule(rule: &str) -> Option<&'static str> {
+    let kind = rule.split('[').next()?;
+    ["asc", "str-asc", "hill", "valley", "str-hill", "str-valley"]
+        .into_iter()
+        .find(|k| *k == kind)
 }
 
 #[test]
 fn every_chain_but_a_hidden_quad_of_latin_9_4_w_s_path_is_a_whip_of_its_size() {
-    let (hits, misses) = replay("latin-9.txt", 4, "latin:9", "latin-9-4-w-path.txt");
+    let (hits, misses, _) = replay("latin-9.txt", 4, "latin:9", "latin-9-4-w-path.txt");
     // At the hidden quad's state, row 7's digits 1, 9, 4, 8 lie in c5 c6
     // c9, c5 c6 c9, c3 c5 c9 and c3 c6 c9: whichever cell the target is in,
     // each digit keeps two places outside it, and a whip's first variable
@@ -164,14 +209,15 @@ fn every_chain_but_a_hidden_quad_of_latin_9_4_w_s_path_is_a_whip_of_its_size() {
 }
 
 #[test]
-fn every_chain_of_futoshiki_paths_is_found_at_its_length() {
-    for (puzzles, index, ty, path, chains) in [
+fn every_chain_of_futoshiki_paths_is_found_at_its_length_and_every_futorules_step_by_its_rule() {
+    for (puzzles, index, ty, path, chains, rules) in [
         (
             "futoshiki-9.txt",
             10,
             "futoshiki:9",
             "futoshiki-9-10-w-path.txt",
             16,
+            "asc 136, str-asc 76, str-hill 1, str-valley 1, valley 1",
         ),
         (
             "futoshiki-7.txt",
@@ -179,6 +225,7 @@ fn every_chain_of_futoshiki_paths_is_found_at_its_length() {
             "futoshiki:7",
             "futoshiki-7-3-gw-path.txt",
             54,
+            "asc 71, hill 1, str-asc 19, str-valley 1, valley 1",
         ),
         (
             "futoshiki-7.txt",
@@ -186,9 +233,12 @@ fn every_chain_of_futoshiki_paths_is_found_at_its_length() {
             "futoshiki:7",
             "futoshiki-7-3-gb-path.txt",
             73,
+            "asc 71, hill 1, str-asc 18, str-valley 1, valley 1",
         ),
     ] {
-        let (hits, misses) = replay(puzzles, index, ty, path);
+        let (hits, misses, futo) = replay(puzzles, index, ty, path);
         assert_eq!((hits, misses), (chains, vec![]), "{path}");
+        let futo: Vec<String> = futo.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        assert_eq!(futo.join(", "), rules, "{path}");
     }
 }

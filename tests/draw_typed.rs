@@ -142,9 +142,11 @@ fn small_typed_pictures() {
     insta::assert_snapshot!("sudoku_4_naked_single", Svg::file().render(&fig));
 
     let f5 = Drawn::new("futoshiki:5", FUTOSHIKI_5, "w", None);
-    assert_eq!(f5.run.steps.len(), 25);
-    let fig = f5.figure_of("whip[1]");
-    insta::assert_snapshot!("futoshiki_5_whip_1", Svg::file().render(&fig));
+    assert_eq!(f5.run.steps.len(), 27);
+    // FutoRules' ascending chain (rules/futoshiki.rules): no mark of its
+    // own, the rule named under the grid.
+    let fig = f5.figure_of("asc[2]");
+    insta::assert_snapshot!("futoshiki_5_asc_2", Svg::file().render(&fig));
 
     let j6 = Drawn::new(&types("jigsaw-6.yaml"), JIGSAW_6, "w", None);
     let fig = j6.figure_of("hidden-single-in-a-row");
@@ -401,15 +403,15 @@ fn solve_type_svg_and_html_write_every_step() {
     ]);
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     let files = names(&pics);
-    assert_eq!(files.len(), 25);
+    assert_eq!(files.len(), 27);
     assert_eq!(files[0], "000001-001.svg");
-    assert_eq!(files[24], "000001-025.svg");
+    assert_eq!(files[26], "000001-027.svg");
     let svg = std::fs::read_to_string(pics.join("000001-001.svg")).expect("svg");
     usvg::Tree::from_str(&svg, &usvg::Options::default()).expect("well-formed");
     let html = std::fs::read_to_string(&page).expect("page");
     // A frame for the start, each step and the end; the bad line listed.
-    assert_eq!(html.matches("<div class=\"frame\"").count(), 27);
-    assert!(html.contains("solved by w; rating W[1]"));
+    assert_eq!(html.matches("<div class=\"frame\"").count(), 29);
+    assert!(html.contains("solved by w; rating NS"));
     // The legend says what the type's marks mean.
     assert!(
         html.contains(
@@ -417,7 +419,7 @@ fn solve_type_svg_and_html_write_every_step() {
         )
     );
     assert!(html.contains("id=\"p2\""));
-    assert!(html.contains("whip[1]: r4c4{n4 .} ==&gt; r5c4 ≠ 4"));
+    assert!(html.contains("str-asc[1]: r5c4 &lt; ... &lt; r4c4 ==&gt; r5c4 ≠ 4, r4c4 ≠ 3"));
     // The type file is an input: no page over it.
     let ty = tmp.path().join("j6.yaml");
     std::fs::copy(PathBuf::from(types("jigsaw-6.yaml")), &ty).expect("copy");

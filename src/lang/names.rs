@@ -8,7 +8,7 @@
 
 use crate::grid::geometry::Space;
 use crate::search::chain::{Ending, Linking};
-use crate::search::pattern::{Elem, Geo, Quant};
+use crate::search::pattern::{Elem, Geo, Order, Quant};
 use crate::search::trial::{Increment, Mode, Reads};
 
 /// Words that cannot name a variable.
@@ -72,6 +72,15 @@ pub enum Fun {
     Value,
     /// `given(C)`: is the cell given in the puzzle?
     Given,
+    /// `below(C)`, `above(C)`: the cells a chain of the type's order
+    /// relations (Futoshiki's signs, thermometers) leads down or up to.
+    Order(Order),
+    /// `rise(Y, X)`, `run(Y, X)`: the length of the longest chain of
+    /// order relations from cell Y up to cell X (anywhere; along their
+    /// line only), 0 when there is none.
+    Rise(bool),
+    /// `number(d)`: the number a digit counts for (1 to N).
+    Number,
 }
 
 /// A built-in function: its name, its number of arguments, and which it
@@ -194,6 +203,31 @@ pub const FUNCTIONS: &[Builtin] = &[
         arity: 1,
         fun: Fun::Given,
     },
+    Builtin {
+        name: "number",
+        arity: 1,
+        fun: Fun::Number,
+    },
+    Builtin {
+        name: "below",
+        arity: 1,
+        fun: Fun::Order(Order::Below),
+    },
+    Builtin {
+        name: "above",
+        arity: 1,
+        fun: Fun::Order(Order::Above),
+    },
+    Builtin {
+        name: "rise",
+        arity: 2,
+        fun: Fun::Rise(false),
+    },
+    Builtin {
+        name: "run",
+        arity: 2,
+        fun: Fun::Rise(true),
+    },
     // `cell(z)` of a candidate, or `cell(R, C)` at a row and a column.
     Builtin {
         name: "cell",
@@ -225,6 +259,10 @@ pub const DECIDED: &str = "decided";
 
 /// The cells given in the puzzle (a set of `cell`), placed values aside.
 pub const GIVENS: &str = "givens";
+
+/// Every symbol of the puzzle type (a set of `digit`), live or not:
+/// `number(last(symbols))` is the type's side N.
+pub const SYMBOLS: &str = "symbols";
 
 /// The words one clause takes, each with what it stands for, in the
 /// order error messages list them.
@@ -370,6 +408,7 @@ pub fn is_reserved(name: &str) -> bool {
         || name == GRID
         || name == DECIDED
         || name == GIVENS
+        || name == SYMBOLS
 }
 
 /// `digit, row, …` for messages.

@@ -143,6 +143,9 @@ pub struct Model {
     pub constraint_cells: Vec<(usize, usize)>,
     /// The g-candidates' groups ([`super::groups`]).
     pub groups: Vec<super::groups::Group>,
+    /// The order relations between cells and their chains
+    /// ([`super::order`]).
+    pub orders: super::order::Orders,
     /// The variables sharing two or more candidates, per variable
     /// ([`Model::var_overlaps`]).
     pub(super) overlap_start: Vec<u32>,
@@ -337,8 +340,10 @@ impl Model {
             .collect();
         constraint_cells.sort_unstable();
         constraint_cells.dedup();
+        let orders = super::order::Orders::of(&spec.constraints, n);
         let mut model = Model {
             constraint_cells,
+            orders,
             n,
             n_cells,
             n_cands,

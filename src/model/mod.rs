@@ -25,6 +25,7 @@ pub mod builtin;
 pub mod csp;
 pub mod groups;
 pub mod names;
+pub mod order;
 pub mod spec;
 #[cfg(test)]
 mod tests;
@@ -36,6 +37,7 @@ pub mod yaml;
 pub use bits::DynBits;
 pub use csp::{Edge, House, Model, Node, Space};
 pub use groups::{Group, GroupKind, Overlap};
+pub use order::Orders;
 pub use spec::{Constraint, Family, Kind, TypeSpec};
 pub use variant::Variant;
 pub use yaml::TypeError;

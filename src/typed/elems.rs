@@ -50,6 +50,11 @@ pub struct Elems<const W: usize> {
     pub given: Vec<Option<u16>>,
     /// The cells with a given.
     pub given_cells: BitSet<W>,
+    /// Per cell, the cells a chain of order relations rises to it from
+    /// (`below(C)`) and rises to from it (`above(C)`); empty on a type
+    /// without order relations ([`crate::model::Orders`]).
+    pub below: Vec<BitSet<W>>,
+    pub above: Vec<BitSet<W>>,
 }
 
 /// The largest element index (plus one) a pattern rule may hold in a set
@@ -113,7 +118,22 @@ impl<const W: usize> Elems<W> {
             given[c] = Some(m.cand_symbol(z) as u16);
             given_cells.insert(c);
         }
+        let (mut below, mut above) = (Vec::new(), Vec::new());
+        if !m.orders.is_empty() {
+            for c in 0..m.n_cells {
+                below.push(m.orders.below(c).fold(BitSet::EMPTY, |mut s, y| {
+                    s.insert(y);
+                    s
+                }));
+                above.push(m.orders.above(c).fold(BitSet::EMPTY, |mut s, x| {
+                    s.insert(x);
+                    s
+                }));
+            }
+        }
         Elems {
+            below,
+            above,
             cell_cands,
             digit_cands,
             house_cands,

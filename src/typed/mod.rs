@@ -287,22 +287,39 @@ pub fn compile(set: &RuleSet, model: &Model) -> Result<TypedSet, String> {
 }
 
 /// The rules a type adds to `set`: on a type with killer cages, the
-/// rules of `rules/killer.rules` join every set that has the naked single
-/// (they are the cages' singles); none otherwise. The file is compiled
-/// once, on the first type with cages, and never for classic Sudoku.
+/// rules of `rules/killer.rules` (the cages' singles), and on a type with
+/// order relations (Futoshiki's, whose puzzles bring their signs, and
+/// types with thermometers or greater-than marks), those of
+/// `rules/futoshiki.rules` (FutoRules' ascending chains, hills and
+/// valleys) join every set that has the naked single; none otherwise.
+/// Each file is compiled once, on the first type that needs it, and
+/// never for classic Sudoku.
 fn type_rules(set: &RuleSet, model: &Model) -> Result<Vec<Arc<Rule>>, String> {
-    static KILLER: std::sync::OnceLock<Result<Vec<Arc<Rule>>, String>> = std::sync::OnceLock::new();
-    if model.cages.is_empty() || !set.rules.iter().any(|r| r.head.name == "naked-single") {
+    type Compiled = std::sync::OnceLock<Result<Vec<Arc<Rule>>, String>>;
+    static KILLER: Compiled = Compiled::new();
+    static ORDER: Compiled = Compiled::new();
+    if !set.rules.iter().any(|r| r.head.name == "naked-single") {
         return Ok(Vec::new());
     }
-    let rules = KILLER.get_or_init(|| {
-        let from = crate::ruleset::Location::built_in_set("singles");
-        crate::ruleset::Library::new()
-            .link("../killer.rules", &from)
-            .map(|s| s.rules.iter().chain(&s.foreign).cloned().collect())
-            .map_err(|e| format!("rules/killer.rules: {e}"))
-    });
-    rules.clone()
+    let load = |cell: &'static Compiled, file: &str| {
+        cell.get_or_init(|| {
+            let from = crate::ruleset::Location::built_in_set("singles");
+            crate::ruleset::Library::new()
+                .link(&format!("../{file}"), &from)
+                .map(|s| s.rules.iter().chain(&s.foreign).cloned().collect())
+                .map_err(|e| format!("rules/{file}: {e}"))
+        })
+        .clone()
+    };
+    let mut rules = Vec::new();
+    // Futoshiki's signs come with each puzzle: its type has none itself.
+    if model.spec.puzzle_signs || !model.orders.is_empty() {
+        rules.extend(load(&ORDER, "futoshiki.rules")?);
+    }
+    if !model.cages.is_empty() {
+        rules.extend(load(&KILLER, "killer.rules")?);
+    }
+    Ok(rules)
 }
 
 /// The model space a classic space name stands for, if the type has it.

@@ -172,6 +172,9 @@ impl Checker<'_> {
         if n == names::GIVENS {
             return (Op::Givens, Ty::Set(Elem::Cell));
         }
+        if n == names::SYMBOLS {
+            return (Op::Symbols, Ty::Set(Elem::Digit));
+        }
         self.err(sp, format!("unknown name `{n}`"));
         (Op::Int(0), Ty::Error)
     }
@@ -339,6 +342,41 @@ impl Checker<'_> {
                 } else {
                     (Op::In(Box::new(op), Box::new(Op::Givens)), Ty::Bool)
                 }
+            }
+            Some(Fun::Order(o)) => {
+                if !arity(self, 1) {
+                    return (Op::Int(0), Ty::Error);
+                }
+                match self.one_cell(&args[0], f) {
+                    Some(op) => (Op::Order(o, Box::new(op)), Ty::Set(Elem::Cell)),
+                    None => (Op::Int(0), Ty::Error),
+                }
+            }
+            Some(Fun::Rise(line)) => {
+                if !arity(self, 2) {
+                    return (Op::Int(0), Ty::Error);
+                }
+                let y = self.one_cell(&args[0], f);
+                let x = self.one_cell(&args[1], f);
+                match (y, x) {
+                    (Some(y), Some(x)) => (Op::Rise(line, Box::new(y), Box::new(x)), Ty::Int),
+                    _ => (Op::Int(0), Ty::Error),
+                }
+            }
+            Some(Fun::Number) => {
+                if !arity(self, 1) {
+                    return (Op::Int(0), Ty::Error);
+                }
+                let (op, ty) = self.expr(&args[0]);
+                if !self.single(&args[0], ty, Elem::Digit, "number(d)", "a digit") {
+                    return (Op::Int(0), Ty::Error);
+                }
+                if let Ty::Set(_) = ty
+                    && !self.not_several(&op, &args[0], f, Elem::Digit)
+                {
+                    return (Op::Int(0), Ty::Error);
+                }
+                (Op::Number(Box::new(op)), Ty::Int)
             }
             Some(Fun::Within) => {
                 self.err(f.span, "`within(…)` can only be used in a `show` template");
@@ -513,6 +551,22 @@ impl Checker<'_> {
             return false;
         }
         true
+    }
+
+    /// The operand of an order function (`below(C)`, `rise(Y, X)`): one
+    /// cell, or a set that must hold one at run time.
+    fn one_cell(&mut self, arg: &Expr, f: &Ident) -> Option<Op> {
+        let (op, ty) = self.expr(arg);
+        let what = format!("{}(…)", f.name);
+        if !self.single(arg, ty, Elem::Cell, &what, "a cell") {
+            return None;
+        }
+        if let Ty::Set(_) = ty
+            && !self.not_several(&op, arg, f, Elem::Cell)
+        {
+            return None;
+        }
+        Some(op)
     }
 
     /// An operand that must be one element of type `want` (or a set of

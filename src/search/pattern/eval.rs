@@ -313,6 +313,7 @@ fn single(op: &TOp, cx: &mut Env) -> Val {
             Geo::Band | Geo::Stack => Val::Int(v as i64),
             _ => Val::Idx(v),
         }),
+        TOp::Number(x) => one_of(x, cx).map(|d| Val::Int(d as i64 + 1)),
         TOp::Value(x) => one_of(x, cx).and_then(|c| {
             let m = crate::grid::state::cell_mask(&cx.state.values, c);
             (m != 0).then(|| Val::Idx(m.trailing_zeros() as usize))
@@ -341,7 +342,7 @@ fn single(op: &TOp, cx: &mut Env) -> Val {
     v.unwrap_or_else(|| {
         cx.undefined = true;
         match op {
-            TOp::Geo(Geo::Band | Geo::Stack, ..) => Val::Int(0),
+            TOp::Geo(Geo::Band | Geo::Stack, ..) | TOp::Number(_) => Val::Int(0),
             _ => Val::Idx(0),
         }
     })
@@ -757,8 +758,13 @@ impl TOp {
             | TOp::Not(_) => Val::Bool(self.eval_bool(cx)),
             TOp::Quant(qo) => quantify_wide(qo, cx),
             TOp::Fold(qo) => Val::Int(fold(qo, cx)),
-            TOp::Geo(..) | TOp::CellAt(..) | TOp::At(..) | TOp::Value(_) => single(self, cx),
-            TOp::Decided | TOp::Givens => Val::Set(self.eval_set(cx)),
+            TOp::Geo(..) | TOp::CellAt(..) | TOp::At(..) | TOp::Value(_) | TOp::Number(_) => {
+                single(self, cx)
+            }
+            // Classic Sudoku has no order relations: no chain anywhere.
+            TOp::Order(..) => Val::Set(Bits::EMPTY),
+            TOp::Rise(..) => Val::Int(0),
+            TOp::Decided | TOp::Givens | TOp::Symbols => Val::Set(self.eval_set(cx)),
         }
     }
 
@@ -836,6 +842,13 @@ impl TOp {
             TOp::ProdSet(p) => p.set(cx),
             TOp::Decided => decided_cells(cx.state),
             TOp::Givens => given_cells(cx),
+            TOp::Symbols => {
+                let mut digits = Bits::EMPTY;
+                for d in 0..9 {
+                    digits.insert(d);
+                }
+                digits
+            }
             TOp::Cands(e, x) => match &**x {
                 TOp::Slot(s) => match &cx.vals[*s] {
                     Val::Idx(i) => cands_of(cx.state, *e, *i),
@@ -974,7 +987,10 @@ impl TOp {
             | TOp::ElemAndLen(_) => true,
             TOp::Quant(qo) => qo.q == Quant::Count,
             TOp::TQuant(tq) => tq.q == Test::Count,
-            TOp::Fold(_) | TOp::Geo(Geo::Band | Geo::Stack, ..) => true,
+            TOp::Fold(_)
+            | TOp::Geo(Geo::Band | Geo::Stack, ..)
+            | TOp::Number(_)
+            | TOp::Rise(..) => true,
             _ => false,
         }
     }

@@ -252,7 +252,7 @@ pub fn hoist(body: Op, slot: usize, next: &mut usize) -> (Vec<(usize, Op)>, Op) 
 fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) -> Op {
     if matches!(
         op,
-        Op::Slot(_) | Op::Int(_) | Op::Grid | Op::Decided | Op::Givens
+        Op::Slot(_) | Op::Int(_) | Op::Grid | Op::Decided | Op::Givens | Op::Symbols
     ) {
         return op;
     }
@@ -296,6 +296,9 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
         Op::Geo(g, e, x) => Op::Geo(g, e, go(x)),
         Op::CellAt(a, b) => Op::CellAt(go(a), go(b)),
         Op::Value(x) => Op::Value(go(x)),
+        Op::Order(o, x) => Op::Order(o, go(x)),
+        Op::Rise(l, a, b) => Op::Rise(l, go(a), go(b)),
+        Op::Number(x) => Op::Number(go(x)),
         Op::At(e, h, a, b) => Op::At(e, h, go(a), go(b)),
         Op::Quant(q) => {
             // An inner quantifier: its domain and moved parts are evaluated
@@ -339,7 +342,9 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
                 pre: inner,
             }))
         }
-        leaf @ (Op::Slot(_) | Op::Int(_) | Op::Grid | Op::Decided | Op::Givens) => leaf,
+        leaf @ (Op::Slot(_) | Op::Int(_) | Op::Grid | Op::Decided | Op::Givens | Op::Symbols) => {
+            leaf
+        }
     }
 }
 

@@ -227,6 +227,8 @@ pub enum Op {
     /// The cells given in the puzzle (`givens`; see
     /// [`crate::grid::state::State::givens`]).
     Givens,
+    /// Every symbol of the type (the language's `symbols`), live or not.
+    Symbols,
     /// `value(C)`: the digit placed in the decided cell C (undefined for
     /// an undecided cell; a set of one cell counts as that cell).
     Value(Box<Op>),
@@ -235,6 +237,26 @@ pub enum Op {
     /// of S in a house, the candidate of S in a cell or of a digit, the
     /// house of S through a cell. Undefined when no member or several do.
     At(Elem, Elem, Box<Op>, Box<Op>),
+    /// `below(C)`, `above(C)`: the cells from which a chain of the type's
+    /// order relations rises to the cell C (`below`), or to which one
+    /// rises from C (`above`), live or not; empty on a type without
+    /// order relations (classic Sudoku).
+    Order(Order, Box<Op>),
+    /// `rise(Y, X)` (`false`) and `run(Y, X)` (`true`): the number of
+    /// relations on the longest chain from cell Y up to cell X (for
+    /// `run`, the chain along the cells of their common row or column,
+    /// one neighbour to the next); 0 when there is none.
+    Rise(bool, Box<Op>, Box<Op>),
+    /// `number(d)`: the number the digit d counts for (symbol `s` counts
+    /// `s + 1`; a set of one digit counts as that digit).
+    Number(Box<Op>),
+}
+
+/// The direction of an order function (see [`Op::Order`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Order {
+    Below,
+    Above,
 }
 
 /// The single-valued functions of one element (`row(x)` …).
@@ -358,7 +380,9 @@ impl Op {
     /// one walker for the analyses of a tree.
     pub fn operands(&self) -> [Option<&Op>; 2] {
         match self {
-            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens => [None, None],
+            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens | Op::Symbols => {
+                [None, None]
+            }
             Op::Quant(qo) => [Some(&qo.domain), Some(&qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
@@ -369,6 +393,8 @@ impl Op {
             | Op::Len(x)
             | Op::Geo(_, _, x)
             | Op::Value(x)
+            | Op::Order(_, x)
+            | Op::Number(x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -379,6 +405,7 @@ impl Op {
             | Op::And(a, b)
             | Op::CellAt(a, b)
             | Op::At(_, _, a, b)
+            | Op::Rise(_, a, b)
             | Op::Or(a, b) => [Some(a), Some(b)],
         }
     }
@@ -387,7 +414,9 @@ impl Op {
     /// quantifier's are its domain and condition, as in [`Op::operands`]).
     pub fn operands_mut(&mut self) -> [Option<&mut Op>; 2] {
         match self {
-            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens => [None, None],
+            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens | Op::Symbols => {
+                [None, None]
+            }
             Op::Quant(qo) => [Some(&mut qo.domain), Some(&mut qo.body)],
             Op::Cands(_, x)
             | Op::Project(_, x)
@@ -398,6 +427,8 @@ impl Op {
             | Op::Len(x)
             | Op::Geo(_, _, x)
             | Op::Value(x)
+            | Op::Order(_, x)
+            | Op::Number(x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -408,6 +439,7 @@ impl Op {
             | Op::And(a, b)
             | Op::CellAt(a, b)
             | Op::At(_, _, a, b)
+            | Op::Rise(_, a, b)
             | Op::Or(a, b) => [Some(a), Some(b)],
         }
     }
@@ -433,8 +465,11 @@ impl Op {
             Op::Geo(g, ..) => g.ty(),
             Op::CellAt(..) => Ty::One(Elem::Cell),
             Op::Decided | Op::Givens => Ty::Set(Elem::Cell),
+            Op::Symbols => Ty::Set(Elem::Digit),
             Op::Value(_) => Ty::One(Elem::Digit),
             Op::At(e, ..) => Ty::One(*e),
+            Op::Order(..) => Ty::Set(Elem::Cell),
+            Op::Rise(..) | Op::Number(_) => Ty::Int,
             Op::Quant(qo) => match qo.q {
                 Quant::Count | Quant::Sum | Quant::Min | Quant::Max => Ty::Int,
                 Quant::Select => (slots.get(qo.slot).copied())
@@ -450,7 +485,13 @@ impl Op {
     pub fn may_fail(&self) -> bool {
         matches!(
             self,
-            Op::First(_) | Op::Last(_) | Op::Geo(..) | Op::CellAt(..) | Op::At(..) | Op::Value(_)
+            Op::First(_)
+                | Op::Last(_)
+                | Op::Geo(..)
+                | Op::CellAt(..)
+                | Op::At(..)
+                | Op::Value(_)
+                | Op::Number(_)
         ) || matches!(self, Op::Quant(q) if matches!(q.q, Quant::Min | Quant::Max))
             || self.operands().into_iter().flatten().any(Op::may_fail)
     }

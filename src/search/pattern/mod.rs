@@ -59,8 +59,8 @@ mod typed_tests;
 
 pub use eval::{Env, geo};
 pub use ir::{
-    Checked, Cluster, CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, Shape, ShowPart,
-    Ty, Val, Walk,
+    Checked, Cluster, CmpOp, Elem, Geo, Instr, IntOp, Op, Order, Quant, QuantOp, SetOp, Shape,
+    ShowPart, Ty, Val, Walk,
 };
 pub use plan::Plan;
 pub use prefix::{MAX_RECORDED, Prefix};

@@ -44,7 +44,9 @@
 //! (shared prefixes and count plans read them).
 
 use super::fold::{Folded, Rest};
-use super::ir::{CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, ShowPart, Test, Ty};
+use super::ir::{
+    CmpOp, Elem, Geo, Instr, IntOp, Op, Order, Quant, QuantOp, SetOp, ShowPart, Test, Ty,
+};
 use super::schedule::Scheduled;
 use crate::grid::geometry::N_CELLS;
 
@@ -138,8 +140,17 @@ pub enum TOp {
     Decided,
     /// The given cells.
     Givens,
+    /// Every digit.
+    Symbols,
     /// `value(C)`.
     Value(Box<TOp>),
+    /// `below(C)`, `above(C)`: classic Sudoku has no order relations, so
+    /// always empty (see [`Op::Order`]).
+    Order(Order, Box<TOp>),
+    /// `rise(Y, X)`, `run(Y, X)`: always 0 on classic Sudoku.
+    Rise(bool, Box<TOp>, Box<TOp>),
+    /// `number(d)`.
+    Number(Box<TOp>),
     /// `S at H` (see [`Op::At`]).
     At(Elem, Elem, Box<TOp>, Box<TOp>),
     /// `sum`, `min` or `max` over a wide domain (see [`Quant::is_fold`]).
@@ -195,7 +206,11 @@ impl TOp {
             Op::CellAt(x, y) => TOp::CellAt(b(x), b(y)),
             Op::Decided => TOp::Decided,
             Op::Givens => TOp::Givens,
+            Op::Symbols => TOp::Symbols,
             Op::Value(x) => TOp::Value(b(x)),
+            Op::Order(o, x) => TOp::Order(*o, b(x)),
+            Op::Rise(l, x, y) => TOp::Rise(*l, b(x), b(y)),
+            Op::Number(x) => TOp::Number(b(x)),
             Op::At(e, h, x, y) => TOp::At(*e, *h, b(x), b(y)),
             Op::Quant(qo) if qo.q.is_fold() => TOp::Fold(Box::new(WideQuant {
                 q: qo.q,
@@ -495,7 +510,9 @@ impl Typer<'_> {
     /// The typed form of an expression.
     pub(super) fn op(&self, op: &Op) -> TOp {
         match op {
-            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens => TOp::wide(op),
+            Op::Int(_) | Op::Slot(_) | Op::Grid | Op::Decided | Op::Givens | Op::Symbols => {
+                TOp::wide(op)
+            }
             Op::Len(x) => match self.kind(x).width() {
                 Width::Word => TOp::WLen(Box::new(self.word(x))),
                 Width::Cells => TOp::CLen(Box::new(self.cells(x))),
@@ -778,7 +795,8 @@ impl Typer<'_> {
 
 /// Does `op` read the decided or the given cells?
 fn reads_decided(op: &Op) -> bool {
-    matches!(op, Op::Decided | Op::Givens) || op.operands().into_iter().flatten().any(reads_decided)
+    matches!(op, Op::Decided | Op::Givens | Op::Order(..))
+        || op.operands().into_iter().flatten().any(reads_decided)
 }
 
 /// The terms of a chain of `and` (`and` true) or of `or`, in order.

@@ -12,7 +12,7 @@ use super::super::state::State;
 use super::expr::{E, QuantX, X};
 use crate::grid::bits::BitSet;
 use crate::search::Clock;
-use crate::search::pattern::{CmpOp, Geo, IntOp, Quant, SetOp};
+use crate::search::pattern::{CmpOp, Geo, IntOp, Order, Quant, SetOp};
 
 /// A value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -161,6 +161,29 @@ impl<const W: usize> Env<'_, W> {
                 let d = self.one_of(a).and_then(|c| self.value(c));
                 V::Idx(self.defined(d).unwrap_or(0))
             }
+            X::Number(a) => {
+                let n = self.frame.model.n;
+                let d = self.one_of(a).filter(|&d| d < n);
+                V::Int(self.defined(d).map_or(0, |d| d as i64 + 1))
+            }
+            X::Rise(line, y, a) => {
+                let (y, x) = (self.one_of(y), self.one_of(a));
+                let orders = &self.frame.model.orders;
+                let r = match (y, x) {
+                    (Some(y), Some(x)) if *line => orders.run(y, x),
+                    (Some(y), Some(x)) => orders.rise(y, x),
+                    _ => None,
+                };
+                V::Int(r.map_or(0, |r| r as i64))
+            }
+            X::Order(o, a) => {
+                let table = match o {
+                    Order::Below => &self.el.below,
+                    Order::Above => &self.el.above,
+                };
+                let s = self.one_of(a).and_then(|c| table.get(c).copied());
+                V::Set(s.unwrap_or(BitSet::EMPTY))
+            }
             X::At(e, h, s, a) => {
                 let members = self.set_of(s);
                 let hit = self.one_of(a).and_then(|x| {
@@ -232,6 +255,7 @@ impl<const W: usize> Env<'_, W> {
                 d
             }
             X::Givens => self.el.given_cells,
+            X::Symbols => self.el.all_digits,
             X::Quant(q) => match self.quant(q) {
                 V::Set(s) => s,
                 _ => BitSet::EMPTY,

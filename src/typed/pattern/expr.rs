@@ -16,7 +16,7 @@
 
 use super::super::{Unfit, space_named};
 use crate::model::Model;
-use crate::search::pattern::{CmpOp, Elem, Geo, IntOp, Op, Quant, SetOp};
+use crate::search::pattern::{CmpOp, Elem, Geo, IntOp, Op, Order, Quant, SetOp};
 
 /// An element type resolved on a type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +39,7 @@ pub enum X {
     Grid,
     Decided,
     Givens,
+    Symbols,
     Cands(E, Box<X>),
     Project(E, Box<X>),
     Linked(Box<X>),
@@ -60,6 +61,9 @@ pub enum X {
     CellAt(Box<X>, Box<X>),
     Value(Box<X>),
     At(E, E, Box<X>, Box<X>),
+    Order(Order, Box<X>),
+    Rise(bool, Box<X>, Box<X>),
+    Number(Box<X>),
 }
 
 /// A quantifier or a fold (see [`crate::search::pattern::QuantOp`]).
@@ -128,6 +132,7 @@ impl Ctx<'_> {
             Op::Grid => X::Grid,
             Op::Decided => X::Decided,
             Op::Givens => X::Givens,
+            Op::Symbols => X::Symbols,
             Op::Cands(e, x) => X::Cands(self.elem(*e)?, b(x)?),
             Op::Project(e, x) => X::Project(self.elem(*e)?, b(x)?),
             Op::Linked(x) => X::Linked(b(x)?),
@@ -188,6 +193,9 @@ impl Ctx<'_> {
             Op::CellAt(r, c) => X::CellAt(b(r)?, b(c)?),
             Op::Value(x) => X::Value(b(x)?),
             Op::At(e, h, s, x) => X::At(self.elem(*e)?, self.elem(*h)?, b(s)?, b(x)?),
+            Op::Order(o, x) => X::Order(*o, b(x)?),
+            Op::Rise(l, y, x) => X::Rise(*l, b(y)?, b(x)?),
+            Op::Number(x) => X::Number(b(x)?),
         })
     }
 }

@@ -119,7 +119,8 @@ impl Bindings {
 /// Does `op` read the decided or the given cells?
 fn reads_decided(op: &crate::search::pattern::Op) -> bool {
     use crate::search::pattern::Op;
-    matches!(op, Op::Decided | Op::Givens) || op.operands().into_iter().flatten().any(reads_decided)
+    matches!(op, Op::Decided | Op::Givens | Op::Order(..))
+        || op.operands().into_iter().flatten().any(reads_decided)
 }
 
 impl PatternRule {
