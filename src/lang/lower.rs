@@ -238,6 +238,7 @@ fn evaluable(op: &Op, known: &[bool]) -> bool {
         | Op::Geo(..)
         | Op::CellAt(..)
         | Op::Value(_)
+        | Op::Sum(..)
         | Op::At(..) => false,
         _ => op
             .operands()

@@ -8,7 +8,7 @@
 
 use crate::grid::geometry::Space;
 use crate::search::chain::{Ending, Linking};
-use crate::search::pattern::{Elem, Geo, Quant};
+use crate::search::pattern::{Elem, Geo, Quant, SumFn};
 use crate::search::trial::{Increment, Mode, Reads};
 
 /// Words that cannot name a variable.
@@ -72,6 +72,9 @@ pub enum Fun {
     Value,
     /// `given(C)`: is the cell given in the puzzle?
     Given,
+    /// `number(d)`, `area(x)`, `cages(x)` (and `sum(x)` of one element,
+    /// which the checker tells from the fold `sum(X in S: N)`).
+    Sum(SumFn),
 }
 
 /// A built-in function: its name, its number of arguments, and which it
@@ -199,6 +202,21 @@ pub const FUNCTIONS: &[Builtin] = &[
         name: "cell",
         arity: 1,
         fun: Fun::Geo(Geo::Cell),
+    },
+    Builtin {
+        name: "number",
+        arity: 1,
+        fun: Fun::Sum(SumFn::Number),
+    },
+    Builtin {
+        name: "area",
+        arity: 1,
+        fun: Fun::Sum(SumFn::Area),
+    },
+    Builtin {
+        name: "cages",
+        arity: 1,
+        fun: Fun::Sum(SumFn::Cages),
     },
 ];
 

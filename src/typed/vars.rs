@@ -219,6 +219,7 @@ fn check(op: &Op) -> Result<(), Unfit> {
         Op::Quant(_) => unsupported("a quantifier"),
         Op::Geo(..) | Op::CellAt(..) | Op::At(..) => unsupported("the grid's geometry"),
         Op::Decided | Op::Givens | Op::Value(_) => unsupported("placed values"),
+        Op::Sum(..) => unsupported("numbers and sums"),
     }
 }
 

@@ -11,7 +11,7 @@
 //! set conditions to `eval_bool_wide`, whose frame holds wide sets. The
 //! terms of an `and`/`or` chain are read in place ([`cond`]).
 
-use super::ir::{CmpOp, Elem, Geo, IntOp, Quant, SetOp, Test, Val};
+use super::ir::{CmpOp, Elem, Geo, IntOp, Quant, SetOp, SumFn, Test, Val};
 use super::sets::*;
 use super::typed::{ALL_DIGITS, COp, Dom, Prod, TOp, TQuant, WOp, WideQuant};
 use crate::grid::bits::Bits;
@@ -292,6 +292,33 @@ fn all_cands(e: Elem, i: usize) -> Bits {
         }
     }
     b
+}
+
+/// `number(d)`, `sum(x)`, `area(x)` and `cages(x)` ([`SumFn`]) on
+/// classic Sudoku, which has no killer cage: `cages(x)` is empty and
+/// `sum(x)` is a house's 45.
+#[inline(never)]
+fn sum_fn(g: SumFn, e: Elem, x: &TOp, cx: &mut Env) -> Val {
+    match g {
+        SumFn::Number | SumFn::Total => {
+            let v = one_of(x, cx).and_then(|i| match g {
+                SumFn::Number => (e == Elem::Digit && i < 9).then_some(i as i64 + 1),
+                _ => place(e, i).house.filter(|_| e.is_house()).map(|_| 45),
+            });
+            Val::Int(v.unwrap_or_else(|| {
+                cx.undefined = true;
+                0
+            }))
+        }
+        SumFn::Area => {
+            let mut cells = Bits::EMPTY;
+            for i in set_of(x, cx).iter() {
+                cells = cells.or(&project(Elem::Cell, &all_cands(e, i)));
+            }
+            Val::Set(cells)
+        }
+        SumFn::Cages => Val::Set(Bits::EMPTY),
+    }
 }
 
 /// The one index a single-valued operand holds: a bound element, or a
@@ -759,6 +786,7 @@ impl TOp {
             TOp::Fold(qo) => Val::Int(fold(qo, cx)),
             TOp::Geo(..) | TOp::CellAt(..) | TOp::At(..) | TOp::Value(_) => single(self, cx),
             TOp::Decided | TOp::Givens => Val::Set(self.eval_set(cx)),
+            TOp::Sum(g, e, x) => sum_fn(*g, *e, x, cx),
         }
     }
 

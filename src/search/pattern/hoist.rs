@@ -291,6 +291,7 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
         Op::Geo(g, e, x) => Op::Geo(g, e, go(x)),
         Op::CellAt(a, b) => Op::CellAt(go(a), go(b)),
         Op::Value(x) => Op::Value(go(x)),
+        Op::Sum(f, e, x) => Op::Sum(f, e, go(x)),
         Op::At(e, h, a, b) => Op::At(e, h, go(a), go(b)),
         Op::Quant(q) => {
             // An inner quantifier: its domain and moved parts are evaluated

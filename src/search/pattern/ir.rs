@@ -235,6 +235,50 @@ pub enum Op {
     /// of S in a house, the candidate of S in a cell or of a digit, the
     /// house of S through a cell. Undefined when no member or several do.
     At(Elem, Elem, Box<Op>, Box<Op>),
+    /// A function of sums (see [`SumFn`]) of an operand of the given
+    /// element type.
+    Sum(SumFn, Elem, Box<Op>),
+}
+
+/// The functions of the language that read numbers and sums: what killer
+/// cages' rules (the 45 rule) are written with (`docs/language.md`,
+/// "Numbers and sums").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SumFn {
+    /// `number(d)`: the number a digit counts for (symbol `s` counts
+    /// `s + 1`), an integer.
+    Number,
+    /// `sum(x)` of one element: a house's total, `N(N + 1)/2` (each
+    /// number once); a killer cage's (a `kc` variable's) stated sum.
+    /// Undefined for any other element.
+    Total,
+    /// `area(x)`: every cell of the elements of `x`, live or not (a cell
+    /// itself, a house's cells, a killer cage's cells, a variable's
+    /// cells).
+    Area,
+    /// `cages(x)`: the killer cages (`kc` variables) holding a cell of
+    /// `x`'s area, live or not.
+    Cages,
+}
+
+impl SumFn {
+    pub fn name(self) -> &'static str {
+        match self {
+            SumFn::Number => "number",
+            SumFn::Total => "sum",
+            SumFn::Area => "area",
+            SumFn::Cages => "cages",
+        }
+    }
+
+    /// The type of the value.
+    pub fn ty(self) -> Ty {
+        match self {
+            SumFn::Number | SumFn::Total => Ty::Int,
+            SumFn::Area => Ty::Set(Elem::Cell),
+            SumFn::Cages => Ty::Set(Elem::Var(None)),
+        }
+    }
 }
 
 /// The single-valued functions of one element (`row(x)` …).
@@ -369,6 +413,7 @@ impl Op {
             | Op::Len(x)
             | Op::Geo(_, _, x)
             | Op::Value(x)
+            | Op::Sum(_, _, x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -398,6 +443,7 @@ impl Op {
             | Op::Len(x)
             | Op::Geo(_, _, x)
             | Op::Value(x)
+            | Op::Sum(_, _, x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -435,6 +481,7 @@ impl Op {
             Op::Decided | Op::Givens => Ty::Set(Elem::Cell),
             Op::Value(_) => Ty::One(Elem::Digit),
             Op::At(e, ..) => Ty::One(*e),
+            Op::Sum(f, ..) => f.ty(),
             Op::Quant(qo) => match qo.q {
                 Quant::Count | Quant::Sum | Quant::Min | Quant::Max => Ty::Int,
                 Quant::Select => (slots.get(qo.slot).copied())
@@ -450,7 +497,13 @@ impl Op {
     pub fn may_fail(&self) -> bool {
         matches!(
             self,
-            Op::First(_) | Op::Last(_) | Op::Geo(..) | Op::CellAt(..) | Op::At(..) | Op::Value(_)
+            Op::First(_)
+                | Op::Last(_)
+                | Op::Geo(..)
+                | Op::CellAt(..)
+                | Op::At(..)
+                | Op::Value(_)
+                | Op::Sum(SumFn::Number | SumFn::Total, ..)
         ) || matches!(self, Op::Quant(q) if matches!(q.q, Quant::Min | Quant::Max))
             || self.operands().into_iter().flatten().any(Op::may_fail)
     }

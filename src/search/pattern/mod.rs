@@ -57,8 +57,8 @@ mod typed_tests;
 
 pub use eval::{Env, geo};
 pub use ir::{
-    Checked, CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, Shape, ShowPart, Ty, Val,
-    Walk,
+    Checked, CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, Shape, ShowPart, SumFn, Ty,
+    Val, Walk,
 };
 pub use plan::Plan;
 pub use prefix::{MAX_RECORDED, Prefix};

@@ -44,7 +44,9 @@
 //! (shared prefixes and count plans read them).
 
 use super::fold::{Folded, Rest};
-use super::ir::{CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, ShowPart, Test, Ty};
+use super::ir::{
+    CmpOp, Elem, Geo, Instr, IntOp, Op, Quant, QuantOp, SetOp, ShowPart, SumFn, Test, Ty,
+};
 use super::schedule::Scheduled;
 use crate::grid::geometry::N_CELLS;
 
@@ -144,6 +146,8 @@ pub enum TOp {
     At(Elem, Elem, Box<TOp>, Box<TOp>),
     /// `sum`, `min` or `max` over a wide domain (see [`Quant::is_fold`]).
     Fold(Box<WideQuant>),
+    /// `number(d)`, `sum(x)`, `area(x)`, `cages(x)` (see [`SumFn`]).
+    Sum(SumFn, Elem, Box<TOp>),
 }
 
 /// A quantifier over a wide domain (the checked [`QuantOp`], its parts
@@ -196,6 +200,7 @@ impl TOp {
             Op::Decided => TOp::Decided,
             Op::Givens => TOp::Givens,
             Op::Value(x) => TOp::Value(b(x)),
+            Op::Sum(g, e, x) => TOp::Sum(*g, *e, b(x)),
             Op::At(e, h, x, y) => TOp::At(*e, *h, b(x), b(y)),
             Op::Quant(qo) if qo.q.is_fold() => TOp::Fold(Box::new(WideQuant {
                 q: qo.q,
