@@ -125,9 +125,8 @@ pub fn solve_fpuzzles(
     svg: Option<&Path>,
 ) -> Result<Status, Fail> {
     // The job's own model and set serve no record: each brings its type.
-    let model = Arc::new(
-        ruledoku::model::load("sudoku").map_err(|e| Fail::Error(format!("--type: {e}")))?,
-    );
+    let model =
+        Arc::new(ruledoku::model::load("sudoku").map_err(|e| Fail::Error(format!("--type: {e}")))?);
     let tset = typed::compile(set, &model).map_err(Fail::Error)?;
     let (source, recs) = super::input_cli::fpuzzles_records(file)?;
     let job = TypedJob {

@@ -544,7 +544,10 @@ impl Checker<'_> {
                 SumFn::Area | SumFn::Cages => (
                     "cells, houses or variables (a killer cage is a `kc` variable)",
                     if e == Elem::Cand {
-                        format!(" (for the cells of candidates write `cells({})`)", text(&args[0]))
+                        format!(
+                            " (for the cells of candidates write `cells({})`)",
+                            text(&args[0])
+                        )
                     } else {
                         String::new()
                     },
