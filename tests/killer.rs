@@ -457,7 +457,8 @@ fn the_sum_functions_have_clear_errors() {
         "`cages(…)` reads killer cages (space `kc`), and this rule's generator names space `dn`",
         "`area` of a cand has no value: `area` takes cells, houses or variables (a killer cage is a `kc` variable) (for the cells of candidates write `cells(z)`)",
     ] {
-        assert!(run.stderr.contains(want), "{want}\n{}", run.stderr);
+        let all = format!("{}{}", run.stdout, run.stderr);
+        assert!(all.contains(want), "{want}\n{all}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }
