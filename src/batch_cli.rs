@@ -390,6 +390,7 @@ impl Rating for Typed {
             verify: self.verify,
             svg: None,
             html: None,
+            rules: None,
         }
     }
 

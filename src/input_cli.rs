@@ -302,3 +302,56 @@ pub fn reads_stdin(spec: &OsStr) -> bool {
         .split(|&b| b == b'+')
         .any(|p| p == b"-")
 }
+
+/// The records of `--type f-puzzles` for `solve` and `rate`: one
+/// f-puzzles puzzle per line (address, compressed string or JSON), each
+/// with its own type ([`TypedPuzzle::own_type`]); blank lines and `#`
+/// comments are skipped; a line that cannot be read, holds a constraint
+/// ruledoku does not model, or whose givens contradict, is an invalid
+/// record with its message. The input is read whole, as `check --type
+/// f-puzzles` reads it.
+pub fn fpuzzles_records(
+    arg: &OsStr,
+) -> Result<(String, Input<Result<TypedPuzzle, InputError>>), super::Fail> {
+    use ruledoku::input::fpuzzles;
+    use ruledoku::input::typed::{OwnType, TypedFormat, givens_text};
+    let (source, text) = crate::type_cli::read_input(arg)?;
+    let mut recs = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let no = i + 1;
+        let t = l.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let read = fpuzzles::decode(t)
+            .and_then(|j| fpuzzles::from_json(&j))
+            .and_then(|p| {
+                let m = Model::build(p.spec);
+                match fpuzzles::contradiction(&m, &p.givens) {
+                    Some(e) => Err(e),
+                    None => Ok((m, p.givens)),
+                }
+            });
+        recs.push(match read {
+            Ok((m, givens)) => Ok(TypedPuzzle {
+                line: no,
+                last_line: no,
+                text: givens_text(&m, &givens),
+                givens,
+                signs: Vec::new(),
+                format: TypedFormat::Line,
+                metadata: String::new(),
+                own_type: Some(OwnType(Arc::new(m))),
+            }),
+            Err(message) => Err(InputError {
+                source_name: source.clone(),
+                line: no,
+                column: None,
+                kind: ErrorKind::FPuzzles { message },
+                first_line: no,
+                last_line: no,
+            }),
+        });
+    }
+    Ok((source, Input::new(Box::new(recs.into_iter()))))
+}

@@ -553,6 +553,64 @@ fn main() -> ExitCode {
     exit_code(result)
 }
 
+/// `solve --type f-puzzles` / `rate --type f-puzzles`: each record brings
+/// its own type, for which the set is compiled
+/// ([`typed_cli::solve_fpuzzles`]); what needs one type for the whole
+/// input (`--stats`, whose table lists one type's rules, and the `--html`
+/// page) is a usage error.
+fn solve_fpuzzles(
+    input: &OsStr,
+    opts: &RunOpts,
+    out: Out,
+    refused: &[(bool, &str)],
+    pictures: Option<&Pictures>,
+) -> Result<Status, Fail> {
+    let html = pictures.is_some_and(|p| p.html.is_some());
+    let mut refused: Vec<(bool, &str)> = refused.to_vec();
+    refused.push((opts.se, "--se"));
+    if let Some((_, what)) = refused.iter().find(|(on, _)| *on) {
+        return Err(Fail::Error(format!(
+            "{what} is not available with --type f-puzzles (classic 9×9 Sudoku only)"
+        )));
+    }
+    for (on, what) in [(opts.stats, "--stats"), (html, "--html")] {
+        if on {
+            return Err(Fail::Error(format!(
+                "{what} is not available with --type f-puzzles: each record has its own type \
+                 (and its own rules); give the type by name or file"
+            )));
+        }
+    }
+    input_cli::one_reader_of_stdin(input, opts.rules.as_deref())?;
+    let (set, limits) = opts.load()?;
+    if set.strategy == ruledoku::ruleset::Strategy::FirstProducer {
+        return Err(Fail::Error(format!(
+            "rule set `{}` is first-producer (Sudoku Explainer's ratings), for classic 9×9 \
+             Sudoku only; f-puzzles records take simplest-first sets (w, b, gw, gb, bc, te, …)",
+            set.name
+        )));
+    }
+    let svg = pictures.and_then(|p| p.svg.as_deref());
+    if let Some(dir) = svg {
+        let rule_files: std::collections::BTreeSet<&Path> =
+            set.rules.iter().map(|r| Path::new(&r.head.file)).collect();
+        let inputs = Inputs::of(input_path(input).into_iter().chain(rule_files));
+        draw::prepare_dir(dir)?;
+        inputs.refuse_in_dir(dir, draw::is_svg_name)?;
+    }
+    let jobs = worker_threads(opts.jobs);
+    let time = !opts.no_time;
+    let each = Each {
+        jobs,
+        chunk: if jobs == 1 { 1 } else { CHUNK },
+        out,
+        header: (out == Out::Csv).then(|| path::csv_header(time)),
+        verify: opts.verify,
+        time,
+    };
+    typed_cli::solve_fpuzzles(&set, limits, input, &each, svg)
+}
+
 /// `solve --type T` / `rate --type T` for a type other than classic
 /// Sudoku: the typed back end; options the typed back end does not serve
 /// (`refused`, and --se) are usage errors.
@@ -563,6 +621,9 @@ fn solve_typed(
     refused: &[(bool, &str)],
     pictures: Option<&Pictures>,
 ) -> Result<Status, Fail> {
+    if opts.ty.is_fpuzzles() {
+        return solve_fpuzzles(input, opts, out, refused, pictures);
+    }
     let Some(m) = opts.ty.model()? else {
         // `wants_typed` read another type: the type file changed meanwhile.
         return Err(Fail::Error(

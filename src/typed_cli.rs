@@ -40,6 +40,10 @@ pub struct TypedJob<'a> {
     /// `--html`: render each record's section of the page, unless the
     /// page is full (the flag).
     pub html: Option<&'a AtomicBool>,
+    /// The set as loaded, compiled again for each record that brings its
+    /// own type (`--type f-puzzles`); `set` is then compiled for classic
+    /// Sudoku's typed model and serves no record.
+    pub rules: Option<&'a RuleSet>,
 }
 
 /// What `solve --type` draws: `--svg DIR`, and the `--html` page to write
@@ -104,8 +108,41 @@ pub fn solve_typed(
         verify: each.verify,
         svg: drawn.svg,
         html: page.is_some().then_some(&page_full),
+        rules: None,
     };
     super::rate_records(&job, &source, recs, each, page)
+}
+
+/// `solve --type f-puzzles` / `rate --type f-puzzles`: each record of
+/// `file` brings its own type ([`super::input_cli::fpuzzles_records`]),
+/// for which `set` is compiled; a record the set cannot run on (no rule
+/// for its type) is an invalid record with the reason.
+pub fn solve_fpuzzles(
+    set: &RuleSet,
+    limits: Limits,
+    file: &OsStr,
+    each: &Each,
+    svg: Option<&Path>,
+) -> Result<Status, Fail> {
+    // The job's own model and set serve no record: each brings its type.
+    let model =
+        Arc::new(ruledoku::model::load("sudoku").map_err(|e| Fail::Error(format!("--type: {e}")))?);
+    let tset = typed::compile(set, &model).map_err(Fail::Error)?;
+    let (source, recs) = super::input_cli::fpuzzles_records(file)?;
+    let job = TypedJob {
+        model: &model,
+        set: &tset,
+        limits,
+        out: each.out,
+        source: &source,
+        stats: false,
+        time: each.time,
+        verify: each.verify,
+        svg,
+        html: None,
+        rules: Some(set),
+    };
+    super::rate_records(&job, &source, recs, each, None)
 }
 
 impl Rater for TypedJob<'_> {
@@ -141,11 +178,24 @@ impl TypedJob<'_> {
     /// One puzzle: checked by the generic oracle, run, rendered.
     fn run(&self, p: &TypedPuzzle) -> Outcome {
         let source = self.source;
+        let base = p.own_type.as_ref().map_or(self.model, |t| &t.0);
         let instance = if p.signs.is_empty() {
-            self.model.clone()
+            base.clone()
         } else {
-            Arc::new(self.model.with_constraints(&p.signs))
+            Arc::new(base.with_constraints(&p.signs))
         };
+        // A record with its own type: the set compiled for it.
+        let own_set = match (&p.own_type, self.rules) {
+            (Some(_), Some(rules)) => match compile(rules, &instance) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    let msg = format!("{source}:{}: {e}", p.line);
+                    return self.rejected(p.line, Some(&p.text), Unrated::Invalid, &e, msg);
+                }
+            },
+            _ => None,
+        };
+        let set = own_set.as_ref().unwrap_or(self.set);
         let live = generic::live_from_givens(&instance, &p.givens);
         let solution = match generic::solve(&instance, &live) {
             Verdict::Unique(s) => s,
@@ -168,7 +218,7 @@ impl TypedJob<'_> {
             stats: self.stats,
             pictures: self.pictures(),
         };
-        let run = match typed::run(&instance, self.set, &p.givens, opts) {
+        let run = match typed::run(&instance, set, &p.givens, opts) {
             Ok(run) => run,
             Err(e) => {
                 let msg = format!("{source}:{}: {}", p.line, e.0);
@@ -184,7 +234,7 @@ impl TypedJob<'_> {
             line: p.line,
             puzzle: &p.text,
             model: &instance,
-            set: self.set,
+            set,
             run: &run,
             time: self.time,
         };
@@ -210,7 +260,7 @@ impl TypedJob<'_> {
                 } else {
                     r.path()
                 };
-                Some(pics.section(p.line, &p.text, &self.set.name, &run, &path))
+                Some(pics.section(p.line, &p.text, &set.name, &run, &path))
             }
             _ => None,
         };

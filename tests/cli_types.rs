@@ -180,11 +180,13 @@ fn f_puzzles_addresses_check_with_their_own_types_and_a_bad_one_is_reported() {
         "{}",
         run.stderr
     );
-    // Only `check` reads records with their own types.
+    // Only `check`, `solve` and `rate` read records with their own types.
     let other = ruledoku(["generate", "--type", "f-puzzles"]);
     assert_eq!(other.code, Some(2));
     assert!(
-        other.stderr.contains("read by `check` only"),
+        other
+            .stderr
+            .contains("read by `check`, `solve` and `rate` (without the batch options) only"),
         "{}",
         other.stderr
     );

@@ -268,3 +268,197 @@ fn generated_killers_are_unique_and_the_same_for_a_seed() {
         bare.stderr
     );
 }
+
+#[test]
+fn the_45_rule_fires_on_the_wikipedia_killer_with_its_exact_path() {
+    let run = ruledoku([
+        "solve",
+        "--type",
+        &killer("wikipedia.yaml"),
+        "--rules",
+        "killer-sums+w",
+        "--no-time",
+        "--verify",
+        &killer("wikipedia.txt"),
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr.trim(),
+        "verify: 1 puzzle checked, 0 with a wrong step"
+    );
+    let want = std::fs::read_to_string(killer("wikipedia-killer-sums.path")).unwrap();
+    assert_eq!(run.stdout, want);
+    // Block 4 less its cages (r4c1 r5c1 = 16 ... wholly inside) leaves
+    // r6c1 and r6c3 summing to 12: only 9 + 3 fits.
+    assert!(run.has_line(
+        "innies-2: innies of b4: {r6c1 r6c3} sum to 12 ==> r6c3 ≠ 2, r6c3 ≠ 1, r6c1 ≠ 8, \
+         r6c1 ≠ 7, r6c1 ≠ 6, r6c1 ≠ 5, r6c1 ≠ 4, r6c1 ≠ 3, r6c1 ≠ 2, r6c1 ≠ 1"
+    ));
+    assert!(run.has_line(
+        "outies-3: outies of c1: {r1c2 r2c2 r3c2} sum to 16 ==> r3c2 ≠ 4, r3c2 ≠ 3, r3c2 ≠ 2, \
+         r3c2 ≠ 1, r2c2 ≠ 4, r2c2 ≠ 3, r2c2 ≠ 2, r2c2 ≠ 1"
+    ));
+}
+
+#[test]
+fn the_45_rule_makes_no_wrong_step_on_generated_killers() {
+    let made = ruledoku([
+        "generate",
+        "--killer",
+        "--f-puzzles",
+        "--seed",
+        "5",
+        "-n",
+        "12",
+    ]);
+    assert_eq!(made.code, Some(0), "{}", made.stderr);
+    let run = ruledoku_stdin(
+        [
+            "solve",
+            "--type",
+            "f-puzzles",
+            "--rules",
+            "killer-sums+w",
+            "--no-time",
+            "--verify",
+            "-",
+        ],
+        &made.stdout,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stderr.trim(),
+        "verify: 12 puzzles checked, 0 with a wrong step"
+    );
+    let fired = |p: &str| run.lines().iter().filter(|l| l.starts_with(p)).count();
+    assert_eq!(
+        run.lines()
+            .iter()
+            .filter(|l| l.starts_with("PUZZLE SOLVED"))
+            .count(),
+        12
+    );
+    assert_eq!(fired("innies-1:"), 23);
+    assert_eq!(fired("innies-2:"), 46);
+    assert_eq!(fired("innies-3:"), 25);
+    assert_eq!(fired("outies-1:"), 8);
+    assert_eq!(fired("outies-2:"), 18);
+    assert_eq!(fired("outies-3:"), 13);
+    assert_eq!(fired("innies-1-of-two-"), 2);
+    assert_eq!(fired("outies-2-of-two-"), 1);
+}
+
+#[test]
+fn f_puzzles_records_are_solved_each_with_its_own_type() {
+    // Two killers (each its own cages), a 6×6 anti-knight puzzle, a
+    // corrupted address.
+    let mut input = ruledoku([
+        "generate",
+        "--killer",
+        "--f-puzzles",
+        "--seed",
+        "5",
+        "-n",
+        "2",
+    ])
+    .stdout;
+    let six = ruledoku([
+        "generate",
+        "--type",
+        &data("types/anti-knight-6.yaml").display().to_string(),
+        "--f-puzzles",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(six.code, Some(0), "{}", six.stderr);
+    input.push_str(&six.stdout);
+    input.push_str("https://f-puzzles.com/?load=notbase64!!\n");
+    let check = ruledoku_stdin(["check", "--type", "f-puzzles", "--solution", "-"], &input);
+    let solutions: Vec<&str> = check
+        .lines()
+        .iter()
+        .filter(|l| l.contains(" unique "))
+        .filter_map(|l| l.split(' ').nth(3))
+        .collect();
+    assert_eq!(solutions.len(), 3, "{}", check.stdout);
+    let run = ruledoku_stdin(
+        [
+            "solve",
+            "--type",
+            "f-puzzles",
+            "--rules",
+            "w",
+            "--no-time",
+            "--verify",
+            "-",
+        ],
+        &input,
+    );
+    // The bad record makes the status 1; the others are solved.
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "<stdin>:4: f-puzzles: character '!' at position 10 is not base64 (the compressed form)\n\
+         verify: 3 puzzles checked, 0 with a wrong step\n"
+    );
+    // Each grid solved is its record's solution: the killers' cages and
+    // the 6×6 anti-knight rule were each the record's own.
+    let mut grids: Vec<String> = Vec::new();
+    for l in run.lines() {
+        if l.starts_with("rule set:") {
+            grids.push(String::new());
+        } else if l.starts_with("   ") {
+            grids.last_mut().unwrap().push_str(l.trim());
+        }
+    }
+    assert_eq!(grids, solutions);
+    assert!(run.has_line("rule set: w (40 rules), type f-puzzles"));
+    // What needs one type for the whole input is refused.
+    let stats = ruledoku_stdin(
+        [
+            "rate",
+            "--type",
+            "f-puzzles",
+            "--rules",
+            "w",
+            "--stats",
+            "-",
+        ],
+        &input,
+    );
+    assert_eq!(stats.code, Some(2));
+    assert!(
+        stats.stderr.contains(
+            "--stats is not available with --type f-puzzles: each record has its own type"
+        ),
+        "{}",
+        stats.stderr
+    );
+}
+
+#[test]
+fn the_sum_functions_have_clear_errors() {
+    let dir = std::env::temp_dir().join(format!("ruledoku-sums-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.rules");
+    std::fs::write(
+        &file,
+        "rule a {\n    complexity 1\n    let C: cell\n    where number(C) == 1\n    eliminate cands(C)\n}\n\
+         rule b {\n    complexity 1\n    let H: 2 row\n    where sum(H) == 90\n    eliminate cands(H)\n}\n\
+         rule c {\n    complexity 1\n    let V: dn\n    where |cages(V)| == 1\n    eliminate cands(V)\n}\n\
+         rule d {\n    complexity 1\n    let z: cand\n    where |area(z)| == 1\n    eliminate z\n}\n",
+    )
+    .unwrap();
+    let run = ruledoku(["rules", "check", &file.display().to_string()]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    for want in [
+        "`number` of a cell has no value: `number` takes one digit; the number of a decided cell is `number(value(C))`",
+        "`sum` takes one element, and `H` is a set of 2 rows",
+        "`cages(…)` reads killer cages (space `kc`), and this rule's generator names space `dn`",
+        "`area` of a cand has no value: `area` takes cells, houses or variables (a killer cage is a `kc` variable) (for the cells of candidates write `cells(z)`)",
+    ] {
+        let all = format!("{}{}", run.stdout, run.stderr);
+        assert!(all.contains(want), "{want}\n{all}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

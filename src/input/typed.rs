@@ -67,7 +67,23 @@ pub struct TypedPuzzle {
     /// together, or separated by spaces beyond side 35), then for
     /// Futoshiki the row and column sign lines.
     pub text: String,
+    /// The record's own type, when it brings one (an f-puzzles record:
+    /// its size, regions, cages and constraints); `None`: the input's type.
+    pub own_type: Option<OwnType>,
 }
+
+/// A record's own puzzle type ([`TypedPuzzle::own_type`]); two are equal
+/// when they are the same model.
+#[derive(Clone, Debug)]
+pub struct OwnType(pub std::sync::Arc<Model>);
+
+impl PartialEq for OwnType {
+    fn eq(&self, other: &OwnType) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for OwnType {}
 
 impl TypedPuzzle {
     pub fn given_count(&self) -> usize {
@@ -502,6 +518,7 @@ impl Reader<'_> {
             format,
             metadata,
             text,
+            own_type: None,
         }));
     }
 

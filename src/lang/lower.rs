@@ -250,7 +250,7 @@ fn evaluable(op: &Op, known: &[bool]) -> bool {
         | Op::Geo(..)
         | Op::CellAt(..)
         | Op::Value(_)
-        | Op::Number(_)
+        | Op::Sum(..)
         | Op::At(..) => false,
         _ => op
             .operands()

@@ -8,7 +8,7 @@
 
 use crate::grid::geometry::Space;
 use crate::search::chain::{Ending, Linking};
-use crate::search::pattern::{Elem, Geo, Order, Quant};
+use crate::search::pattern::{Elem, Geo, Order, Quant, SumFn};
 use crate::search::trial::{Increment, Mode, Reads};
 
 /// Words that cannot name a variable.
@@ -79,8 +79,9 @@ pub enum Fun {
     /// order relations from cell Y up to cell X (anywhere; along their
     /// line only), 0 when there is none.
     Rise(bool),
-    /// `number(d)`: the number a digit counts for (1 to N).
-    Number,
+    /// `number(d)`, `area(x)`, `cages(x)` (and `sum(x)` of one element,
+    /// which the checker tells from the fold `sum(X in S: N)`).
+    Sum(SumFn),
 }
 
 /// A built-in function: its name, its number of arguments, and which it
@@ -204,11 +205,6 @@ pub const FUNCTIONS: &[Builtin] = &[
         fun: Fun::Given,
     },
     Builtin {
-        name: "number",
-        arity: 1,
-        fun: Fun::Number,
-    },
-    Builtin {
         name: "below",
         arity: 1,
         fun: Fun::Order(Order::Below),
@@ -233,6 +229,21 @@ pub const FUNCTIONS: &[Builtin] = &[
         name: "cell",
         arity: 1,
         fun: Fun::Geo(Geo::Cell),
+    },
+    Builtin {
+        name: "number",
+        arity: 1,
+        fun: Fun::Sum(SumFn::Number),
+    },
+    Builtin {
+        name: "area",
+        arity: 1,
+        fun: Fun::Sum(SumFn::Area),
+    },
+    Builtin {
+        name: "cages",
+        arity: 1,
+        fun: Fun::Sum(SumFn::Cages),
     },
 ];
 

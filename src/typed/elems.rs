@@ -55,6 +55,13 @@ pub struct Elems<const W: usize> {
     /// without order relations ([`crate::model::Orders`]).
     pub below: Vec<BitSet<W>>,
     pub above: Vec<BitSet<W>>,
+    /// Per frame variable, the cells of its killer cage (empty for a
+    /// variable that is no cage).
+    pub cage_cells: Vec<BitSet<W>>,
+    /// Per frame variable, its killer cage's sum.
+    pub cage_sum: Vec<Option<i64>>,
+    /// Per cell, the frame variables of the killer cages holding it.
+    pub cell_cages: Vec<BitSet<W>>,
 }
 
 /// The largest element index (plus one) a pattern rule may hold in a set
@@ -131,9 +138,27 @@ impl<const W: usize> Elems<W> {
                 }));
             }
         }
+        let mut cage_cells = vec![BitSet::EMPTY; frame.vars.len()];
+        let mut cage_sum = vec![None; frame.vars.len()];
+        let mut cell_cages = vec![BitSet::EMPTY; m.n_cells];
+        for cage in &m.cages {
+            // Every cage's variable keeps a live combination (the true
+            // one) once the givens are placed.
+            let Some(v) = frame.vars.iter().position(|x| x.var as usize == cage.var) else {
+                continue;
+            };
+            for &c in &cage.cells {
+                cage_cells[v].insert(c);
+                cell_cages[c].insert(v);
+            }
+            cage_sum[v] = Some(cage.sum as i64);
+        }
         Elems {
             below,
             above,
+            cage_cells,
+            cage_sum,
+            cell_cages,
             cell_cands,
             digit_cands,
             house_cands,

@@ -219,9 +219,8 @@ fn check(op: &Op) -> Result<(), Unfit> {
         Op::Quant(_) => unsupported("a quantifier"),
         Op::Geo(..) | Op::CellAt(..) | Op::At(..) => unsupported("the grid's geometry"),
         Op::Decided | Op::Givens | Op::Value(_) => unsupported("placed values"),
-        Op::Order(..) | Op::Rise(..) | Op::Number(_) | Op::Symbols => {
-            unsupported("order relations and numbers")
-        }
+        Op::Order(..) | Op::Rise(..) | Op::Symbols => unsupported("order relations"),
+        Op::Sum(..) => unsupported("numbers and sums"),
     }
 }
 

@@ -363,21 +363,9 @@ impl Checker<'_> {
                     _ => (Op::Int(0), Ty::Error),
                 }
             }
-            Some(Fun::Number) => {
-                if !arity(self, 1) {
-                    return (Op::Int(0), Ty::Error);
-                }
-                let (op, ty) = self.expr(&args[0]);
-                if !self.single(&args[0], ty, Elem::Digit, "number(d)", "a digit") {
-                    return (Op::Int(0), Ty::Error);
-                }
-                if let Ty::Set(_) = ty
-                    && !self.not_several(&op, &args[0], f, Elem::Digit)
-                {
-                    return (Op::Int(0), Ty::Error);
-                }
-                (Op::Number(Box::new(op)), Ty::Int)
-            }
+            Some(Fun::Sum(g)) => self.sum_fn(f, g, args, sp),
+            // `sum(x)` of one element: a house's or a cage's sum.
+            None if f.name == "sum" && args.len() == 1 => self.sum_fn(f, SumFn::Total, args, sp),
             Some(Fun::Within) => {
                 self.err(f.span, "`within(…)` can only be used in a `show` template");
                 (Op::Int(0), Ty::Error)
@@ -518,6 +506,112 @@ impl Checker<'_> {
             return (Op::Int(0), Ty::Error);
         }
         (Op::Geo(g, e, Box::new(op)), g.ty())
+    }
+
+    /// `number(d)`, `sum(x)`, `area(x)`, `cages(x)`: the functions of
+    /// numbers and sums ([`SumFn`]).
+    fn sum_fn(&mut self, f: &Ident, g: SumFn, args: &[Expr], sp: Span) -> Typed {
+        if args.len() != 1 {
+            self.err(
+                sp,
+                format!("`{}` takes 1 argument, found {}", f.name, args.len()),
+            );
+            return (Op::Int(0), Ty::Error);
+        }
+        let (op, ty) = self.expr(&args[0]);
+        let e = match ty {
+            Ty::One(e) | Ty::Set(e) => e,
+            Ty::Error => return (Op::Int(0), Ty::Error),
+            t => {
+                let want = match g {
+                    SumFn::Number => "one digit",
+                    SumFn::Total => "one house or killer cage",
+                    SumFn::Area | SumFn::Cages => "cells, houses or variables",
+                };
+                let hint = if g == SumFn::Total && t == Ty::Int {
+                    "; to add integers up write `sum(X in S: N)`"
+                } else {
+                    ""
+                };
+                self.err(
+                    args[0].span,
+                    format!("`{}` expects {want}, found {}{hint}", f.name, t.a()),
+                );
+                return (Op::Int(0), Ty::Error);
+            }
+        };
+        let fits = match g {
+            SumFn::Number => e == Elem::Digit,
+            SumFn::Total => e.is_house() || e == Elem::Var(None),
+            SumFn::Area | SumFn::Cages => {
+                e == Elem::Cell || e.is_house() || matches!(e, Elem::Var(_))
+            }
+        };
+        if !fits {
+            let (takes, hint) = match g {
+                SumFn::Number => (
+                    "one digit",
+                    if e == Elem::Cell {
+                        format!(
+                            "; the number of a decided cell is `number(value({}))`",
+                            text(&args[0])
+                        )
+                    } else {
+                        String::new()
+                    },
+                ),
+                SumFn::Total => (
+                    "one house (its total, N(N+1)/2) or one killer cage (a `kc` variable: its sum)",
+                    String::new(),
+                ),
+                SumFn::Area | SumFn::Cages => (
+                    "cells, houses or variables (a killer cage is a `kc` variable)",
+                    if e == Elem::Cand {
+                        format!(
+                            " (for the cells of candidates write `cells({})`)",
+                            text(&args[0])
+                        )
+                    } else {
+                        String::new()
+                    },
+                ),
+            };
+            self.err(
+                args[0].span,
+                format!(
+                    "`{}` of {} has no value: `{}` takes {takes}{hint}",
+                    f.name,
+                    ty.a(),
+                    f.name
+                ),
+            );
+            return (Op::Int(0), Ty::Error);
+        }
+        if matches!(g, SumFn::Number | SumFn::Total)
+            && let Ty::Set(_) = ty
+            && !self.not_several(&op, &args[0], f, e)
+        {
+            return (Op::Int(0), Ty::Error);
+        }
+        if g == SumFn::Cages {
+            // Killer cages are the `kc` space's variables: the rule runs
+            // on the types that have cages only.
+            match self.foreign.as_deref() {
+                None => self.foreign = Some("kc".into()),
+                Some("kc") => {}
+                Some(other) => {
+                    self.err(
+                        f.span,
+                        format!(
+                            "`cages(…)` reads killer cages (space `kc`), and this rule's generator \
+                             names space `{other}`: a rule reads one space of other types"
+                        ),
+                    );
+                    return (Op::Int(0), Ty::Error);
+                }
+            }
+        }
+        (Op::Sum(g, e, Box::new(op)), g.ty())
     }
 
     /// A set argument where one element is expected: refused when it is

@@ -81,6 +81,18 @@ impl Checker<'_> {
                     };
                     let foreign = names::FOREIGN_SPACES.contains(&word.as_str());
                     if foreign {
+                        if let Some(other) = self.foreign.as_deref()
+                            && other != word
+                        {
+                            self.err(
+                                ty.span,
+                                format!(
+                                    "this rule already reads space `{other}` of other types \
+                                     (a generator, or `cages(…)` for `kc`): a rule reads one \
+                                     space of other types"
+                                ),
+                            );
+                        }
                         self.foreign = Some(word.clone());
                     }
                     let elem = if foreign {

@@ -11,7 +11,7 @@
 //! set conditions to `eval_bool_wide`, whose frame holds wide sets. The
 //! terms of an `and`/`or` chain are read in place ([`cond`]).
 
-use super::ir::{CmpOp, Elem, Geo, IntOp, Quant, SetOp, Test, Val};
+use super::ir::{CmpOp, Elem, Geo, IntOp, Quant, SetOp, SumFn, Test, Val};
 use super::sets::*;
 use super::typed::{ALL_DIGITS, COp, Dom, Prod, TOp, TQuant, WOp, WideQuant};
 use crate::grid::bits::Bits;
@@ -294,6 +294,33 @@ fn all_cands(e: Elem, i: usize) -> Bits {
     b
 }
 
+/// `number(d)`, `sum(x)`, `area(x)` and `cages(x)` ([`SumFn`]) on
+/// classic Sudoku, which has no killer cage: `cages(x)` is empty and
+/// `sum(x)` is a house's 45.
+#[inline(never)]
+fn sum_fn(g: SumFn, e: Elem, x: &TOp, cx: &mut Env) -> Val {
+    match g {
+        SumFn::Number | SumFn::Total => {
+            let v = one_of(x, cx).and_then(|i| match g {
+                SumFn::Number => (e == Elem::Digit && i < 9).then_some(i as i64 + 1),
+                _ => place(e, i).house.filter(|_| e.is_house()).map(|_| 45),
+            });
+            Val::Int(v.unwrap_or_else(|| {
+                cx.undefined = true;
+                0
+            }))
+        }
+        SumFn::Area => {
+            let mut cells = Bits::EMPTY;
+            for i in set_of(x, cx).iter() {
+                cells = cells.or(&project(Elem::Cell, &all_cands(e, i)));
+            }
+            Val::Set(cells)
+        }
+        SumFn::Cages => Val::Set(Bits::EMPTY),
+    }
+}
+
 /// The one index a single-valued operand holds: a bound element, or a
 /// set of exactly one member; `None` otherwise.
 fn one_of(op: &TOp, cx: &mut Env) -> Option<usize> {
@@ -313,7 +340,6 @@ fn single(op: &TOp, cx: &mut Env) -> Val {
             Geo::Band | Geo::Stack => Val::Int(v as i64),
             _ => Val::Idx(v),
         }),
-        TOp::Number(x) => one_of(x, cx).map(|d| Val::Int(d as i64 + 1)),
         TOp::Value(x) => one_of(x, cx).and_then(|c| {
             let m = crate::grid::state::cell_mask(&cx.state.values, c);
             (m != 0).then(|| Val::Idx(m.trailing_zeros() as usize))
@@ -342,7 +368,7 @@ fn single(op: &TOp, cx: &mut Env) -> Val {
     v.unwrap_or_else(|| {
         cx.undefined = true;
         match op {
-            TOp::Geo(Geo::Band | Geo::Stack, ..) | TOp::Number(_) => Val::Int(0),
+            TOp::Geo(Geo::Band | Geo::Stack, ..) => Val::Int(0),
             _ => Val::Idx(0),
         }
     })
@@ -758,13 +784,12 @@ impl TOp {
             | TOp::Not(_) => Val::Bool(self.eval_bool(cx)),
             TOp::Quant(qo) => quantify_wide(qo, cx),
             TOp::Fold(qo) => Val::Int(fold(qo, cx)),
-            TOp::Geo(..) | TOp::CellAt(..) | TOp::At(..) | TOp::Value(_) | TOp::Number(_) => {
-                single(self, cx)
-            }
+            TOp::Geo(..) | TOp::CellAt(..) | TOp::At(..) | TOp::Value(_) => single(self, cx),
             // Classic Sudoku has no order relations: no chain anywhere.
             TOp::Order(..) => Val::Set(Bits::EMPTY),
             TOp::Rise(..) => Val::Int(0),
             TOp::Decided | TOp::Givens | TOp::Symbols => Val::Set(self.eval_set(cx)),
+            TOp::Sum(g, e, x) => sum_fn(*g, *e, x, cx),
         }
     }
 
@@ -987,10 +1012,7 @@ impl TOp {
             | TOp::ElemAndLen(_) => true,
             TOp::Quant(qo) => qo.q == Quant::Count,
             TOp::TQuant(tq) => tq.q == Test::Count,
-            TOp::Fold(_)
-            | TOp::Geo(Geo::Band | Geo::Stack, ..)
-            | TOp::Number(_)
-            | TOp::Rise(..) => true,
+            TOp::Fold(_) | TOp::Geo(Geo::Band | Geo::Stack, ..) | TOp::Rise(..) => true,
             _ => false,
         }
     }

@@ -298,7 +298,7 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
         Op::Value(x) => Op::Value(go(x)),
         Op::Order(o, x) => Op::Order(o, go(x)),
         Op::Rise(l, a, b) => Op::Rise(l, go(a), go(b)),
-        Op::Number(x) => Op::Number(go(x)),
+        Op::Sum(f, e, x) => Op::Sum(f, e, go(x)),
         Op::At(e, h, a, b) => Op::At(e, h, go(a), go(b)),
         Op::Quant(q) => {
             // An inner quantifier: its domain and moved parts are evaluated

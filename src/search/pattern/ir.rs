@@ -247,9 +247,9 @@ pub enum Op {
     /// `run`, the chain along the cells of their common row or column,
     /// one neighbour to the next); 0 when there is none.
     Rise(bool, Box<Op>, Box<Op>),
-    /// `number(d)`: the number the digit d counts for (symbol `s` counts
-    /// `s + 1`; a set of one digit counts as that digit).
-    Number(Box<Op>),
+    /// A function of sums (see [`SumFn`]) of an operand of the given
+    /// element type.
+    Sum(SumFn, Elem, Box<Op>),
 }
 
 /// The direction of an order function (see [`Op::Order`]).
@@ -257,6 +257,47 @@ pub enum Op {
 pub enum Order {
     Below,
     Above,
+}
+
+/// The functions of the language that read numbers and sums: what killer
+/// cages' rules (the 45 rule) are written with (`docs/language.md`,
+/// "Numbers and sums").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SumFn {
+    /// `number(d)`: the number a digit counts for (symbol `s` counts
+    /// `s + 1`), an integer.
+    Number,
+    /// `sum(x)` of one element: a house's total, `N(N + 1)/2` (each
+    /// number once); a killer cage's (a `kc` variable's) stated sum.
+    /// Undefined for any other element.
+    Total,
+    /// `area(x)`: every cell of the elements of `x`, live or not (a cell
+    /// itself, a house's cells, a killer cage's cells, a variable's
+    /// cells).
+    Area,
+    /// `cages(x)`: the killer cages (`kc` variables) holding a cell of
+    /// `x`'s area, live or not.
+    Cages,
+}
+
+impl SumFn {
+    pub fn name(self) -> &'static str {
+        match self {
+            SumFn::Number => "number",
+            SumFn::Total => "sum",
+            SumFn::Area => "area",
+            SumFn::Cages => "cages",
+        }
+    }
+
+    /// The type of the value.
+    pub fn ty(self) -> Ty {
+        match self {
+            SumFn::Number | SumFn::Total => Ty::Int,
+            SumFn::Area => Ty::Set(Elem::Cell),
+            SumFn::Cages => Ty::Set(Elem::Var(None)),
+        }
+    }
 }
 
 /// The single-valued functions of one element (`row(x)` …).
@@ -394,7 +435,7 @@ impl Op {
             | Op::Geo(_, _, x)
             | Op::Value(x)
             | Op::Order(_, x)
-            | Op::Number(x)
+            | Op::Sum(_, _, x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -428,7 +469,7 @@ impl Op {
             | Op::Geo(_, _, x)
             | Op::Value(x)
             | Op::Order(_, x)
-            | Op::Number(x)
+            | Op::Sum(_, _, x)
             | Op::Not(x) => [Some(x), None],
             Op::SetBin(_, _, a, b)
             | Op::IntBin(_, a, b)
@@ -469,7 +510,8 @@ impl Op {
             Op::Value(_) => Ty::One(Elem::Digit),
             Op::At(e, ..) => Ty::One(*e),
             Op::Order(..) => Ty::Set(Elem::Cell),
-            Op::Rise(..) | Op::Number(_) => Ty::Int,
+            Op::Rise(..) => Ty::Int,
+            Op::Sum(f, ..) => f.ty(),
             Op::Quant(qo) => match qo.q {
                 Quant::Count | Quant::Sum | Quant::Min | Quant::Max => Ty::Int,
                 Quant::Select => (slots.get(qo.slot).copied())
@@ -491,7 +533,7 @@ impl Op {
                 | Op::CellAt(..)
                 | Op::At(..)
                 | Op::Value(_)
-                | Op::Number(_)
+                | Op::Sum(SumFn::Number | SumFn::Total, ..)
         ) || matches!(self, Op::Quant(q) if matches!(q.q, Quant::Min | Quant::Max))
             || self.operands().into_iter().flatten().any(Op::may_fail)
     }

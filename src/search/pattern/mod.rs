@@ -60,7 +60,7 @@ mod typed_tests;
 pub use eval::{Env, geo};
 pub use ir::{
     Checked, Cluster, CmpOp, Elem, Geo, Instr, IntOp, Op, Order, Quant, QuantOp, SetOp, Shape,
-    ShowPart, Ty, Val, Walk,
+    ShowPart, SumFn, Ty, Val, Walk,
 };
 pub use plan::Plan;
 pub use prefix::{MAX_RECORDED, Prefix};

@@ -45,7 +45,7 @@
 
 use super::fold::{Folded, Rest};
 use super::ir::{
-    CmpOp, Elem, Geo, Instr, IntOp, Op, Order, Quant, QuantOp, SetOp, ShowPart, Test, Ty,
+    CmpOp, Elem, Geo, Instr, IntOp, Op, Order, Quant, QuantOp, SetOp, ShowPart, SumFn, Test, Ty,
 };
 use super::schedule::Scheduled;
 use crate::grid::geometry::N_CELLS;
@@ -149,12 +149,12 @@ pub enum TOp {
     Order(Order, Box<TOp>),
     /// `rise(Y, X)`, `run(Y, X)`: always 0 on classic Sudoku.
     Rise(bool, Box<TOp>, Box<TOp>),
-    /// `number(d)`.
-    Number(Box<TOp>),
     /// `S at H` (see [`Op::At`]).
     At(Elem, Elem, Box<TOp>, Box<TOp>),
     /// `sum`, `min` or `max` over a wide domain (see [`Quant::is_fold`]).
     Fold(Box<WideQuant>),
+    /// `number(d)`, `sum(x)`, `area(x)`, `cages(x)` (see [`SumFn`]).
+    Sum(SumFn, Elem, Box<TOp>),
 }
 
 /// A quantifier over a wide domain (the checked [`QuantOp`], its parts
@@ -210,7 +210,7 @@ impl TOp {
             Op::Value(x) => TOp::Value(b(x)),
             Op::Order(o, x) => TOp::Order(*o, b(x)),
             Op::Rise(l, x, y) => TOp::Rise(*l, b(x), b(y)),
-            Op::Number(x) => TOp::Number(b(x)),
+            Op::Sum(g, e, x) => TOp::Sum(*g, *e, b(x)),
             Op::At(e, h, x, y) => TOp::At(*e, *h, b(x), b(y)),
             Op::Quant(qo) if qo.q.is_fold() => TOp::Fold(Box::new(WideQuant {
                 q: qo.q,

@@ -12,7 +12,7 @@ use super::super::state::State;
 use super::expr::{E, QuantX, X};
 use crate::grid::bits::BitSet;
 use crate::search::Clock;
-use crate::search::pattern::{CmpOp, Geo, IntOp, Order, Quant, SetOp};
+use crate::search::pattern::{CmpOp, Geo, IntOp, Order, Quant, SetOp, SumFn};
 
 /// A value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -161,11 +161,6 @@ impl<const W: usize> Env<'_, W> {
                 let d = self.one_of(a).and_then(|c| self.value(c));
                 V::Idx(self.defined(d).unwrap_or(0))
             }
-            X::Number(a) => {
-                let n = self.frame.model.n;
-                let d = self.one_of(a).filter(|&d| d < n);
-                V::Int(self.defined(d).map_or(0, |d| d as i64 + 1))
-            }
             X::Rise(line, y, a) => {
                 let (y, x) = (self.one_of(y), self.one_of(a));
                 let orders = &self.frame.model.orders;
@@ -184,6 +179,7 @@ impl<const W: usize> Env<'_, W> {
                 let s = self.one_of(a).and_then(|c| table.get(c).copied());
                 V::Set(s.unwrap_or(BitSet::EMPTY))
             }
+            X::Sum(g, e, a) => self.sum_fn(*g, *e, a),
             X::At(e, h, s, a) => {
                 let members = self.set_of(s);
                 let hit = self.one_of(a).and_then(|x| {
@@ -444,6 +440,64 @@ impl<const W: usize> Env<'_, W> {
             acc = acc.and(&seen);
         }
         acc.minus(s)
+    }
+
+    /// `number(d)`, `sum(x)`, `area(x)`, `cages(x)` (see [`SumFn`]).
+    fn sum_fn(&mut self, g: SumFn, e: E, a: &X) -> V<W> {
+        let m = &*self.frame.model;
+        match g {
+            SumFn::Number | SumFn::Total => {
+                let v = self.one_of(a).and_then(|i| match (g, e) {
+                    (SumFn::Number, E::Digit) => (i < m.n).then_some(i as i64 + 1),
+                    (SumFn::Total, E::Houses(_)) => {
+                        let n = m.n as i64;
+                        (i < m.houses.len()).then_some(n * (n + 1) / 2)
+                    }
+                    (SumFn::Total, E::Vars(_)) => self.el.cage_sum.get(i).copied().flatten(),
+                    _ => None,
+                });
+                V::Int(self.defined(v).unwrap_or(0))
+            }
+            SumFn::Area => V::Set(self.area(e, a)),
+            SumFn::Cages => {
+                let mut out = BitSet::EMPTY;
+                for c in self.area(e, a).iter() {
+                    if let Some(k) = self.el.cell_cages.get(c) {
+                        out = out.or(k);
+                    }
+                }
+                V::Set(out)
+            }
+        }
+    }
+
+    /// Every cell of the elements of `a` (of type `e`), live or not.
+    fn area(&mut self, e: E, a: &X) -> BitSet<W> {
+        let s = self.set_of(a);
+        let (m, el) = (&*self.frame.model, self.el);
+        let mut out = BitSet::EMPTY;
+        for i in s.iter() {
+            match e {
+                E::Cell => out.insert(i),
+                E::Houses(_) => {
+                    if let Some(h) = el.house_cells.get(i) {
+                        out = out.or(h);
+                    }
+                }
+                E::Vars(_) => match el.cage_sum.get(i) {
+                    Some(Some(_)) => out = out.or(&el.cage_cells[i]),
+                    Some(None) => {
+                        let v = self.frame.vars[i].var as usize;
+                        for z in m.var_cands(v).filter(|&z| m.is_cell_cand(z)) {
+                            out.insert(m.cand_cell(z));
+                        }
+                    }
+                    None => {}
+                },
+                E::Digit | E::Cand => {}
+            }
+        }
+        out
     }
 
     /// The digit of decided cell `c`.

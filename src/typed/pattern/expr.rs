@@ -16,7 +16,7 @@
 
 use super::super::{Unfit, space_named};
 use crate::model::Model;
-use crate::search::pattern::{CmpOp, Elem, Geo, IntOp, Op, Order, Quant, SetOp};
+use crate::search::pattern::{CmpOp, Elem, Geo, IntOp, Op, Order, Quant, SetOp, SumFn};
 
 /// An element type resolved on a type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +63,8 @@ pub enum X {
     At(E, E, Box<X>, Box<X>),
     Order(Order, Box<X>),
     Rise(bool, Box<X>, Box<X>),
-    Number(Box<X>),
+    /// `number(d)`, `sum(x)`, `area(x)`, `cages(x)` (see [`SumFn`]).
+    Sum(SumFn, E, Box<X>),
 }
 
 /// A quantifier or a fold (see [`crate::search::pattern::QuantOp`]).
@@ -192,10 +193,15 @@ impl Ctx<'_> {
             }
             Op::CellAt(r, c) => X::CellAt(b(r)?, b(c)?),
             Op::Value(x) => X::Value(b(x)?),
+            Op::Sum(g, e, x) => {
+                if *g == SumFn::Cages && space_named(self.model, "kc").is_none() {
+                    return Err(Unfit::Space("kc".into()));
+                }
+                X::Sum(*g, self.elem(*e)?, b(x)?)
+            }
             Op::At(e, h, s, x) => X::At(self.elem(*e)?, self.elem(*h)?, b(s)?, b(x)?),
             Op::Order(o, x) => X::Order(*o, b(x)?),
             Op::Rise(l, y, x) => X::Rise(*l, b(y)?, b(x)?),
-            Op::Number(x) => X::Number(b(x)?),
         })
     }
 }
