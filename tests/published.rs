@@ -5,10 +5,9 @@
 
 mod common;
 
+use common::pixels::{count_near, raster};
 use common::*;
-use resvg::tiny_skia::{Pixmap, Transform};
-use resvg::usvg;
-use ruledoku::draw::style::{self, Rgb};
+use ruledoku::draw::style;
 use ruledoku::draw::svg::{Layout, Svg};
 use ruledoku::draw::typed::TypedPictures;
 use ruledoku::engine::Limits;
@@ -18,40 +17,6 @@ use std::sync::Arc;
 
 fn published(name: &str) -> String {
     data(&format!("published/{name}")).display().to_string()
-}
-
-fn raster(svg: &str) -> Pixmap {
-    let tree = usvg::Tree::from_str(svg, &usvg::Options::default()).expect("well-formed SVG");
-    let size = tree.size();
-    let mut pm = Pixmap::new(
-        (size.width() * 2.0).ceil() as u32,
-        (size.height() * 2.0).ceil() as u32,
-    )
-    .expect("a pixmap");
-    resvg::render(&tree, Transform::from_scale(2.0, 2.0), &mut pm.as_mut());
-    pm
-}
-
-/// Pixels of colour `c` within `r` SVG units of `(x, y)` (at scale 2).
-fn count_near(pm: &Pixmap, (x, y): (f64, f64), r: f64, c: Rgb) -> usize {
-    let (cx, cy, rr) = (x * 2.0, y * 2.0, r * 2.0);
-    let mut n = 0;
-    for py in (cy - rr).max(0.0) as u32..=(cy + rr) as u32 {
-        for px in (cx - rr).max(0.0) as u32..=(cx + rr) as u32 {
-            let (dx, dy) = (px as f64 + 0.5 - cx, py as f64 + 0.5 - cy);
-            let Some(p) = pm.pixel(px, py) else { continue };
-            let near = |a: u8, b: u8| (a as i32 - b as i32).abs() <= 40;
-            if dx * dx + dy * dy <= rr * rr
-                && p.alpha() == 255
-                && near(p.red(), c.0)
-                && near(p.green(), c.1)
-                && near(p.blue(), c.2)
-            {
-                n += 1;
-            }
-        }
-    }
-    n
 }
 
 /// Solves `NAME.txt` of type `NAME.yaml` with `set` and `--verify`: no

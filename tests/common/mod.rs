@@ -3,11 +3,13 @@
 //! puzzles, running the `ruledoku` binary with arguments (and standard
 //! input) and failing the test at once if it was killed or panicked, and
 //! the errors of a rule text. `matches` lists a searcher's matches;
+//! `pixels` reads pictures back as pixels;
 //! `se_steps` reads Sudoku Explainer's transcribed steps.
 
 #![allow(dead_code)] // each test crate uses its own part of these helpers
 
 pub mod matches;
+pub mod pixels;
 pub mod se_steps;
 
 use std::ffi::OsStr;
