@@ -16,8 +16,10 @@
 //!   g-labels, segments of a
 //!   cell's symbols (`n5-`, `n3+`: `model::groups`); with them every
 //!   g-whip and g-braid of CSP-Rules' paths of futoshiki-7 #3 is found at
-//!   its length, and a g-whip[7] CSP-Rules does not find (its partial
-//!   chains are deduplicated, docs/chains.md §1.2, which loses chains).
+//!   its length; on CSP-Rules' own state before its first whip[8], a
+//!   g-whip[5] by FutoRules' own g-labels exists that CSP-Rules, with or
+//!   without its deduplication of partial chains, does not find
+//!   (docs/chains.md §5.10).
 //! - latin-9 #4: the example's W9 is a W+S rating (subsets, bivalue
 //!   chains, whips). Its path eliminates with a hidden quad that is no
 //!   whip[≤4] at its state (a Subset[n] is not always a whip[n]);
@@ -116,7 +118,7 @@ const QUICK: &[Case] = &[
         "gw",
         Some(7),
         Some(8),
-        "every g-whip of CSP-Rules' path is found; it misses a g-whip[7]",
+        "CSP-Rules misses a g-whip[5] on its own state (dedup patched too): docs/chains.md §5.10",
     ),
     (
         "futoshiki-7.txt",
