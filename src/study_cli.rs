@@ -734,48 +734,80 @@ pub fn classify(args: &ClassifyArgs) -> Result<Status, Fail> {
         }
         Ok(())
     };
-    let source = match args.ty.model()? {
-        None => {
-            let (source, mut recs) = records(&args.input)?;
-            each_record(
-                &pool,
-                &mut recs,
-                &source,
-                &mut out,
-                |p| {
-                    let start = State::from_masks(&p.masks, &p.givens);
-                    let climbs: Vec<Climb> = ladders
-                        .iter()
-                        .map(|l| climb(l, start, args.all, limits))
-                        .collect();
-                    let r = rated.as_ref().map(|(_, set)| rate(set, start, limits));
-                    Ok((climbs, r))
-                },
-                |out, r| take(out, r.map(|(p, c)| (p.line, p.text, c))),
-            )?;
-            if let Err(e) = recs.end() {
-                out.finish()?;
-                return Err(e.into());
-            }
-            source
+    let source = if args.ty.is_fpuzzles() {
+        // Each record brings its own type (killer cages, regions, variant
+        // rules): the ladders and the rated set are compiled for it.
+        let (source, mut recs) = super::input_cli::fpuzzles_records(&args.input)?;
+        let rated_set = rated.as_ref().map(|r| &*r.1);
+        each_record_of(
+            &pool,
+            &mut recs,
+            &source,
+            &mut out,
+            |src, rec| {
+                let p = rec.map_err(|e| e.to_string())?;
+                let own = match &p.own_type {
+                    Some(t) => t.0.clone(),
+                    None => return Err(format!("{src}:{}: no type of its own", p.line)),
+                };
+                let (m, p) = super::typed_cli::usable(&own, src, Ok(p))?;
+                let typed = TypedClassify::new((*m).clone(), &ladders, rated_set, limits)
+                    .map_err(|e| format!("{src}:{}: {e}", p.line))?;
+                Ok((typed, m, p))
+            },
+            |(typed, m, p)| typed.puzzle(&source, m, p, args.all),
+            |out, r| take(out, r.map(|((_, _, p), c)| (p.line, p.text, c))),
+        )?;
+        if let Err(e) = recs.end() {
+            out.finish()?;
+            return Err(e.into());
         }
-        Some(m) => {
-            let typed = TypedClassify::new(m, &ladders, rated.as_ref().map(|r| &*r.1), limits)?;
-            let (source, mut recs) = super::input_cli::typed_records(&args.input, &typed.model)?;
-            each_record_of(
-                &pool,
-                &mut recs,
-                &source,
-                &mut out,
-                |src, rec| super::typed_cli::usable(&typed.model, src, rec),
-                |(m, p)| typed.puzzle(&source, m, p, args.all),
-                |out, r| take(out, r.map(|((_, p), c)| (p.line, p.text, c))),
-            )?;
-            if let Err(e) = recs.end() {
-                out.finish()?;
-                return Err(e.into());
+        source
+    } else {
+        match args.ty.model()? {
+            None => {
+                let (source, mut recs) = records(&args.input)?;
+                each_record(
+                    &pool,
+                    &mut recs,
+                    &source,
+                    &mut out,
+                    |p| {
+                        let start = State::from_masks(&p.masks, &p.givens);
+                        let climbs: Vec<Climb> = ladders
+                            .iter()
+                            .map(|l| climb(l, start, args.all, limits))
+                            .collect();
+                        let r = rated.as_ref().map(|(_, set)| rate(set, start, limits));
+                        Ok((climbs, r))
+                    },
+                    |out, r| take(out, r.map(|(p, c)| (p.line, p.text, c))),
+                )?;
+                if let Err(e) = recs.end() {
+                    out.finish()?;
+                    return Err(e.into());
+                }
+                source
             }
-            source
+            Some(m) => {
+                let typed = TypedClassify::new(m, &ladders, rated.as_ref().map(|r| &*r.1), limits)?;
+                let (source, mut recs) =
+                    super::input_cli::typed_records(&args.input, &typed.model)?;
+                each_record_of(
+                    &pool,
+                    &mut recs,
+                    &source,
+                    &mut out,
+                    |src, rec| super::typed_cli::usable(&typed.model, src, rec),
+                    |(m, p)| typed.puzzle(&source, m, p, args.all),
+                    |out, r| take(out, r.map(|((_, p), c)| (p.line, p.text, c))),
+                )?;
+                if let Err(e) = recs.end() {
+                    out.finish()?;
+                    return Err(e.into());
+                }
+                source
+            }
         }
     };
     let studied = tables

@@ -34,9 +34,9 @@ impl TypeOpt {
         };
         if name == FPUZZLES {
             return Err(Fail::Error(
-                "--type f-puzzles (each record brings its own type) is read by `check`, `solve` \
-                 and `rate` (without the batch options) only; this command takes a type by name \
-                 or file"
+                "--type f-puzzles (each record brings its own type) is read by `check`, `solve`, \
+                 `rate` (without the batch options) and `classify` only; this command takes a \
+                 type by name or file"
                     .into(),
             ));
         }

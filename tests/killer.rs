@@ -462,3 +462,57 @@ fn the_sum_functions_have_clear_errors() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn classify_reads_f_puzzles_records_each_with_its_own_type() {
+    let mut input = ruledoku([
+        "generate",
+        "--killer",
+        "--f-puzzles",
+        "--seed",
+        "5",
+        "-n",
+        "4",
+    ])
+    .stdout;
+    input.push_str("https://f-puzzles.com/?load=notbase64!!\n");
+    let run = ruledoku_stdin(
+        [
+            "classify",
+            "--type",
+            "f-puzzles",
+            "--rating",
+            "W",
+            "--ladder",
+            "te",
+            "-",
+        ],
+        &input,
+    );
+    // The bad record is reported and makes the status 1; the four
+    // killers, each with its cages, are classified.
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(
+        run.stderr.trim(),
+        "<stdin>:5: f-puzzles: character '!' at position 10 is not base64 (the compressed form)"
+    );
+    assert!(
+        run.has_line("4 puzzles; distribution: 1:2 2:2"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.has_line("TE1         4        4  100.00%"),
+        "{}",
+        run.stdout
+    );
+    // Other commands that take one type still refuse it, naming those
+    // that read it.
+    let bare = ruledoku(["subsume", "--type", "f-puzzles", "w", "w", "-"]);
+    assert_eq!(bare.code, Some(2));
+    assert!(
+        bare.stderr.contains("and `classify` only"),
+        "{}",
+        bare.stderr
+    );
+}

@@ -39,3 +39,23 @@ pub fn count_near(pm: &Pixmap, (x, y): (f64, f64), r: f64, c: Rgb) -> usize {
     }
     n
 }
+
+/// Pixels of colour `c` in the rectangle `(x0, y0)`–`(x1, y1)` (SVG
+/// units, at scale 2).
+pub fn count_in(pm: &Pixmap, (x0, y0): (f64, f64), (x1, y1): (f64, f64), c: Rgb) -> usize {
+    let near = |a: u8, b: u8| (a as i32 - b as i32).abs() <= 40;
+    let mut n = 0;
+    for py in (y0 * 2.0).max(0.0) as u32..(y1 * 2.0).max(0.0) as u32 {
+        for px in (x0 * 2.0).max(0.0) as u32..(x1 * 2.0).max(0.0) as u32 {
+            if let Some(p) = pm.pixel(px, py)
+                && p.alpha() == 255
+                && near(p.red(), c.0)
+                && near(p.green(), c.1)
+                && near(p.blue(), c.2)
+            {
+                n += 1;
+            }
+        }
+    }
+    n
+}
