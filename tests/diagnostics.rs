@@ -722,6 +722,9 @@ fn loop_generators_report_their_mistakes() {
         "{}",
         Diagnostics(errors(&walk(ok)))
     );
+    // Loops of several lengths, in the walk's order.
+    let range = "let Q, A: loop from S through cells(cands(D)) by row then column length 4 to 8";
+    assert!(errors(&walk(range)).is_empty());
     let cases = [
         (
             "let Q, A: loop from D through cells(cands(D)) by row then column length 4",
@@ -746,6 +749,18 @@ fn loop_generators_report_their_mistakes() {
         (
             "let Q, A: loop from S through cells(cands(D)) by row then column length 2",
             (5, 75, "a loop has 3 to 32 cells, found 2"),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row then column length 6 to 4",
+            (
+                5,
+                80,
+                "`length 6 to 4`: the greatest length is less than the least",
+            ),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row then column length 4 to 40",
+            (5, 80, "a loop has 3 to 32 cells, found 40"),
         ),
         (
             "let Q, A: loop from S through cells(cands(D)) by row then column length 4 next z",

@@ -1,15 +1,16 @@
 //! The walk generator (`let Q, A: loop from S through P by … length N
 //! [next z] [gather X = G] [when C]`, an [`Instr::Walk`](super::Instr)):
 //! closed walks from a cell, house to house, found depth-first in the
-//! order the clause states, each closed walk of N cells a binding.
+//! order the clause states, each closed walk of N cells (N to M with
+//! `length N to M`) a binding.
 //!
 //! From the current cell, the walk looks at the cells of its house of
 //! each kind listed after `by`, in that order (not the kind of the step
 //! that led to the cell), each house's cells in increasing order. The
-//! start cell, met when the walk has N cells, closes a loop: Q is bound to
+//! start cell, met when the walk has N cells (N to M), closes a loop: Q is bound to
 //! its cells, A to those at even places (the start is place 0), `next` to
 //! the start and X to what was gathered, and the plan goes on. Any other
-//! cell of P not on the walk yet, met while the walk has fewer than N
+//! cell of P not on the walk yet, met while the walk has fewer than N (M)
 //! cells, is looked at: `next` is bound to it, G (evaluated then) is added
 //! to X, and the walk steps to it when C holds (Q and A then hold the walk
 //! so far, without the cell). X belongs to the walk up to the current
@@ -131,7 +132,7 @@ impl Plan {
             }
             for &next in &HOUSE_CELLS[houses[kind]] {
                 if next == cx.start {
-                    if path.len != w.length {
+                    if path.len < w.min_length {
                         continue;
                     }
                     if fr.cx.tick() {
