@@ -37,7 +37,9 @@ fn unique_loop_rules_share_their_loop_search() {
         .map(|r| r.head.name.as_str())
         .filter(|n| {
             n.starts_with("se-unique-loop-")
-                && ["-type-1", "-type-3-", "-type-4"].iter().any(|t| n.contains(t))
+                && ["-type-1", "-type-3-", "-type-4"]
+                    .iter()
+                    .any(|t| n.contains(t))
         })
         .collect();
     assert_eq!(walkers.len(), 4 + 12 + 4 + 8 + 4);
