@@ -347,3 +347,48 @@ fn se_misses_the_type_2_loops_se_s_walk_misses() {
     }
     assert_eq!(n, 4);
 }
+
+/// A twelve-cell unique loop (`tests/data/se-loop-12-type-1.txt`: a
+/// state of a random minimal puzzle's path, with its provenance): SE
+/// 1.2.1.3's unique loops there are a rectangle of type 1 (4.5), then the
+/// twelve-cell loop of type 1 (5.0), removing 1 and 2 from r8c1, then
+/// from r8c2. The uniqueness rules alone take the same two, in that
+/// order, each with its two eliminations.
+#[test]
+fn a_twelve_cell_loop_is_found_as_se_finds_it() {
+    let set = ruleset::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rules/se/uniqueness.rules"
+    ))
+    .unwrap();
+    let text = std::fs::read_to_string(data("se-loop-12-type-1.txt")).unwrap();
+    let state = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let run = ruledoku::engine::run(
+        &set,
+        {
+            let p = input::parse_puzzle(state).unwrap();
+            State::from_masks(&p.masks, &p.givens)
+        },
+        Limits {
+            max_steps: Some(2),
+            max_time: None,
+        },
+    );
+    let got: Vec<(String, String, usize)> = (run.steps.iter())
+        .map(|s| (s.rule_name().to_string(), s.pattern(), s.conclusions.len()))
+        .collect();
+    let want = [
+        (
+            "se-unique-loop-2-type-1",
+            "{r8c1 r8c9 r9c1 r9c9}{n1 n2} extra {r8c1}",
+        ),
+        (
+            "se-unique-loop-5-type-1",
+            "{r2c5 r2c6 r4c2 r4c4 r5c1 r5c5 r7c4 r7c6 r8c2 r8c9 r9c1 r9c9}{n1 n2} extra {r8c2}",
+        ),
+    ];
+    let want: Vec<(String, String, usize)> = (want.iter())
+        .map(|(r, p)| (r.to_string(), p.to_string(), 2))
+        .collect();
+    assert_eq!(got, want);
+}
