@@ -922,6 +922,7 @@ fn clause(p: Pair<Rule>) -> Clause {
                 by: Vec::new(),
                 length: Size::Lit(0, sp),
                 length_max: None,
+                once: false,
                 next: None,
                 gather: None,
                 when: None,
@@ -941,6 +942,7 @@ fn clause(p: Pair<Rule>) -> Clause {
                         w.length = size(sizes.next().unwrap());
                         w.length_max = sizes.next().map(size);
                     }
+                    Rule::walk_once => w.once = true,
                     Rule::walk_next => w.next = Some(ident(q.into_inner().next().unwrap())),
                     Rule::walk_gather => {
                         let mut g = q.into_inner();

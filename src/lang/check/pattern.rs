@@ -353,6 +353,12 @@ impl Checker<'_> {
             local.push(z);
             s
         });
+        if let (true, Some((x, _))) = (w.once, &w.gather) {
+            self.err(
+                x.span,
+                "`once` keeps the first of a loop's walks, whose gathered sets may differ: a walk with `gather` cannot take `once`",
+            );
+        }
         let gather = w.gather.as_ref().map(|(x, g)| {
             let (op, ty) = self.expr(g);
             let ty = match ty {
@@ -390,6 +396,7 @@ impl Checker<'_> {
             by,
             min_length: length.unwrap_or(0),
             length: length_max.unwrap_or(0),
+            once: w.once,
             next,
             gather,
             when,

@@ -686,6 +686,10 @@ pub struct Walk {
     pub min_length: usize,
     /// The greatest number of cells of a loop (the walk goes no further).
     pub length: usize,
+    /// `once`: a loop closes only the first time the walk (from one
+    /// start) meets its cells and even cells, not again in the other
+    /// direction or through houses of other kinds.
+    pub once: bool,
     /// The cell looked at (`next z`), if named.
     pub next: Option<usize>,
     /// `gather X = G`: the slot X and G.
