@@ -624,7 +624,7 @@ fn the_shipped_rules_have_no_warnings() {
 fn rules_check_se_prints_no_warning() {
     let out = ruledoku(["rules", "check", "se"]);
     assert_eq!(out.code, Some(0));
-    assert_eq!(out.stdout, "se: ok, 112 rules\n");
+    assert_eq!(out.stdout, "se: ok, 136 rules\n");
     assert_eq!(out.stderr, "");
 }
 
@@ -725,6 +725,9 @@ fn loop_generators_report_their_mistakes() {
     // Loops of several lengths, in the walk's order.
     let range = "let Q, A: loop from S through cells(cands(D)) by row then column length 4 to 8";
     assert!(errors(&walk(range)).is_empty());
+    // Each loop once.
+    let once = "let Q, A: loop from S through cells(cands(D)) by row then column length 4 to 8 once next z when |z| == 2";
+    assert!(errors(&walk(once)).is_empty());
     let cases = [
         (
             "let Q, A: loop from D through cells(cands(D)) by row then column length 4",
@@ -769,6 +772,14 @@ fn loop_generators_report_their_mistakes() {
         (
             "let Q, A: loop from S through cells(cands(D)) by row then column length 4 when 3",
             (5, 82, "expected a condition, found integer"),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row then column length 4 once next z gather X = digits(z) - D when |X| <= 1",
+            (
+                5,
+                96,
+                "`once` keeps the first of a loop's walks, whose gathered sets may differ: a walk with `gather` cannot take `once`",
+            ),
         ),
     ];
     for (clause, want) in cases {

@@ -42,21 +42,38 @@ fn unique_loop_rules_share_their_loop_search() {
                     .any(|t| n.contains(t))
         })
         .collect();
-    assert_eq!(walkers.len(), 4 + 12 + 4 + 8 + 4);
+    assert_eq!(walkers.len(), 4 + 30 + 10 + 8 + 4);
     for n in &walkers {
         assert_eq!(lens(n)[0], 9, "{n}");
         assert_eq!(key(n, 0), key("se-unique-loop-2-type-1", 0), "{n}");
     }
     // The rules of one length share the loop's length filter and its
-    // extra cells too (11); the naked sets also the extra digits X (12),
-    // and the naked and hidden sets of three and four digits the filter
-    // on X (14).
-    assert_eq!(lens("se-unique-loop-2-type-4"), [9, 11]);
-    assert_eq!(lens("se-unique-loop-2-type-3-naked-pair"), [9, 11, 12]);
-    assert_eq!(lens("se-unique-loop-5-type-3-hidden-quad"), [9, 11, 12, 14]);
+    // extra cells too (11), so that they replay only the loops of their
+    // length; types 3 and 4 also the two extra cells (12); the type-3
+    // sets also their extra digits X (13), and the rules of one set and
+    // size the filter on X (14; loops of ten cells or more: the house H
+    // too, 15, one rule for its three kinds).
+    assert_eq!(lens("se-unique-loop-2-type-1"), [9, 11]);
+    assert_eq!(lens("se-unique-loop-2-type-4"), [9, 11, 12]);
+    assert_eq!(
+        lens("se-unique-loop-2-type-3-naked-pair-in-a-row"),
+        [9, 11, 12, 13, 14]
+    );
+    assert_eq!(
+        lens("se-unique-loop-2-type-3-hidden-pair-in-a-row"),
+        [9, 11, 12, 13]
+    );
+    assert_eq!(
+        lens("se-unique-loop-5-type-3-hidden-quad"),
+        [9, 11, 12, 13, 15]
+    );
     assert_eq!(
         key("se-unique-loop-5-type-4", 1),
         key("se-unique-loop-5-type-1", 1)
+    );
+    assert_eq!(
+        key("se-unique-loop-3-type-3-naked-quad-in-a-block", 4),
+        key("se-unique-loop-3-type-3-naked-quad-in-a-column", 4)
     );
     // Loops of another length share only the walk.
     assert_ne!(
@@ -130,7 +147,7 @@ fn shared_prefixes_change_no_match() {
 #[test]
 fn prefixes_keep_only_their_own_slots() {
     let rules = uniqueness_rules();
-    let row = plan(&rules, "se-unique-loop-2-type-3-naked-pair");
+    let row = plan(&rules, "se-unique-loop-2-type-3-naked-pair-in-a-row");
     let widths: Vec<usize> = row.prefixes.iter().map(|p| p.width).collect();
     for p in &row.prefixes {
         let bound = row.instrs[..p.len].iter().flat_map(Instr::writes);
@@ -139,9 +156,10 @@ fn prefixes_keep_only_their_own_slots() {
     // The walk and the check of its houses (9 instructions) bind up to
     // slot 10 (the walk's loop, even cells and cell looked at, and the
     // quantifiers' variables before it), the loop's length filter and
-    // extra cells (11) slot 11, the extra digits X (12) slot 12; the plan
-    // has 16 slots in all.
-    assert_eq!(widths, [11, 12, 13]);
+    // extra cells (11) slot 11, the filter on them (12) nothing more, the
+    // extra digits X (13) slot 12, the filter on X (14) nothing more; the
+    // plan has 16 slots in all.
+    assert_eq!(widths, [11, 12, 12, 13, 13]);
     assert_eq!(row.slots, 16);
 }
 
