@@ -11,11 +11,13 @@
 
 mod common;
 
+use common::matches::matches_in_full;
 use common::se_steps::{ours, rate_checked, state_of, steps};
 use common::{data, shared_data};
 use ruledoku::engine::{Limits, StopReason};
 use ruledoku::grid::state::State;
 use ruledoku::input;
+use ruledoku::lang::compile_source;
 use ruledoku::ruleset::{self, RuleSet};
 use std::path::Path;
 
@@ -391,4 +393,38 @@ fn a_twelve_cell_loop_is_found_as_se_finds_it() {
         .map(|(r, p)| (r.to_string(), p.to_string(), 2))
         .collect();
     assert_eq!(got, want);
+}
+
+/// `once`, on the twelve-cell loop's state: a walk without it closes a
+/// loop again in the other direction and through each other house two
+/// of its cells share; with it, only the first time. The matches with
+/// `once` are those without it, repeats left out, in the same order.
+#[test]
+fn once_closes_each_loop_the_first_time_only() {
+    let rule = |once: &str| {
+        format!(
+            "rule t {{\n  complexity 1\n  let S: cell\n  where |S| == 2\n  let D = digits(S)\n  \
+             let PD = cells(cands(first(D))) & cells(cands(last(D)))\n  \
+             let Q, A: loop from S through PD by block then row then column length 4 to 8{once}\n  \
+             eliminate cands(Q - A) & cands(D)\n}}\n"
+        )
+    };
+    let text = std::fs::read_to_string(data("se-loop-12-type-1.txt")).unwrap();
+    let state = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let p = input::parse_puzzle(state).unwrap();
+    let state = State::from_masks(&p.masks, &p.givens);
+    let matches = |src: String| {
+        let rules = compile_source("t.rules", &src).unwrap();
+        matches_in_full(rules[0].plan().unwrap(), &state)
+    };
+    let every = matches(rule(""));
+    let once = matches(rule(" once"));
+    let mut firsts: Vec<String> = Vec::new();
+    for m in &every {
+        if !firsts.contains(m) {
+            firsts.push(m.clone());
+        }
+    }
+    assert_eq!(once, firsts);
+    assert_eq!((every.len(), once.len()), (928, 246));
 }
