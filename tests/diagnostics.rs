@@ -722,6 +722,12 @@ fn loop_generators_report_their_mistakes() {
         "{}",
         Diagnostics(errors(&walk(ok)))
     );
+    // Loops of several lengths, in the walk's order.
+    let range = "let Q, A: loop from S through cells(cands(D)) by row then column length 4 to 8";
+    assert!(errors(&walk(range)).is_empty());
+    // Each loop once.
+    let once = "let Q, A: loop from S through cells(cands(D)) by row then column length 4 to 8 once next z when |z| == 2";
+    assert!(errors(&walk(once)).is_empty());
     let cases = [
         (
             "let Q, A: loop from D through cells(cands(D)) by row then column length 4",
@@ -748,12 +754,32 @@ fn loop_generators_report_their_mistakes() {
             (5, 75, "a loop has 3 to 32 cells, found 2"),
         ),
         (
+            "let Q, A: loop from S through cells(cands(D)) by row then column length 6 to 4",
+            (
+                5,
+                80,
+                "`length 6 to 4`: the greatest length is less than the least",
+            ),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row then column length 4 to 40",
+            (5, 80, "a loop has 3 to 32 cells, found 40"),
+        ),
+        (
             "let Q, A: loop from S through cells(cands(D)) by row then column length 4 next z",
             (5, 82, "unused variable `z`"),
         ),
         (
             "let Q, A: loop from S through cells(cands(D)) by row then column length 4 when 3",
             (5, 82, "expected a condition, found integer"),
+        ),
+        (
+            "let Q, A: loop from S through cells(cands(D)) by row then column length 4 once next z gather X = digits(z) - D when |X| <= 1",
+            (
+                5,
+                96,
+                "`once` keeps the first of a loop's walks, whose gathered sets may differ: a walk with `gather` cannot take `once`",
+            ),
         ),
     ];
     for (clause, want) in cases {

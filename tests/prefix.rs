@@ -29,33 +29,64 @@ fn unique_loop_rules_share_their_loop_search() {
     let rules = uniqueness_rules();
     let lens =
         |name: &str| -> Vec<usize> { plan(&rules, name).prefixes.iter().map(|p| p.len).collect() };
-    let key = |name: &str| plan(&rules, name).prefixes.last().unwrap().key;
-    // The naked pairs in a block, row or column find the same loops and
-    // extra cells; they differ from the house generator on.
-    let row = "se-unique-loop-2-type-3-naked-pair-in-a-row";
-    let column = "se-unique-loop-2-type-3-naked-pair-in-a-column";
-    assert_eq!(key(row), key(column));
-    assert_eq!(lens(row), lens(column));
-    // With type 4 and the hidden pairs they share a shorter prefix: the
-    // loop and its extra cells (23 instructions), and before it the cells
-    // of two candidates, the start cell and its digits (4); with the naked
-    // sets of other sizes, the extra digits X (24); with the same set in
-    // another house, the filter on X (25).
-    assert_eq!(lens("se-unique-loop-2-type-4"), [4, 23]);
-    assert_eq!(lens(row), [4, 23, 24, 25]);
+    let key = |name: &str, i: usize| plan(&rules, name).prefixes[i].key;
+    // Every rule of types 1, 3 and 4, whatever its loops' length, shares
+    // the walk and the check of the loop's houses (9 instructions): the
+    // walk runs once per state for all of them.
+    let walkers: Vec<&str> = (rules.iter())
+        .map(|r| r.head.name.as_str())
+        .filter(|n| {
+            n.starts_with("se-unique-loop-")
+                && ["-type-1", "-type-3-", "-type-4"]
+                    .iter()
+                    .any(|t| n.contains(t))
+        })
+        .collect();
+    assert_eq!(walkers.len(), 4 + 30 + 10 + 8 + 4);
+    for n in &walkers {
+        assert_eq!(lens(n)[0], 9, "{n}");
+        assert_eq!(key(n, 0), key("se-unique-loop-2-type-1", 0), "{n}");
+    }
+    // The rules of one length share the loop's length filter and its
+    // extra cells too (11), so that they replay only the loops of their
+    // length; types 3 and 4 also the two extra cells (12); the type-3
+    // sets also their extra digits X (13), and the rules of one set and
+    // size the filter on X (14; loops of ten cells or more: the house H
+    // too, 15, one rule for its three kinds).
+    assert_eq!(lens("se-unique-loop-2-type-1"), [9, 11]);
+    assert_eq!(lens("se-unique-loop-2-type-4"), [9, 11, 12]);
     assert_eq!(
-        plan(&rules, "se-unique-loop-2-type-4").prefixes[1].key,
-        plan(&rules, row).prefixes[1].key
+        lens("se-unique-loop-2-type-3-naked-pair-in-a-row"),
+        [9, 11, 12, 13, 14]
     );
-    // Type 1 finds its loops with them too.
     assert_eq!(
-        plan(&rules, "se-unique-loop-2-type-1").prefixes[1].key,
-        plan(&rules, row).prefixes[1].key
+        lens("se-unique-loop-2-type-3-hidden-pair-in-a-row"),
+        [9, 11, 12, 13]
     );
-    // Loops of another size share only the start cell and its digits.
+    assert_eq!(
+        lens("se-unique-loop-5-type-3-hidden-quad"),
+        [9, 11, 12, 13, 15]
+    );
+    assert_eq!(
+        key("se-unique-loop-5-type-4", 1),
+        key("se-unique-loop-5-type-1", 1)
+    );
+    assert_eq!(
+        key("se-unique-loop-3-type-3-naked-quad-in-a-block", 4),
+        key("se-unique-loop-3-type-3-naked-quad-in-a-column", 4)
+    );
+    // Loops of another length share only the walk.
     assert_ne!(
-        plan(&rules, "se-unique-loop-3-type-4").prefixes[1].key,
-        plan(&rules, row).prefixes[1].key
+        key("se-unique-loop-3-type-4", 1),
+        key("se-unique-loop-2-type-4", 1)
+    );
+    // Type 2 (SE's walk with its miss) shares its own walk (9) among its
+    // lengths, and the start cell and its digits (4) with the corrected
+    // form.
+    assert_eq!(lens("se-unique-loop-5-type-2"), [4, 9]);
+    assert_eq!(
+        key("se-unique-loop-5-type-2", 1),
+        key("se-unique-loop-2-type-2", 1)
     );
     // Every rule of the file shares something.
     assert!(rules.iter().all(|r| !r.plan().unwrap().prefixes.is_empty()));
@@ -122,11 +153,14 @@ fn prefixes_keep_only_their_own_slots() {
         let bound = row.instrs[..p.len].iter().flat_map(Instr::writes);
         assert_eq!(bound.max().map(|s| s + 1), Some(p.width));
     }
-    // The first 4 instructions bind up to slot 4, the loop and its extra
-    // cells (23) up to slot 25, the extra digits X slot 26, and the filter
-    // on X (25) none; the plan has 30 slots in all.
-    assert_eq!(widths, [5, 26, 27, 27]);
-    assert_eq!(row.slots, 30);
+    // The walk and the check of its houses (9 instructions) bind up to
+    // slot 10 (the walk's loop, even cells and cell looked at, and the
+    // quantifiers' variables before it), the loop's length filter and
+    // extra cells (11) slot 11, the filter on them (12) nothing more, the
+    // extra digits X (13) slot 12, the filter on X (14) nothing more; the
+    // plan has 16 slots in all.
+    assert_eq!(widths, [11, 12, 12, 13, 13]);
+    assert_eq!(row.slots, 16);
 }
 
 /// Two rules that share a walk (`let Q, A: loop …`) and differ after it:

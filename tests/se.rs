@@ -11,11 +11,13 @@
 
 mod common;
 
+use common::matches::matches_in_full;
 use common::se_steps::{ours, rate_checked, state_of, steps};
 use common::{data, shared_data};
 use ruledoku::engine::{Limits, StopReason};
 use ruledoku::grid::state::State;
 use ruledoku::input;
+use ruledoku::lang::compile_source;
 use ruledoku::ruleset::{self, RuleSet};
 use std::path::Path;
 
@@ -346,4 +348,83 @@ fn se_misses_the_type_2_loops_se_s_walk_misses() {
         n += 1;
     }
     assert_eq!(n, 4);
+}
+
+/// A twelve-cell unique loop (`tests/data/se-loop-12-type-1.txt`: a
+/// state of a random minimal puzzle's path, with its provenance): SE
+/// 1.2.1.3's unique loops there are a rectangle of type 1 (4.5), then the
+/// twelve-cell loop of type 1 (5.0), removing 1 and 2 from r8c1, then
+/// from r8c2. The uniqueness rules alone take the same two, in that
+/// order, each with its two eliminations.
+#[test]
+fn a_twelve_cell_loop_is_found_as_se_finds_it() {
+    let set = ruleset::load(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rules/se/uniqueness.rules"
+    ))
+    .unwrap();
+    let text = std::fs::read_to_string(data("se-loop-12-type-1.txt")).unwrap();
+    let state = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let run = ruledoku::engine::run(
+        &set,
+        {
+            let p = input::parse_puzzle(state).unwrap();
+            State::from_masks(&p.masks, &p.givens)
+        },
+        Limits {
+            max_steps: Some(2),
+            max_time: None,
+        },
+    );
+    let got: Vec<(String, String, usize)> = (run.steps.iter())
+        .map(|s| (s.rule_name().to_string(), s.pattern(), s.conclusions.len()))
+        .collect();
+    let want = [
+        (
+            "se-unique-loop-2-type-1",
+            "{r8c1 r8c9 r9c1 r9c9}{n1 n2} extra {r8c1}",
+        ),
+        (
+            "se-unique-loop-5-type-1",
+            "{r2c5 r2c6 r4c2 r4c4 r5c1 r5c5 r7c4 r7c6 r8c2 r8c9 r9c1 r9c9}{n1 n2} extra {r8c2}",
+        ),
+    ];
+    let want: Vec<(String, String, usize)> = (want.iter())
+        .map(|(r, p)| (r.to_string(), p.to_string(), 2))
+        .collect();
+    assert_eq!(got, want);
+}
+
+/// `once`, on the twelve-cell loop's state: a walk without it closes a
+/// loop again in the other direction and through each other house two
+/// of its cells share; with it, only the first time. The matches with
+/// `once` are those without it, repeats left out, in the same order.
+#[test]
+fn once_closes_each_loop_the_first_time_only() {
+    let rule = |once: &str| {
+        format!(
+            "rule t {{\n  complexity 1\n  let S: cell\n  where |S| == 2\n  let D = digits(S)\n  \
+             let PD = cells(cands(first(D))) & cells(cands(last(D)))\n  \
+             let Q, A: loop from S through PD by block then row then column length 4 to 8{once}\n  \
+             eliminate cands(Q - A) & cands(D)\n}}\n"
+        )
+    };
+    let text = std::fs::read_to_string(data("se-loop-12-type-1.txt")).unwrap();
+    let state = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let p = input::parse_puzzle(state).unwrap();
+    let state = State::from_masks(&p.masks, &p.givens);
+    let matches = |src: String| {
+        let rules = compile_source("t.rules", &src).unwrap();
+        matches_in_full(rules[0].plan().unwrap(), &state)
+    };
+    let every = matches(rule(""));
+    let once = matches(rule(" once"));
+    let mut firsts: Vec<String> = Vec::new();
+    for m in &every {
+        if !firsts.contains(m) {
+            firsts.push(m.clone());
+        }
+    }
+    assert_eq!(once, firsts);
+    assert_eq!((every.len(), once.len()), (928, 246));
 }

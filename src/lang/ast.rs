@@ -206,7 +206,7 @@ pub enum ClauseKind {
         /// first, then those of each of these not taken yet.
         then: Vec<Expr>,
     },
-    /// `let Q, A: loop from S through P by K then … length N [next z]
+    /// `let Q, A: loop from S through P by K then … length N [to M] [once] [next z]
     /// [gather X = G] [when C]`: a generator of closed walks.
     Walk(Box<WalkClause>),
     /// `let K, A: cluster [in P]`: a generator of colour clusters, K each
@@ -241,7 +241,14 @@ pub struct WalkClause {
     pub through: Expr,
     /// The kinds of house after `by`, in order.
     pub by: Vec<Ident>,
+    /// The number of cells of a loop (`length N`), or the least
+    /// (`length N to M`).
     pub length: Size,
+    /// The greatest number of cells of a loop (`length N to M`).
+    pub length_max: Option<Size>,
+    /// `once`: each loop (its cells and even cells) closed once per
+    /// start, the first time the walk meets it.
+    pub once: bool,
     pub next: Option<Ident>,
     pub gather: Option<(Ident, Expr)>,
     pub when: Option<Expr>,

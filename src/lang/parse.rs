@@ -921,6 +921,8 @@ fn clause(p: Pair<Rule>) -> Clause {
                 through,
                 by: Vec::new(),
                 length: Size::Lit(0, sp),
+                length_max: None,
+                once: false,
                 next: None,
                 gather: None,
                 when: None,
@@ -929,13 +931,18 @@ fn clause(p: Pair<Rule>) -> Clause {
                 match q.as_rule() {
                     Rule::ident => by.push(ident(q)),
                     Rule::walk_len => {
-                        let s = q.into_inner().next().unwrap();
-                        w.length = if s.as_rule() == Rule::int {
-                            Size::Lit(s.as_str().parse().unwrap_or(i64::MAX), span(&s))
-                        } else {
-                            Size::Param(ident(s))
+                        let size = |s: Pair<Rule>| {
+                            if s.as_rule() == Rule::int {
+                                Size::Lit(s.as_str().parse().unwrap_or(i64::MAX), span(&s))
+                            } else {
+                                Size::Param(ident(s))
+                            }
                         };
+                        let mut sizes = q.into_inner();
+                        w.length = size(sizes.next().unwrap());
+                        w.length_max = sizes.next().map(size);
                     }
+                    Rule::walk_once => w.once = true,
                     Rule::walk_next => w.next = Some(ident(q.into_inner().next().unwrap())),
                     Rule::walk_gather => {
                         let mut g = q.into_inner();

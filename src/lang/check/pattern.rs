@@ -318,18 +318,25 @@ impl Checker<'_> {
                 "a loop steps by two kinds of house at least (a step never goes by the kind of the step before)",
             );
         }
-        let length = match &w.length {
-            Size::Lit(n, sp) => self.loop_length(*n, *sp),
-            Size::Param(p) => match self.params.get(&p.name) {
-                Some(Atom::Int(n)) => self.loop_length(*n, p.span),
-                _ => {
+        let length = self.walk_length(&w.length);
+        let length_max = match &w.length_max {
+            None => length,
+            Some(m) => {
+                let max = self.walk_length(m);
+                if let (Some(n), Some(x)) = (length, max)
+                    && x < n
+                {
+                    let sp = match m {
+                        Size::Lit(_, sp) => *sp,
+                        Size::Param(p) => p.span,
+                    };
                     self.err(
-                        p.span,
-                        format!("`{}` is not an integer family parameter", p.name),
+                        sp,
+                        format!("`length {n} to {x}`: the greatest length is less than the least"),
                     );
-                    None
                 }
-            },
+                max
+            }
         };
         // Q and A: bound by this generator, read by `when` as the walk so
         // far.
@@ -346,6 +353,12 @@ impl Checker<'_> {
             local.push(z);
             s
         });
+        if let (true, Some((x, _))) = (w.once, &w.gather) {
+            self.err(
+                x.span,
+                "`once` keeps the first of a loop's walks, whose gathered sets may differ: a walk with `gather` cannot take `once`",
+            );
+        }
         let gather = w.gather.as_ref().map(|(x, g)| {
             let (op, ty) = self.expr(g);
             let ty = match ty {
@@ -381,7 +394,9 @@ impl Checker<'_> {
             start,
             through,
             by,
-            length: length.unwrap_or(0),
+            min_length: length.unwrap_or(0),
+            length: length_max.unwrap_or(0),
+            once: w.once,
             next,
             gather,
             when,
@@ -423,6 +438,25 @@ impl Checker<'_> {
             colour: a,
             domain,
         }))
+    }
+
+    /// A walk's length (`length N`, or either end of `length N to M`): an
+    /// integer or an integer family parameter, checked by
+    /// [`Self::loop_length`].
+    fn walk_length(&mut self, size: &Size) -> Option<usize> {
+        match size {
+            Size::Lit(n, sp) => self.loop_length(*n, *sp),
+            Size::Param(p) => match self.params.get(&p.name) {
+                Some(Atom::Int(n)) => self.loop_length(*n, p.span),
+                _ => {
+                    self.err(
+                        p.span,
+                        format!("`{}` is not an integer family parameter", p.name),
+                    );
+                    None
+                }
+            },
+        }
     }
 
     /// The length of a loop: 3 cells to [`MAX_LOOP`].

@@ -659,8 +659,9 @@ pub fn quantified_slots(op: &Op, out: &mut Vec<usize>) {
 /// cell of P in a house of the current cell, of each of the listed kinds
 /// in turn (not the kind of the step that led there), that cell's house
 /// members taken in increasing order; a cell already on the walk is not
-/// visited again. When a step of a walk of `length` cells reaches S back,
-/// the loop closes: `lp` holds its cells and `even` those at an even
+/// visited again. When a step of a walk of `min_length` to `length` cells
+/// reaches S back, the loop closes (loops of several lengths in the order
+/// the walk closes them): `lp` holds its cells and `even` those at an even
 /// place (S first, place 0). Before each cell z (`next`) is stepped to,
 /// `gather` adds G (evaluated with z bound) to X, a set kept along the
 /// walk: X holds the G of every cell looked at so far on the way from S,
@@ -680,8 +681,15 @@ pub struct Walk {
     /// The kinds of house the steps go by, in order (rows, columns,
     /// blocks: house indices 0-8, 9-17, 18-26).
     pub by: Vec<Elem>,
-    /// The number of cells of a loop (the walk goes no further).
+    /// The least number of cells of a loop (`length N to M`: N; `length
+    /// N`: N, as `length`).
+    pub min_length: usize,
+    /// The greatest number of cells of a loop (the walk goes no further).
     pub length: usize,
+    /// `once`: a loop closes only the first time the walk (from one
+    /// start) meets its cells and even cells, not again in the other
+    /// direction or through houses of other kinds.
+    pub once: bool,
     /// The cell looked at (`next z`), if named.
     pub next: Option<usize>,
     /// `gather X = G`: the slot X and G.

@@ -1,15 +1,19 @@
 //! The walk generator (`let Q, A: loop from S through P by … length N
 //! [next z] [gather X = G] [when C]`, an [`Instr::Walk`](super::Instr)):
 //! closed walks from a cell, house to house, found depth-first in the
-//! order the clause states, each closed walk of N cells a binding.
+//! order the clause states, each closed walk of N cells (N to M with
+//! `length N to M`) a binding.
 //!
 //! From the current cell, the walk looks at the cells of its house of
 //! each kind listed after `by`, in that order (not the kind of the step
 //! that led to the cell), each house's cells in increasing order. The
-//! start cell, met when the walk has N cells, closes a loop: Q is bound to
+//! start cell, met when the walk has N cells (N to M), closes a loop: Q is bound to
 //! its cells, A to those at even places (the start is place 0), `next` to
-//! the start and X to what was gathered, and the plan goes on. Any other
-//! cell of P not on the walk yet, met while the walk has fewer than N
+//! the start and X to what was gathered, and the plan goes on (with
+//! `once`, only the first time the walk closes a loop of these cells and
+//! even cells: a loop is met in both directions, and again through
+//! houses of other kinds where two of its cells share two houses). Any other
+//! cell of P not on the walk yet, met while the walk has fewer than N (M)
 //! cells, is looked at: `next` is bound to it, G (evaluated then) is added
 //! to X, and the walk steps to it when C holds (Q and A then hold the walk
 //! so far, without the cell). X belongs to the walk up to the current
@@ -34,6 +38,7 @@ use super::run::Frame;
 use super::typed::{TOp, TWalk};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::{HOUSE_CELLS, cell_houses};
+use std::cell::RefCell;
 use std::ops::ControlFlow;
 
 /// One walk's fixed parts, for its depth-first search.
@@ -47,6 +52,29 @@ struct Ctx<'w> {
     /// The house index of each `by` kind, by its place among a cell's
     /// houses ([`cell_houses`]: row, column, block).
     by: Vec<usize>,
+    /// With `once`: the cells and even cells of the loops closed so far
+    /// (cells are indices below 128: two words each).
+    closed: RefCell<Vec<[u64; 4]>>,
+}
+
+impl Ctx<'_> {
+    /// With `once`: whether the loop `path` closes was closed before by
+    /// this walk (same cells, same even cells: the other direction, or
+    /// the same cells by houses of other kinds); else it is noted.
+    fn closed_before(&self, path: &Path) -> bool {
+        let key = [
+            path.cells.0[0],
+            path.cells.0[1],
+            path.even.0[0],
+            path.even.0[1],
+        ];
+        let mut closed = self.closed.borrow_mut();
+        if closed.contains(&key) {
+            return true;
+        }
+        closed.push(key);
+        false
+    }
 }
 
 /// The walk so far.
@@ -100,6 +128,7 @@ impl Plan {
             start,
             through,
             by,
+            closed: RefCell::new(Vec::new()),
         };
         let path = Path {
             cells: Bits::single(start),
@@ -131,7 +160,7 @@ impl Plan {
             }
             for &next in &HOUSE_CELLS[houses[kind]] {
                 if next == cx.start {
-                    if path.len != w.length {
+                    if path.len < w.min_length || (w.once && cx.closed_before(path)) {
                         continue;
                     }
                     if fr.cx.tick() {
