@@ -305,7 +305,7 @@ impl Checker<'_> {
                 Ty::Int => out.push((hole, b.slot)),
                 Ty::Error => {}
                 ty => {
-                    let found = ty.name();
+                    let found = ty.a();
                     self.err(
                         sp,
                         format!(
