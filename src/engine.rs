@@ -83,12 +83,16 @@ pub struct Step {
     /// Live candidates and decided cells after the step.
     pub cands_after: usize,
     pub values_after: usize,
+    /// The name the step prints under when its match fills holes of the
+    /// rule's name (`asc[3]` of `asc[{K}]`); `None`: the rule's.
+    pub name: Option<String>,
 }
 
 impl Step {
     /// The step of match `f` of `rule` in `before`, not yet applied.
     pub fn found(rule: &Arc<Rule>, f: crate::search::Found, before: &State) -> Step {
         Step {
+            name: rule.searcher.step_name(&rule.head.name, &f.evidence),
             rule: rule.clone(),
             kind: f.kind,
             conclusions: Step::ordered(&f.conclusions),
@@ -115,9 +119,10 @@ impl Step {
         v
     }
 
-    /// The rule's name.
+    /// The name the step prints under: the rule's, with the holes its
+    /// match binds filled in ([`crate::search::Searcher::step_name`]).
     pub fn rule_name(&self) -> &str {
-        &self.rule.head.name
+        self.name.as_deref().unwrap_or(&self.rule.head.name)
     }
 
     /// The matched pattern in SudoRules notation (empty for singles).

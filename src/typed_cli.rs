@@ -332,7 +332,7 @@ fn first_wrong(m: &Model, run: &TypedRun, solution: &[usize]) -> Option<String> 
                 return Some(format!(
                     "wrong step {} ({}): {}",
                     i + 1,
-                    s.rule.head.name,
+                    s.name(),
                     s.text(m)
                 ));
             }

@@ -13,7 +13,8 @@
 //!   FutoRules also applies its own rules (`asc[n]`, `str-asc[n]`, hills
 //!   and valleys, and their strong forms) at every state, outside the
 //!   rating: each such step's eliminations are made on the same state by
-//!   ruledoku's rule of the same name (`rules/futoshiki.rules`).
+//!   ruledoku's rule of the same name (`rules/futoshiki.rules`: one rule
+//!   per kind, `asc[{K}]`, whose matches are named by their length).
 
 use ruledoku::input::typed::parse_typed;
 use ruledoku::search::SearchCx;
@@ -138,9 +139,13 @@ fn replay(
             });
             let mut made = std::collections::HashSet::new();
             let mut cx = SearchCx::new(None);
-            for r in set.rules.iter().filter(|r| r.rule.head.name == rule) {
+            // One rule per kind (`asc[{K}]`), whose matches are named by
+            // their length: those named as the step is (`asc[3]`).
+            for r in (set.rules.iter()).filter(|r| futo_rule(&r.rule.head.name) == Some(kind)) {
                 r.each(&mut cx, &frame, &st, &mut |f| {
-                    made.extend(f.conclusions.iter());
+                    if r.step_name(&f.evidence) == rule {
+                        made.extend(f.conclusions.iter());
+                    }
                     std::ops::ControlFlow::Continue(())
                 });
             }

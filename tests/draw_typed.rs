@@ -74,7 +74,7 @@ impl Drawn {
             .run
             .steps
             .iter()
-            .position(|s| s.rule.head.name == rule)
+            .position(|s| s.name() == rule)
             .unwrap_or_else(|| panic!("no {rule} step"));
         self.figures().swap_remove(i)
     }

@@ -826,3 +826,104 @@ fn then_is_checked() {
         "{es:?}"
     );
 }
+
+// ---- Names that take a value from the match ---------------------------------
+
+/// Every match of `rule` on `state` as `NAME: conclusions`, the name the
+/// step prints under (`Searcher::step_name`), in the search's order.
+fn named_matches(rule: &Rule, state: &State) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cx = ruledoku::search::SearchCx::new(None);
+    let _ = rule.searcher.search(&mut cx, state, &mut |f| {
+        let name = (rule.searcher.step_name(&rule.head.name, &f.evidence))
+            .unwrap_or_else(|| rule.head.name.clone());
+        let zs: Vec<String> = f
+            .conclusions
+            .iter()
+            .map(ruledoku::grid::geometry::cand_name)
+            .collect();
+        out.push(format!("{name}: {}", zs.join(" ")));
+        std::ops::ControlFlow::Continue(())
+    });
+    out
+}
+
+/// `rule ns[{K}]` with `let K = …` is the family `for K in …` with `where
+/// … == K`: its matches are named by their value and come in increasing
+/// order of it (binding order among equals), as the family's instances
+/// find them one after the other.
+#[test]
+fn a_name_hole_bound_by_the_match_orders_and_names_as_the_family_would() {
+    let one = compile(
+        "rule ns[{K}] {\n complexity 0\n let V: rc\n where |V| == 1\n \
+         let K = 10 - number(first(digits(V)))\n assert V\n}",
+    );
+    let family = compile(
+        "rule ns[{K}] for K in 1..=9 {\n complexity 0\n let V: rc\n where |V| == 1\n \
+         where 10 - number(first(digits(V))) == K\n assert V\n}",
+    );
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0].head.name, "ns[{K}]");
+    let st = state(FSHT);
+    let got = named_matches(&one[0], &st);
+    let want: Vec<String> = family.iter().flat_map(|r| named_matches(r, &st)).collect();
+    assert!(got.len() > 3, "{got:?}");
+    assert_eq!(got, want);
+    // The first match is the smallest value's: what the engine applies.
+    let board = ruledoku::grid::board::Board::new(&st);
+    let mut cx = ruledoku::search::SearchCx::new(None);
+    let f = one[0].searcher.first(&mut cx, &board).unwrap();
+    let name = one[0].searcher.step_name(&one[0].head.name, &f.evidence);
+    assert_eq!(Some(want[0].split(':').next().unwrap()), name.as_deref());
+}
+
+#[test]
+fn a_name_hole_must_name_an_integer_the_rule_binds() {
+    let body = " complexity 0\n let C: rc\n where |C| == 1\n assert C\n}";
+    assert_eq!(
+        errors(&format!("rule ns[{{K}}] {{\n{body}")),
+        [(
+            1,
+            9,
+            "`{K}` in the rule name is neither a family parameter nor a name the rule binds: \
+             bind it (`let K = …`, an integer) or add it to the family (`for K in …`)"
+                .to_string()
+        )]
+    );
+    assert_eq!(
+        errors(&format!("rule ns[{{C}}] {{\n{body}")),
+        [(
+            1,
+            9,
+            "`{C}` in the rule name must be an integer (the match's value printed in the \
+             step's name), found a rc"
+                .to_string()
+        )]
+    );
+    // A quantifier's variable is bound in its quantifier only.
+    assert_eq!(
+        error(
+            "rule ns[{x}] {\n complexity 0\n let C: rc\n where |C| == 1\n \
+             where any(x in digits(C): number(x) == 1)\n assert C\n}"
+        ),
+        "`{x}` in the rule name is neither a family parameter nor a name the rule binds: \
+         bind it (`let x = …`, an integer) or add it to the family (`for x in …`)"
+    );
+    // A chain's name and a rating label take family parameters only.
+    assert_eq!(
+        error(
+            "chain w[{K}] {\n complexity 1\n length 2\n others z, t\n links previous\n \
+             ends contradiction\n targets all\n}"
+        ),
+        "`{K}` in the rule name is not a family parameter (only a pattern rule's name may \
+         take a value bound by its match)"
+    );
+    assert_eq!(
+        error(
+            "rule ns[{K}] {\n complexity 0\n rating \"NS{K}\"\n let C: rc\n \
+             where |C| == 1\n let K = 1\n assert C\n}"
+        ),
+        "`{K}` in the rating is not a family parameter (only the rule's name may take a \
+         value bound by its match)"
+    );
+}

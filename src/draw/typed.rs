@@ -130,7 +130,7 @@ impl<'a> TypedPictures<'a> {
         let n = run.steps.len();
         run.steps.iter().enumerate().filter_map(move |(i, s)| {
             let mut f = self.step(s)?;
-            f.title = format!("line {line} · step {} of {n} · {}", i + 1, s.rule.head.name);
+            f.title = format!("line {line} · step {} of {n} · {}", i + 1, s.name());
             Some(f)
         })
     }

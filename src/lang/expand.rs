@@ -113,12 +113,26 @@ pub fn expand(ast: &RuleAst) -> Result<Vec<Params>, Errors> {
     }
     for (what, text, start) in templates {
         for (hole, sp) in holes(text, start) {
-            if !names_seen.contains(&hole) {
-                errs.push((
-                    sp,
-                    format!("`{{{hole}}}` in the {what} is not a family parameter"),
-                ));
+            if names_seen.contains(&hole) {
+                continue;
             }
+            // A pattern rule's name may take a value its match binds
+            // (`asc[{K}]` with `let K = …`): the checker resolves it.
+            if what == "rule name" && matches!(ast.body, RuleBody::Pattern(_)) {
+                continue;
+            }
+            let pattern = matches!(ast.body, RuleBody::Pattern(_));
+            let kind = match (pattern, what) {
+                (true, _) => " (only the rule's name may take a value bound by its match)",
+                (false, "rule name") => {
+                    " (only a pattern rule's name may take a value bound by its match)"
+                }
+                _ => "",
+            };
+            errs.push((
+                sp,
+                format!("`{{{hole}}}` in the {what} is not a family parameter{kind}"),
+            ));
         }
     }
     // Every instance needs a name of its own.
@@ -157,7 +171,7 @@ pub fn expand(ast: &RuleAst) -> Result<Vec<Params>, Errors> {
 }
 
 /// `{NAME}` holes of a template, with their spans.
-fn holes(text: &str, base: usize) -> Vec<(String, Span)> {
+pub(super) fn holes(text: &str, base: usize) -> Vec<(String, Span)> {
     let mut out = Vec::new();
     let mut rest = text;
     let mut off = 0;

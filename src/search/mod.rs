@@ -536,6 +536,14 @@ pub trait Searcher: Send + Sync + fmt::Debug {
     /// nothing to show, as singles), from the state the match was found in.
     fn render(&self, before: &State, evidence: &Evidence) -> String;
 
+    /// The name a match is printed under when it is not the rule's
+    /// (`rule`): the rule's with the holes its match binds filled in (a
+    /// pattern rule named `asc[{K}]` with `let K = …`: `asc[3]`). `None`:
+    /// the rule's name.
+    fn step_name(&self, _rule: &str, _evidence: &Evidence) -> Option<String> {
+        None
+    }
+
     /// Which kind of searcher this is.
     fn kind(&self) -> SearcherKind<'_>;
 }

@@ -27,6 +27,9 @@ pub struct TypedStep {
     pub pattern: String,
     /// What the step shows, for pictures ([`Options::pictures`]).
     pub picture: Option<Box<StepPicture>>,
+    /// The name the step prints under when its match fills holes of the
+    /// rule's name (`asc[3]` of `asc[{K}]`); `None`: the rule's.
+    pub name: Option<String>,
 }
 
 /// A resolution state in the model's candidates, for pictures.
@@ -79,6 +82,12 @@ pub enum Right {
 }
 
 impl TypedStep {
+    /// The name the step prints under: the rule's, with the holes its
+    /// match binds filled in.
+    pub fn name(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.rule.head.name)
+    }
+
     /// The step as one line of a path (`whip[2]: r1n2{c3 c4} - … ==> r5c6 ≠ 7`).
     pub fn text(&self, model: &Model) -> String {
         let concl: Vec<String> = self
@@ -89,7 +98,7 @@ impl TypedStep {
                 ConclusionKind::Eliminate => model.eliminated_name(z),
             })
             .collect();
-        let name = &self.rule.head.name;
+        let name = self.name();
         if self.pattern.is_empty() {
             format!("{name} ==> {}", concl.join(", "))
         } else {
@@ -152,7 +161,7 @@ impl TypedRun {
 
     /// The name of the most complex rule applied.
     pub fn hardest_rule(&self) -> Option<&str> {
-        self.hardest.map(|h| self.steps[h].rule.head.name.as_str())
+        self.hardest.map(|h| self.steps[h].name())
     }
 }
 
@@ -314,6 +323,7 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
             hardest = Some(steps.len());
         }
         steps.push(TypedStep {
+            name: rule.name_of(&f.evidence),
             rule: rule.rule.clone(),
             kind: f.kind,
             conclusions: zs.iter().map(|&z| frame.cand(z)).collect(),

@@ -165,6 +165,21 @@ impl TypedRule {
         matches!(self.form, Form::Chain(_))
     }
 
+    /// The name match `ev` prints under: the rule's, with the holes its
+    /// match binds filled in (`asc[{K}]`: `asc[3]`).
+    pub fn step_name(&self, ev: &Evidence) -> String {
+        self.name_of(ev)
+            .unwrap_or_else(|| self.rule.head.name.clone())
+    }
+
+    /// [`TypedRule::step_name`] when it is not the rule's name.
+    pub fn name_of(&self, ev: &Evidence) -> Option<String> {
+        match &self.form {
+            Form::Pattern(p) => p.step_name(&self.rule.head.name, ev),
+            _ => None,
+        }
+    }
+
     /// The match's pattern in SudoRules notation (empty for singles).
     pub fn render<const W: usize>(
         &self,

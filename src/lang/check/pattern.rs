@@ -5,7 +5,7 @@ use super::expr::{cands_text, text};
 use super::types::Named;
 use super::{Checker, Typed};
 use crate::lang::ast::*;
-use crate::lang::expand::{Errors, Params, substitute};
+use crate::lang::expand::{Errors, Params, holes, substitute};
 use crate::lang::names::{self, Fun, elem_of};
 use crate::rating::Rating;
 use crate::search::ConclusionKind;
@@ -240,6 +240,7 @@ impl Checker<'_> {
         if let Some((e, ty, op)) = assert_target {
             self.check_assert(e, ty, &op, &placed);
         }
+        let name_holes = self.name_holes(ast);
         let mut unused: Vec<(Span, String)> = self
             .scope
             .iter()
@@ -274,8 +275,48 @@ impl Checker<'_> {
                 target,
                 parents,
                 show,
+                name_holes,
             },
         })
+    }
+
+    /// The holes of the rule's name that are no family parameter: each
+    /// must name an integer the rule binds outside any quantifier
+    /// (`asc[{K}]` with `let K = rise(S, T)`), read from the match.
+    fn name_holes(&mut self, ast: &RuleAst) -> Vec<(String, usize)> {
+        let mut out: Vec<(String, usize)> = Vec::new();
+        for (hole, sp) in holes(&ast.name, ast.name_span.start) {
+            if self.params.contains_key(&hole) || out.iter().any(|(h, _)| *h == hole) {
+                continue;
+            }
+            let Some(b) = self.scope.get_mut(&hole) else {
+                self.err(
+                    sp,
+                    format!(
+                        "`{{{hole}}}` in the rule name is neither a family parameter nor a name \
+                         the rule binds: bind it (`let {hole} = …`, an integer) or add it to the \
+                         family (`for {hole} in …`)"
+                    ),
+                );
+                continue;
+            };
+            b.used = true;
+            match b.ty {
+                Ty::Int => out.push((hole, b.slot)),
+                Ty::Error => {}
+                ty => {
+                    let found = ty.a();
+                    self.err(
+                        sp,
+                        format!(
+                            "`{{{hole}}}` in the rule name must be an integer (the match's \
+                             value printed in the step's name), found {found}"
+                        ),
+                    );
+                }
+            }
+        }
+        out
     }
 
     /// A walk generator (`let Q, A: loop from S through P by K … length N

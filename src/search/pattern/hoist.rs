@@ -79,6 +79,9 @@ pub fn hoist_all(mut c: Checked) -> Checked {
             Instr::Filter(_) => {}
         }
     }
+    for (_, slot) in &mut c.name_holes {
+        *slot = map[*slot];
+    }
     // A `then` generator's domain is the union of its parts, as moved.
     for g in &mut c.gens {
         if let Instr::Gen {
@@ -591,6 +594,7 @@ mod tests {
             target: Op::Cands(Elem::Cell, b(Op::Slot(3))),
             parents: None,
             show: Vec::new(),
+            name_holes: Vec::new(),
         });
         assert_eq!(c.slots, 6);
         assert!(matches!(c.gens[1], Instr::Gen { slot: 5, .. }));

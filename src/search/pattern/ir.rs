@@ -822,4 +822,8 @@ pub struct Checked {
     /// `parents EXPR`: the candidates whose absence a match relies on.
     pub parents: Option<Op>,
     pub show: Vec<ShowPart>,
+    /// The name's holes bound by the match (`asc[{K}]` with `let K =
+    /// …`): each hole's name and the slot of its integer, in the order
+    /// they appear in the name. Empty for a rule whose name is fixed.
+    pub name_holes: Vec<(String, usize)>,
 }

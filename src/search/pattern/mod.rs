@@ -102,7 +102,12 @@ fn finish((s, prefixes): (Scheduled, Vec<Prefix>)) -> Plan {
     let lens: Vec<usize> = prefixes.iter().map(|p| p.len).collect();
     let folded = fold::fold(&s.instrs, &lens);
     let typed = typed::Typed::new(&s, &folded);
-    let strategy = Strategy::of(&s.instrs, &s.target, s.conclusion, &s.show, s.slots);
+    // Matches ordered by the name's holes are all needed for the first.
+    let strategy = if s.name_holes.is_empty() {
+        Strategy::of(&s.instrs, &s.target, s.conclusion, &s.show, s.slots)
+    } else {
+        Strategy::Full
+    };
     Plan {
         slots: s.slots,
         instrs: s.instrs,
@@ -110,6 +115,7 @@ fn finish((s, prefixes): (Scheduled, Vec<Prefix>)) -> Plan {
         target: s.target,
         parents: s.parents,
         show: s.show,
+        name_holes: s.name_holes,
         slot_shapes: s.slot_shapes,
         slot_types: s.slot_types,
         prefixes,
@@ -133,6 +139,7 @@ impl Plan {
                 target: self.target.clone(),
                 parents: self.parents.clone(),
                 show: self.show.clone(),
+                name_holes: self.name_holes.clone(),
             },
             Vec::new(),
         ))

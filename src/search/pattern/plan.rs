@@ -22,6 +22,12 @@ pub struct Plan {
     /// [`Searcher::parents`](crate::search::Searcher::parents)).
     pub parents: Option<Op>,
     pub show: Vec<ShowPart>,
+    /// The name's holes bound by the match, each with the slot of its
+    /// integer ([`super::Checked::name_holes`]): the step's name is the
+    /// rule's with them filled in, and matches are reported in increasing
+    /// order of their values (a stable sort: binding order among equals),
+    /// as the family of one rule per value would find them.
+    pub name_holes: Vec<(String, usize)>,
     /// What each slot of [`Evidence::Bindings`](crate::search::Evidence::Bindings) holds (an element or a set
     /// of elements; `None` for integers, conditions and quantified names),
     /// so that tools such as the pictures of `draw` can read a match's
@@ -41,4 +47,25 @@ pub struct Plan {
     /// How the first match is found on a board: by the plan's
     /// instructions, or off the board's counts (see [`super::strategy`]).
     pub strategy: Strategy,
+}
+
+impl Plan {
+    /// The values of the name's holes in a match's bound values, in the
+    /// name's order (`None`: one is not an integer there).
+    pub fn hole_values(&self, value: impl Fn(usize) -> Option<i64>) -> Option<Vec<i64>> {
+        self.name_holes
+            .iter()
+            .map(|&(_, slot)| value(slot))
+            .collect()
+    }
+}
+
+/// `template` (a rule's name) with each hole of `holes` replaced by its
+/// value (`asc[{K}]` with K = 3: `asc[3]`).
+pub fn fill_name(template: &str, holes: &[(String, usize)], values: &[i64]) -> String {
+    let mut s = template.to_string();
+    for ((hole, _), v) in holes.iter().zip(values) {
+        s = s.replace(&format!("{{{hole}}}"), &v.to_string());
+    }
+    s
 }

@@ -21,6 +21,7 @@ pub struct Scheduled {
     pub target: Op,
     pub parents: Option<Op>,
     pub show: Vec<ShowPart>,
+    pub name_holes: Vec<(String, usize)>,
 }
 
 /// The instructions of `c`: each generator in written order, each
@@ -52,5 +53,6 @@ pub fn schedule(c: Checked) -> Scheduled {
         target: c.target,
         parents: c.parents,
         show: c.show,
+        name_holes: c.name_holes,
     }
 }

@@ -2,8 +2,8 @@
 //! records, its count head or its instructions from the first; the
 //! `parents` of a match; its text.
 
-use super::ir::ShowPart;
-use super::plan::Plan;
+use super::ir::{ShowPart, Val};
+use super::plan::{Plan, fill_name};
 use super::run::Frame;
 use super::show::{show_elem, show_value, show_within};
 use super::strategy::{Strategy, count_head};
@@ -14,6 +14,19 @@ use crate::search::{Evidence, Found, SearchCx, Searcher, SearcherKind};
 use std::ops::ControlFlow;
 
 impl Plan {
+    /// The values of the name's holes in a match (the search binds each
+    /// to an integer).
+    fn hole_key(&self, evidence: &Evidence) -> Vec<i64> {
+        let Evidence::Bindings(env) = evidence else {
+            return Vec::new();
+        };
+        self.hole_values(|slot| match env.get(slot) {
+            Some(Val::Int(i)) => Some(*i),
+            _ => None,
+        })
+        .unwrap_or_default()
+    }
+
     /// The whole search in a frame: through the shared prefixes' recorded
     /// bindings when there are some.
     fn search_in(&self, fr: &mut Frame) -> ControlFlow<()> {
@@ -40,7 +53,36 @@ impl Searcher for Plan {
         state: &State,
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        self.framed(cx, state, f, |plan, fr| plan.search_in(fr))
+        if self.name_holes.is_empty() {
+            return self.framed(cx, state, f, |plan, fr| plan.search_in(fr));
+        }
+        // Ordered by the name's holes: every match, sorted (stably), then
+        // reported.
+        let mut all: Vec<(Vec<i64>, Found)> = Vec::new();
+        let flow = self.framed(
+            cx,
+            state,
+            &mut |m| {
+                all.push((self.hole_key(&m.evidence), m));
+                ControlFlow::Continue(())
+            },
+            |plan, fr| plan.search_in(fr),
+        );
+        if flow.is_break() {
+            return flow;
+        }
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, m) in all {
+            f(m)?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn step_name(&self, rule: &str, evidence: &Evidence) -> Option<String> {
+        if self.name_holes.is_empty() {
+            return None;
+        }
+        Some(fill_name(rule, &self.name_holes, &self.hole_key(evidence)))
     }
 
     fn first(&self, cx: &mut SearchCx, board: &Board) -> Option<Found> {

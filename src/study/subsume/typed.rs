@@ -428,6 +428,7 @@ impl TypedStudy<'_> {
                 let mut zs: Vec<usize> = f.conclusions.iter().map(|z| frame.cand(z)).collect();
                 zs.reverse();
                 let step = TypedStep {
+                    name: r.name_of(&f.evidence),
                     rule: r.rule.clone(),
                     kind: f.kind,
                     conclusions: zs,

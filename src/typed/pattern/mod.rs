@@ -27,6 +27,7 @@ use super::{Evidence, Found, Unfit};
 use crate::grid::bits::BitSet;
 use crate::model::Model;
 use crate::search::pattern::cluster::colour_clusters;
+use crate::search::pattern::plan::fill_name;
 use crate::search::pattern::{Elem, Instr, Plan, Shape, ShowPart};
 use crate::search::{ConclusionKind, SearchCx};
 use eval::{Env, V};
@@ -68,6 +69,9 @@ pub struct PatternRule {
     target: X,
     conclusion: ConclusionKind,
     show: Vec<ShowPart<X>>,
+    /// The name's holes its match binds ([`Plan::name_holes`]): matches
+    /// are reported in increasing order of their values.
+    name_holes: Vec<(String, usize)>,
 }
 
 /// A match's bound values, kept to show it.
@@ -194,6 +198,7 @@ impl PatternRule {
             target: cx.x(&plan.target)?,
             conclusion: plan.conclusion,
             show,
+            name_holes: plan.name_holes.clone(),
         })
     }
 
@@ -220,6 +225,35 @@ impl PatternRule {
         st: &State<W>,
         f: &mut dyn FnMut(Found<W>) -> ControlFlow<()>,
     ) {
+        if self.name_holes.is_empty() {
+            return self.search(cx, frame, st, f);
+        }
+        // Ordered by the name's holes: every match, sorted (stably), then
+        // reported, as the family of one rule per value would find them.
+        let mut all: Vec<(Vec<i64>, Found<W>)> = Vec::new();
+        self.search(cx, frame, st, &mut |m| {
+            all.push((self.hole_key(&m.evidence), m));
+            ControlFlow::Continue(())
+        });
+        if cx.interrupted() {
+            return;
+        }
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, m) in all {
+            if f(m).is_break() {
+                return;
+            }
+        }
+    }
+
+    /// Each match on `st`, in binding order, until `f` breaks.
+    fn search<const W: usize>(
+        &self,
+        cx: &mut SearchCx,
+        frame: &Frame<W>,
+        st: &State<W>,
+        f: &mut dyn FnMut(Found<W>) -> ControlFlow<()>,
+    ) {
         let mut s = Search {
             rule: self,
             frame,
@@ -230,6 +264,29 @@ impl PatternRule {
             f,
         };
         let _ = s.run(0);
+    }
+
+    /// The values of the name's holes in a match, in the name's order.
+    fn hole_key(&self, evidence: &Evidence) -> Vec<i64> {
+        let Evidence::Pattern(Bindings(vals)) = evidence else {
+            return Vec::new();
+        };
+        self.name_holes
+            .iter()
+            .map(|&(_, slot)| match vals.get(slot) {
+                Some(Bound::Int(i)) => *i,
+                _ => 0,
+            })
+            .collect()
+    }
+
+    /// The name a match prints under, when the rule's name (`rule`) has
+    /// holes the match binds (`asc[{K}]`: `asc[3]`); `None`: the rule's.
+    pub fn step_name(&self, rule: &str, evidence: &Evidence) -> Option<String> {
+        if self.name_holes.is_empty() {
+            return None;
+        }
+        Some(fill_name(rule, &self.name_holes, &self.hole_key(evidence)))
     }
 
     /// The show template of a match (`bindings`) on `before`.
