@@ -177,6 +177,7 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::rating => "`rating`",
         Rule::let_gen | Rule::let_def | Rule::let_walk | Rule::let_cluster => "`let`",
         Rule::walk_len => "`length`",
+        Rule::walk_once => "`once`",
         Rule::walk_next => "`next`",
         Rule::walk_gather => "`gather`",
         Rule::walk_when => "`when`",
