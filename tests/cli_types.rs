@@ -180,13 +180,14 @@ fn f_puzzles_addresses_check_with_their_own_types_and_a_bad_one_is_reported() {
         "{}",
         run.stderr
     );
-    // Only `check`, `solve` and `rate` read records with their own types.
+    // Only `check`, `solve`, `rate` and `classify` read records with their
+    // own types.
     let other = ruledoku(["generate", "--type", "f-puzzles"]);
     assert_eq!(other.code, Some(2));
     assert!(
-        other
-            .stderr
-            .contains("read by `check`, `solve` and `rate` (without the batch options) only"),
+        other.stderr.contains(
+            "read by `check`, `solve`, `rate` (without the batch options) and `classify` only"
+        ),
         "{}",
         other.stderr
     );

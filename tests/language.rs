@@ -452,7 +452,7 @@ fn rating_holes_must_be_family_parameters() {
         [(
             3,
             11,
-            "`{Q}` in the rating is not a family parameter".to_string()
+            "`{Q}` in the rating is not a family parameter (only the rule's name may take a value bound by its match)".to_string()
         )]
     );
     // A hole that is a parameter is substituted.
