@@ -28,18 +28,18 @@ fn published(name: &str) -> String {
     data(&format!("published/{name}")).display().to_string()
 }
 
-/// Solves `NAME.txt` of type `NAME.yaml` with `set` and `--verify`: no
-/// wrong step, and the grid is `NAME.solution`.
-fn solved_as_published(name: &str, set: &str) -> Run {
+/// Solves `input` of type `ty` with `set` and `--verify`: no wrong step,
+/// and the grid is `NAME.solution`.
+fn solved_to_solution(ty: &str, set: &str, input: &str, name: &str) -> Run {
     let run = ruledoku([
         "solve",
         "--type",
-        &published(&format!("{name}.yaml")),
+        ty,
         "--rules",
         set,
         "--no-time",
         "--verify",
-        &published(&format!("{name}.txt")),
+        input,
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(
@@ -55,6 +55,17 @@ fn solved_as_published(name: &str, set: &str) -> Run {
     let want = std::fs::read_to_string(published(&format!("{name}.solution"))).unwrap();
     assert_eq!(grid, want.trim());
     run
+}
+
+/// Solves `NAME.txt` of type `NAME.yaml` with `set` and `--verify`: no
+/// wrong step, and the grid is `NAME.solution`.
+fn solved_as_published(name: &str, set: &str) -> Run {
+    solved_to_solution(
+        &published(&format!("{name}.yaml")),
+        set,
+        &published(&format!("{name}.txt")),
+        name,
+    )
 }
 
 #[test]
@@ -156,29 +167,12 @@ fn fpuzzle(name: &str) -> (serde_json::Value, Arc<Model>, Vec<Option<usize>>) {
 /// Solves `NAME.fpuzzles` with `w` and `--verify`: no wrong step, the grid
 /// is `NAME.solution`, the rating line is `rating`.
 fn fpuzzle_solved_as_published(name: &str, rating: &str) -> Run {
-    let run = ruledoku([
-        "solve",
-        "--type",
+    let run = solved_to_solution(
         "f-puzzles",
-        "--rules",
         "w",
-        "--no-time",
-        "--verify",
         &published(&format!("{name}.fpuzzles")),
-    ]);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(
-        run.stderr.trim(),
-        "verify: 1 puzzle checked, 0 with a wrong step"
+        name,
     );
-    let grid: String = run
-        .lines()
-        .iter()
-        .filter(|l| l.starts_with("   "))
-        .map(|l| l.trim())
-        .collect();
-    let want = std::fs::read_to_string(published(&format!("{name}.solution"))).unwrap();
-    assert_eq!(grid, want.trim());
     assert!(run.has_line(rating), "{}", run.stdout);
     run
 }
