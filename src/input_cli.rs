@@ -323,15 +323,7 @@ pub fn fpuzzles_records(
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let read = fpuzzles::decode(t)
-            .and_then(|j| fpuzzles::from_json(&j))
-            .and_then(|p| {
-                let m = Model::build(p.spec);
-                match fpuzzles::contradiction(&m, &p.givens) {
-                    Some(e) => Err(e),
-                    None => Ok((m, p.givens)),
-                }
-            });
+        let read = fpuzzles::read(t);
         recs.push(match read {
             Ok((m, givens)) => Ok(TypedPuzzle {
                 line: no,

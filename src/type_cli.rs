@@ -177,15 +177,7 @@ pub fn check_fpuzzles(file: &OsStr, show_solution: bool, json: bool) -> Result<S
             continue;
         }
         pb.inc(1);
-        let read = fpuzzles::decode(t)
-            .and_then(|j| fpuzzles::from_json(&j))
-            .and_then(|p| {
-                let m = Model::build(p.spec);
-                match fpuzzles::contradiction(&m, &p.givens) {
-                    Some(e) => Err(e),
-                    None => Ok((m, p.givens)),
-                }
-            });
+        let read = fpuzzles::read(t);
         let (m, givens) = match read {
             Ok(x) => x,
             Err(message) => {

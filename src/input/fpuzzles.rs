@@ -639,6 +639,18 @@ pub fn same_csp(a: &TypeSpec, b: &TypeSpec) -> bool {
 }
 
 /// The first two givens (in reading order) that a house or constraint of
+/// One record read whole: an address or JSON decoded, its type built, and
+/// its givens checked against that type's links (the error of whichever
+/// stage fails).
+pub fn read(record: &str) -> Result<(Model, Vec<Option<usize>>), String> {
+    let p = from_json(&decode(record)?)?;
+    let m = Model::build(p.spec);
+    match contradiction(&m, &p.givens) {
+        Some(e) => Err(e),
+        None => Ok((m, p.givens)),
+    }
+}
+
 /// `m` forbids together, as a message.
 pub fn contradiction(m: &Model, givens: &[Option<usize>]) -> Option<String> {
     for (cell, g) in givens.iter().enumerate() {
