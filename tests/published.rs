@@ -6,8 +6,9 @@
 //! (finger-counting), non-consecutive (our-lady-of-the-adjacent, and
 //! the Miracle), Kropki (alien-abacus), thermometers (swirl-of-steam),
 //! anti-knight and anti-king (the Miracle), killer cages (killer-ukpa;
-//! the Wikipedia killer is in tests/killer.rs). The kaji puzzles are
-//! f-puzzles records, read by `--type f-puzzles`.
+//! the Wikipedia killer is in tests/killer.rs), greater-than signs
+//! (Otto Janko's comparison Sudokus Nr. 190 and 123). The kaji puzzles
+//! are f-puzzles records, read by `--type f-puzzles`.
 
 mod common;
 
@@ -524,4 +525,89 @@ fn the_published_ukpa_killer_is_solved_and_drawn_with_its_cages() {
     assert_eq!(band(x + cell - 3.0), 0);
     assert_eq!(band(x + cell + 3.0), 0);
     assert!(band(x + 3.0) > 5);
+}
+
+/// The comparison Sudoku `NAME.txt` of `comparison.yaml`: its model (with
+/// the puzzle's signs) and givens.
+fn comparison(name: &str) -> (Arc<Model>, Vec<Option<usize>>, usize) {
+    let m = ruledoku::model::load(&published("comparison.yaml")).unwrap();
+    let text = std::fs::read_to_string(published(&format!("{name}.txt"))).unwrap();
+    let p = parse_typed(&m, &format!("{name}.txt"), &text)
+        .into_iter()
+        .next()
+        .expect("a record")
+        .expect("a puzzle");
+    let signs = p.signs.len();
+    (Arc::new(m.with_constraints(&p.signs)), p.givens, signs)
+}
+
+#[test]
+fn the_published_comparison_sudokus_are_solved_and_drawn_with_their_signs() {
+    // Janko's Nr. 190, its signs as transcribed: solved by singles after
+    // the order rules, to the oracle's unique solution (janko-190.solution).
+    let run = solved_to_solution(
+        &published("comparison.yaml"),
+        "w",
+        &published("janko-190.txt"),
+        "janko-190",
+    );
+    assert!(
+        run.has_line("rating: HS (level 0, hardest rule: hidden-single-in-a-row)"),
+        "{}",
+        run.stdout
+    );
+    // Janko's Nr. 123, signs read off its published solution: that grid is
+    // the unique solution, and a whip of length 3 is needed.
+    let run = solved_to_solution(
+        &published("comparison.yaml"),
+        "w",
+        &published("janko-123.txt"),
+        "janko-123",
+    );
+    assert!(
+        run.has_line("rating: W[3] (level 3, hardest rule: whip[3])"),
+        "{}",
+        run.stdout
+    );
+    let check = ruledoku([
+        "check",
+        "--type",
+        &published("comparison.yaml"),
+        &published("janko-123.txt"),
+    ]);
+    assert!(check.has_line("1 puzzle: 1 unique, 0 multiple, 0 no solution; 0 invalid lines"));
+    // The picture: every one of the 108 signs (12 per block, none across
+    // a block border) is drawn, its point on the smaller cell's side.
+    let (m, givens, n_signs) = comparison("janko-190");
+    assert_eq!(n_signs, 108);
+    let fig = start_figure(&m, &givens);
+    assert_eq!(fig.sheet.signs.len(), 108);
+    let solution: Vec<u32> = std::fs::read_to_string(published("janko-190.solution"))
+        .unwrap()
+        .chars()
+        .filter_map(|c| c.to_digit(10))
+        .collect();
+    let lay = Layout::of(&fig);
+    let pm = raster(&Svg::file().render(&fig));
+    for s in &fig.sheet.signs {
+        assert!(solution[s.small] < solution[s.big], "{s:?}");
+        let (rs, cs) = (s.small / 9, s.small % 9);
+        let (rb, cb) = (s.big / 9, s.big % 9);
+        assert_eq!((rs / 3, cs / 3), (rb / 3, cb / 3), "{s:?} crosses a block");
+        let (a, b) = (lay.cell_center(s.small), lay.cell_center(s.big));
+        let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+        let toward = |d: f64| {
+            (
+                mid.0 + (a.0 - mid.0) / (lay.cell / 2.0) * d,
+                mid.1 + (a.1 - mid.1) / (lay.cell / 2.0) * d,
+            )
+        };
+        assert!(count_near(&pm, toward(2.5), 1.5, style::INK) > 0, "{s:?}");
+        assert_eq!(count_near(&pm, toward(4.5), 1.0, style::INK), 0, "{s:?}");
+    }
+    // Block borders carry no sign: the border r1c3 | r1c4 is thick ink only.
+    assert!(!fig.sheet.signs.iter().any(|s| {
+        let (x, y) = (s.small.min(s.big), s.small.max(s.big));
+        (x, y) == (2, 3)
+    }));
 }
