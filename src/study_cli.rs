@@ -11,7 +11,6 @@ use ruledoku::input::{InputError, Puzzle};
 use ruledoku::model::Model;
 use ruledoku::oracle::solver::{self, Solutions};
 use ruledoku::path::counted;
-use ruledoku::rating::Rating;
 use ruledoku::ruleset::{self, Library, RuleSet};
 use ruledoku::study::spec::{self, Resolved};
 use ruledoku::study::subsume::typed::{TypedExample, TypedStudy};
@@ -620,7 +619,11 @@ pub struct ClassifyArgs {
     /// The distribution of the levels a rule set rates puzzles at.
     #[arg(long, value_name = "SET")]
     rules: Option<std::ffi::OsString>,
-    /// Print one line per puzzle (in input order) before the tables.
+    /// Print one line per puzzle (in input order) before the tables: each
+    /// ladder's word (the first rung that solves it, `-` for none,
+    /// `limit@RUNG` when a limit stopped it) and the rating (`-` when the
+    /// set does not solve it, `limit` when a limit stopped it; the
+    /// distribution counts these apart, as `unsolved` and `stopped`).
     #[arg(long)]
     each: bool,
     /// CSV instead of text tables.
@@ -653,7 +656,7 @@ fn rating_set(name: &str) -> Result<String, String> {
 
 pub fn classify(args: &ClassifyArgs) -> Result<Status, Fail> {
     use ruledoku::study::classify::{
-        Climb, Distribution, LADDER_CSV_HEADER, LadderTable, climb, levels_table, rate,
+        Climb, Distribution, LADDER_CSV_HEADER, LadderTable, climb, levels_table, rate, rated_word,
     };
     use ruledoku::study::{ladder, plot};
     if args.ladder.is_empty() && args.rating.is_none() && args.rules.is_none() {
@@ -724,8 +727,8 @@ pub fn classify(args: &ClassifyArgs) -> Result<Status, Fail> {
                     shown += &format!(" {}", c.word(l));
                 }
                 if let (Some(d), Some(r)) = (dist.as_mut(), r) {
+                    shown += &format!(" {}", rated_word(&r));
                     d.add(r);
-                    shown += &format!(" {}", r.map_or("-".into(), |r| r.to_string()));
                 }
                 if args.each {
                     out.write(&format!("{shown}\n"))?;
@@ -922,7 +925,7 @@ pub fn classify(args: &ClassifyArgs) -> Result<Status, Fail> {
 type Classified = Result<
     (
         Vec<ruledoku::study::classify::Climb>,
-        Option<Option<Rating>>,
+        Option<ruledoku::study::classify::Rated>,
     ),
     String,
 >;
@@ -1001,7 +1004,7 @@ impl TypedClassify {
             None => None,
             Some(set) => {
                 let run = typed::engine::run_at(m, set, &start, opts).map_err(why)?;
-                Some((run.stop == StopReason::Solved).then(|| run.level()))
+                Some(ruledoku::study::classify::rated(run.stop, || run.level()))
             }
         };
         if let Some(e) = failed.into_inner().unwrap() {

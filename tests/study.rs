@@ -530,6 +530,62 @@ fn a_time_limit_is_no_answer_on_the_te_ladder() {
     assert!(r.stdout.contains("\nTE2 "), "{}", r.stdout);
 }
 
+/// A rating the time limit stops is unknown, not "unsolved": `--each`
+/// says `limit`, the distribution counts it as `stopped`, and a puzzle the
+/// set cannot solve (stuck) stays `-` and `unsolved`.
+#[test]
+fn a_time_limit_is_no_rating() {
+    // hard-972's first puzzle needs whips far beyond 10 ms; `sfin` is
+    // stuck on it and on a well-known 17-clue puzzle.
+    let input = format!(
+        "{}4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........\n",
+        hard_972_first()
+    );
+    let r = ruledoku_stdin(
+        [
+            "classify",
+            "--rating",
+            "W",
+            "--each",
+            "--max-seconds",
+            "0.01",
+            "-j",
+            "1",
+            "-",
+        ],
+        &hard_972_first(),
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(lines[0].ends_with(" limit"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("\nstopped         1  100.00%\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.ends_with("1 puzzle; distribution: stopped:1\n"),
+        "{}",
+        r.stdout
+    );
+    let r = ruledoku_stdin(
+        ["classify", "--rules", "sfin", "--each", "-j", "1", "-"],
+        &input,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(
+        lines[0].ends_with(" -") && lines[1].ends_with(" -"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.ends_with("2 puzzles; distribution: unsolved:2\n"),
+        "{}",
+        r.stdout
+    );
+}
+
 /// The first puzzle of hard-972 is beyond T&E(singles, 2): the climb ends
 /// with an answer (no rung), in seconds. (A reference implementation of
 /// T&E(singles, 2) written apart, singles and recursion only, stops with

@@ -310,18 +310,46 @@ pub struct Distribution {
     /// What is rated (a set's name, or the rating's).
     pub label: String,
     pub counts: BTreeMap<Rating, u64>,
+    /// Puzzles the set does not solve (it is stuck, or meets a
+    /// contradiction).
     pub unsolved: u64,
+    /// Puzzles a limit (time, steps, memory) stopped before an answer:
+    /// their rating is unknown, not beyond the set.
+    pub stopped: u64,
     pub puzzles: u64,
 }
 
+/// One puzzle's rating by a set: the level of its hardest step when the
+/// set solves it, or how its run stopped.
+pub type Rated = Result<Rating, StopReason>;
+
 /// The rating of one puzzle by `set`: the level of its hardest step when
-/// the set solves it.
-pub fn rate(set: &RuleSet, start: State, limits: Limits) -> Option<Rating> {
+/// the set solves it, or the reason its run stopped.
+pub fn rate(set: &RuleSet, start: State, limits: Limits) -> Rated {
     let run = Runner::new(set)
         .limits(limits)
         .outcome_only(true)
         .run(start);
-    (run.stop == StopReason::Solved).then(|| run.level())
+    rated(run.stop, || run.level())
+}
+
+/// A run's rating from its stop and, when it solved the puzzle, its level.
+pub fn rated(stop: StopReason, level: impl FnOnce() -> Rating) -> Rated {
+    if stop == StopReason::Solved {
+        Ok(level())
+    } else {
+        Err(stop)
+    }
+}
+
+/// The word `classify --each` prints for a rating: the level, `-` when
+/// the set does not solve the puzzle, `limit` when a limit stopped it.
+pub fn rated_word(r: &Rated) -> String {
+    match r {
+        Ok(r) => r.to_string(),
+        Err(s) if limit_stop(*s) => "limit".into(),
+        Err(_) => "-".into(),
+    }
 }
 
 impl Distribution {
@@ -330,15 +358,17 @@ impl Distribution {
             label: label.to_string(),
             counts: BTreeMap::new(),
             unsolved: 0,
+            stopped: 0,
             puzzles: 0,
         }
     }
 
-    pub fn add(&mut self, r: Option<Rating>) {
+    pub fn add(&mut self, r: Rated) {
         self.puzzles += 1;
         match r {
-            Some(r) => *self.counts.entry(r).or_default() += 1,
-            None => self.unsolved += 1,
+            Ok(r) => *self.counts.entry(r).or_default() += 1,
+            Err(s) if limit_stop(s) => self.stopped += 1,
+            Err(_) => self.unsolved += 1,
         }
     }
 
@@ -351,6 +381,9 @@ impl Distribution {
             .collect();
         if self.unsolved > 0 {
             v.push(format!("unsolved:{}", self.unsolved));
+        }
+        if self.stopped > 0 {
+            v.push(format!("stopped:{}", self.stopped));
         }
         v.join(" ")
     }
@@ -381,6 +414,15 @@ impl Distribution {
             self.unsolved,
             share(self.unsolved, self.puzzles)
         );
+        if self.stopped > 0 {
+            let _ = writeln!(
+                t,
+                "{:<w$} {:>8} {:>8}",
+                "stopped",
+                self.stopped,
+                share(self.stopped, self.puzzles)
+            );
+        }
         let _ = writeln!(
             t,
             "{}; distribution: {}",
@@ -410,6 +452,14 @@ impl Distribution {
             self.unsolved,
             self.unsolved as f64 / whole
         );
+        if self.stopped > 0 {
+            let _ = writeln!(
+                t,
+                "stopped,{},{:.4},",
+                self.stopped,
+                self.stopped as f64 / whole
+            );
+        }
         t
     }
 }
@@ -422,15 +472,28 @@ mod tests {
     fn distributions_count_and_print() {
         let mut d = Distribution::new("W");
         for r in [0, 0, 2, 1, 0] {
-            d.add(Some(Rating::level(r)));
+            d.add(Ok(Rating::level(r)));
         }
-        d.add(None);
+        d.add(Err(StopReason::Stuck));
         assert_eq!(d.line(), "0:3 1:1 2:1 unsolved:1");
         assert_eq!(
             d.csv(),
             "rating,puzzles,share,cumulative\n0,3,0.5000,0.5000\n1,1,0.1667,0.6667\n\
              2,1,0.1667,0.8333\nunsolved,1,0.1667,\n"
         );
+        // A limit's stop is counted apart: its rating is unknown.
+        d.add(Err(StopReason::TimeLimit));
+        d.add(Err(StopReason::Contradiction));
+        assert_eq!(d.line(), "0:3 1:1 2:1 unsolved:2 stopped:1");
+        assert!(d.csv().ends_with("unsolved,2,0.2500,\nstopped,1,0.1250,\n"));
+        assert!(
+            d.text().contains("\nstopped         1   12.50%\n"),
+            "{}",
+            d.text()
+        );
+        assert_eq!(rated_word(&Err(StopReason::TimeLimit)), "limit");
+        assert_eq!(rated_word(&Err(StopReason::Stuck)), "-");
+        assert_eq!(rated_word(&Ok(Rating::level(2))), "2");
     }
 
     #[test]
