@@ -897,7 +897,13 @@ pub fn classify(args: &ClassifyArgs) -> Result<Status, Fail> {
             let mut cum = 0;
             let whole = d.puzzles.max(1) as f64;
             plot::Chart {
-                title: format!("{source}: {}", counted(d.puzzles, "puzzle")),
+                // The puzzles without a rating are in no bar: the title
+                // says how many, and why.
+                title: format!(
+                    "{source}: {}{}",
+                    counted(d.puzzles, "puzzle"),
+                    ruledoku::study::classify::unrated_note(d)
+                ),
                 labels: d.counts.keys().map(|r| r.to_string()).collect(),
                 x_desc: d.label.clone(),
                 bars: d.counts.values().copied().collect(),

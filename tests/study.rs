@@ -568,6 +568,31 @@ fn a_time_limit_is_no_rating() {
         "{}",
         r.stdout
     );
+    // The plot's title says which puzzles are in no bar, and why.
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("w.svg");
+    let r = ruledoku_stdin(
+        [
+            "classify",
+            "--rating",
+            "W",
+            "--max-seconds",
+            "0.01",
+            "-j",
+            "1",
+            "--plot",
+            svg.to_str().unwrap(),
+            "-",
+        ],
+        &input,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains("2 puzzles, 2 stopped by a limit"),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
     let r = ruledoku_stdin(
         ["classify", "--rules", "sfin", "--each", "-j", "1", "-"],
         &input,

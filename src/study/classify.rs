@@ -352,6 +352,19 @@ pub fn rated_word(r: &Rated) -> String {
     }
 }
 
+/// What a distribution's plot title adds about the puzzles in no bar:
+/// `, 5 unsolved, 2 stopped by a limit` (empty when every puzzle is rated).
+pub fn unrated_note(d: &Distribution) -> String {
+    let mut t = String::new();
+    if d.unsolved > 0 {
+        t += &format!(", {} unsolved", d.unsolved);
+    }
+    if d.stopped > 0 {
+        t += &format!(", {} stopped by a limit", d.stopped);
+    }
+    t
+}
+
 impl Distribution {
     pub fn new(label: &str) -> Distribution {
         Distribution {
@@ -494,6 +507,8 @@ mod tests {
         assert_eq!(rated_word(&Err(StopReason::TimeLimit)), "limit");
         assert_eq!(rated_word(&Err(StopReason::Stuck)), "-");
         assert_eq!(rated_word(&Ok(Rating::level(2))), "2");
+        assert_eq!(unrated_note(&d), ", 2 unsolved, 1 stopped by a limit");
+        assert_eq!(unrated_note(&Distribution::new("W")), "");
     }
 
     #[test]
