@@ -543,7 +543,9 @@ impl<'a> Runner<'a> {
             step.cands_after = board.state.cand_count();
             step.values_after = board.state.value_count();
             obs.applied(ri, step.conclusions.len());
-            if hardest.is_none_or(|h| steps[h].grade.complexity < step.grade.complexity) {
+            if set.rules[ri].head.rated
+                && hardest.is_none_or(|h| steps[h].grade.complexity < step.grade.complexity)
+            {
                 hardest = Some(steps.len());
             }
             let seen = obs.step(&step, &board.state);

@@ -26,6 +26,8 @@ pub struct RuleHead {
     pub level: Rating,
     /// The rating label (`NP`, `FSHT`, `W[1]`); the name when absent.
     pub label: Option<String>,
+    /// False for an `unrated` rule: its steps never rate a run.
+    pub rated: bool,
     /// For a rule of other puzzle types only: the space of those types
     /// it reads (`dn`: a diagonal's symbol), which classic Sudoku has not
     /// (`lang::names::FOREIGN_SPACES`). A set keeps such rules apart

@@ -684,3 +684,38 @@ fn subsume_studies_rules_on_a_type() {
         run.stderr
     );
 }
+
+/// FutoRules' order rules are `unrated` (rules/futoshiki.rules): a
+/// thermometer puzzle they and the naked singles solve is rated by its
+/// hardest single, not by the first order step (which comes first, at the
+/// singles' complexity 0).
+#[test]
+fn order_rules_never_rate_a_run() {
+    let ty = data("types/thermo-4.yaml").display().to_string();
+    let run = ruledoku([
+        "solve",
+        "--type",
+        &ty,
+        "--rules",
+        "w",
+        "--no-time",
+        "--verify",
+        "................",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let lines = run.lines();
+    let asc: Vec<&&str> = lines.iter().filter(|l| l.starts_with("asc[3]: ")).collect();
+    assert_eq!(asc.len(), 3, "{}", run.stdout);
+    assert_eq!(
+        lines[2],
+        "asc[3]: r1c1 < ... < r1c4 ==> r1c4 ≠ 3, r1c4 ≠ 2, r1c4 ≠ 1, r1c3 ≠ 4, r1c3 ≠ 2, r1c3 ≠ 1, r1c2 ≠ 4, r1c2 ≠ 3, r1c2 ≠ 1, r1c1 ≠ 4, r1c1 ≠ 3, r1c1 ≠ 2"
+    );
+    assert_eq!(
+        lines[lines.len() - 1],
+        "rating: NS (level 0, hardest rule: naked-single)"
+    );
+    assert_eq!(
+        &lines[lines.len() - 5..lines.len() - 1],
+        ["   1234", "   4321", "   2143", "   3412"]
+    );
+}

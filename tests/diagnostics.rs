@@ -369,7 +369,7 @@ fn tabs_crlf_and_end_of_file_are_shown_as_an_editor_shows_them() {
         [(
             4,
             13,
-            "syntax error: expected `assert` or `complexity` or `eliminate` or `let` or `level` or `parents` or `rating` or `show` or `where` or `}` or an operator, found end of file"
+            "syntax error: expected `assert` or `complexity` or `eliminate` or `let` or `level` or `parents` or `rating` or `show` or `unrated` or `where` or `}` or an operator, found end of file"
         )]
     );
     assert_eq!(errs[0].excerpt, "  |\n4 |  eliminate V\n  |             ^");
@@ -385,7 +385,7 @@ fn syntax_errors_name_what_was_expected() {
     let found = format!("`lett{}…`", "x".repeat(20));
     assert_eq!(
         places(&errors(&src)),
-        [(3, 2, format!("syntax error: expected `assert` or `complexity` or `eliminate` or `let` or `level` or `parents` or `rating` or `show` or `where` or `}}` or an operator, found {found}").as_str())]
+        [(3, 2, format!("syntax error: expected `assert` or `complexity` or `eliminate` or `let` or `level` or `parents` or `rating` or `show` or `unrated` or `where` or `}}` or an operator, found {found}").as_str())]
     );
     // Quoted text cannot send escape sequences to the terminal.
     let errs = errors("rule x {\n complexity 1\n \u{1b}[2J\n}");
@@ -791,4 +791,13 @@ fn loop_generators_report_their_mistakes() {
             Diagnostics(got.clone())
         );
     }
+}
+
+/// `unrated` is a head clause: once per rule.
+#[test]
+fn unrated_given_twice_is_an_error() {
+    let src = "rule t {\n  complexity 1\n  unrated\n  unrated\n  let V: cell\n  eliminate V\n}\n";
+    assert_eq!(places(&errors(src)), [(4, 3, "`unrated` given twice")]);
+    let once = "rule t {\n  complexity 1\n  unrated\n  let V: cell\n  eliminate V\n}\n";
+    assert!(errors(once).is_empty());
 }

@@ -134,6 +134,9 @@ pub enum HeadKind {
     /// The rating level the rule stands for (0 = singles).
     Level(LevelExpr),
     Rating(String, Span),
+    /// `unrated`: the rule's steps never rate a run (FutoRules' order
+    /// rules, which CSP-Rules keeps outside the rating).
+    Unrated,
 }
 
 /// A level: an integer expression (`level N`) or a decimal (`level 7.5`).

@@ -121,8 +121,13 @@ pub fn compile_file(
         let mut seen_errs = Vec::new();
         // The head of one instance: the family's docs and place, the
         // instance's name and grade.
+        let rated = !ast
+            .head
+            .iter()
+            .any(|h| matches!(h.kind, crate::lang::ast::HeadKind::Unrated));
         let head = |name, complexity, level, label| RuleHead {
             space: None,
+            rated,
             name,
             docs: ast.docs.clone(),
             file: file.to_string(),

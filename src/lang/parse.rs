@@ -175,6 +175,7 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::complexity => "`complexity`",
         Rule::level => "`level`",
         Rule::rating => "`rating`",
+        Rule::unrated => "`unrated`",
         Rule::let_gen | Rule::let_def | Rule::let_walk | Rule::let_cluster => "`let`",
         Rule::walk_len => "`length`",
         Rule::walk_once => "`once`",
@@ -666,7 +667,9 @@ fn rule_item(p: Pair<Rule>) -> RuleAst {
                 name_span = span(&q);
             }
             Rule::family => family = q.into_inner().map(fam_bind).collect(),
-            Rule::complexity | Rule::level | Rule::rating => head.push(head_clause(q)),
+            Rule::complexity | Rule::level | Rule::rating | Rule::unrated => {
+                head.push(head_clause(q))
+            }
             _ if is_chain => chain_clauses.push(chain_clause(q)),
             _ if is_trial => trial_clauses.push(trial_clause(q)),
             _ => clauses.push(clause(q)),
@@ -817,6 +820,7 @@ fn head_clause(p: Pair<Rule>) -> HeadClause {
                 HeadKind::Level(LevelExpr::Int(expr(q)))
             }
         }
+        Rule::unrated => HeadKind::Unrated,
         _ => {
             let s = it.next().unwrap();
             let inner = s.into_inner().next().unwrap();

@@ -319,7 +319,9 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
             s[ri].conclusions += zs.len() as u64;
         }
         let grade = f.grade.unwrap_or_else(|| rule.rule.head.grade());
-        if hardest.is_none_or(|h| steps[h].grade.complexity < grade.complexity) {
+        if rule.rule.head.rated
+            && hardest.is_none_or(|h| steps[h].grade.complexity < grade.complexity)
+        {
             hardest = Some(steps.len());
         }
         steps.push(TypedStep {

@@ -151,6 +151,7 @@ impl<'p> Checker<'p> {
                 HeadKind::Complexity(_) => "complexity",
                 HeadKind::Level(_) => "level",
                 HeadKind::Rating(..) => "rating",
+                HeadKind::Unrated => "unrated",
             };
             if seen.contains(&word) {
                 self.err(cl.span, format!("`{word}` given twice"));
@@ -192,6 +193,8 @@ impl<'p> Checker<'p> {
                     ),
                 },
                 HeadKind::Rating(s, _) => label = Some(substitute(s, self.params)),
+                // Read from the AST by the rule's head (`RuleHead::rated`).
+                HeadKind::Unrated => {}
             }
         }
         if complexity.is_none() {
