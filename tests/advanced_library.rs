@@ -438,3 +438,112 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("mutant-fish-2", 0),
     ("mutant-fish-3", 0),
 ];
+
+/// The lines of the path of a puzzle with the basic set and the library
+/// file `file` (rules/advanced/) that are steps of a rule whose name
+/// starts with `rule`.
+fn steps_with_file(file: &str, puzzle: &str, rule: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("basic-plus.yaml");
+    let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("rules/advanced")
+        .join(file);
+    std::fs::write(
+        &set,
+        format!(
+            "name: basic-plus\ndescription: basic and {file}\nfiles:\n  - basic\n  - {}\n",
+            rules.display()
+        ),
+    )
+    .unwrap();
+    steps_in(set.to_str().unwrap(), puzzle, rule)
+}
+
+/// Grouped X-Chains (cbg-000 puzzles 12 and 14, basic set first): a
+/// group at the end (`c1n7{r123 r5}`: r1c1–r3c1 weakly linked to r2c2 by
+/// block 1), a group on the left of a strong link and on the right of a
+/// weak one (`b2n5{r123c4 r1c5}`), and at the start (`b4n5{r4c3
+/// r6c123}`: r6c9 sees every 5 of r6c1–r6c3).
+#[test]
+fn grouped_x_chain() {
+    let p12 = "...4....94.6.8.12.....2.4..2.49..6...98.6....6........5.......7....95..293...1.4.";
+    assert_eq!(
+        steps_with_file("grouped-chains.rules", p12, "grouped-x-chain"),
+        [
+            "grouped-x-chain[2]: r2n7{c4 c2} - c1n7{r123 r5} ==> r5c4 ≠ 7",
+            "grouped-x-chain[3]: r5n5{c8 c4} - b2n5{r123c4 r1c5} - c3n5{r1 r6} ==> r6c8 ≠ 5",
+        ]
+    );
+    let p14 = "1.34..78.4...8........23.6....3..9....8...6.1....17...53........4.....369.72..5..";
+    assert_eq!(
+        steps_with_file("grouped-chains.rules", p14, "grouped-x-chain"),
+        [
+            "grouped-x-chain[2]: r3n5{c9 c3} - b4n5{r4c3 r6c123} ==> r6c9 ≠ 5",
+            "grouped-x-chain[3]: b2n5{r2c6 r1c5} - r4n5{c5 c3} - r3n5{c3 c9} ==> r2c9 ≠ 5",
+        ]
+    );
+}
+
+/// Grouped AICs (cbg-000 puzzle 12, basic set and grouped X-Chains
+/// first): ends of two digits in one cell and a row (r1c1 ≠ 7), a group
+/// on both sides of a weak link (`r4n3{c8 c456} - r5n3{c456 c1}`: r4c4–6
+/// and r5c4–6 in block 5) and at the end (`r5n7{c1 c789}`).
+#[test]
+fn grouped_aic() {
+    let p12 = "...4....94.6.8.12.....2.4..2.49..6...98.6....6........5.......7....95..293...1.4.";
+    assert_eq!(
+        steps_with_file("grouped-chains.rules", p12, "grouped-aic"),
+        [
+            "grouped-aic[3]: r1n1{c1 c5} - r1n5{c5 c3} - r2c2{n5 n7} ==> r1c1 ≠ 7",
+            "grouped-aic[4]: c1n7{r5 r3} - r3n1{c1 c4} - r5n1{c4 c9} - r5n4{c9 c6} ==> r5c6 ≠ 7",
+            "grouped-aic[4]: c1n3{r5 r123} - r1c3{n3 n5} - c5n5{r1 r456} - r5n5{c4 c8} ==> r5c8 ≠ 3",
+            "grouped-aic[3]: r4n3{c8 c456} - r5n3{c456 c1} - r5n7{c1 c789} ==> r4c8 ≠ 7",
+            "grouped-aic[3]: r3c4{n1 n7} - c1n7{r3 r5} - r5n3{c1 c4} ==> r5c4 ≠ 1",
+        ]
+    );
+}
+
+/// Continuous Nice Loops (cbg-000 puzzles 3 and 14, basic set first):
+/// every weak link concludes. In the first, 9 in block 7 (r8c1) and 3 in
+/// row 6 (r6c8, r6c9); r9c7's weak link is inside a bivalue cell. In the
+/// second, a group (`c5n5{r1 r456}`, weakly linked to r5c4 in block 5:
+/// r4c6 and r5c6 lose 5), 9 in row 5 and block 5 (r5c6), and a weak link
+/// inside r1c5 (5 and 9: its 6 is false); then a loop with two weak links
+/// inside cells (r2c4 and r9c2 lose 1) and one in block 1 (r3c2 ≠ 7).
+#[test]
+fn continuous_nice_loop() {
+    let p3 = ".23..6.8......91...8.1..4..2.......7...8.....678.1......7.3.2...3...4.7....5.1.6.";
+    assert_eq!(
+        steps_with_file("nice-loops.rules", p3, "continuous-nice-loop"),
+        [
+            "continuous-nice-loop[4]: r6c4{n3 n9} - r7n9{c4 c1} - r9n9{c1 c7} - c7n3{r9 r6} ==> r8c1 ≠ 9, r6c9 ≠ 3, r6c8 ≠ 3",
+        ]
+    );
+    let p14 = "1.34..78.4...8........23.6....3..9....8...6.1....17...53........4.....369.72..5..";
+    assert_eq!(
+        steps_with_file("nice-loops.rules", p14, "continuous-nice-loop"),
+        [
+            "continuous-nice-loop[3]: c5n5{r1 r456} - r5c4{n5 n9} - c5n9{r5 r1} ==> r5c6 ≠ 9, r5c6 ≠ 5, r4c6 ≠ 5, r1c5 ≠ 6",
+            "continuous-nice-loop[5]: r2n7{c2 c4} - r2n6{c4 c3} - c2n6{r1 r9} - c2n8{r9 r3} - r3c1{n8 n7} ==> r9c2 ≠ 1, r3c2 ≠ 7, r2c4 ≠ 1",
+        ]
+    );
+}
+
+/// An X-Wing as a loop of two conjugate pairs (built state: digit 1 only
+/// in columns 1 and 2 of rows 1 and 2, every other candidate left): the
+/// loop's weak links are r1c2–r2c2 and r2c1–r1c1, in the columns and in
+/// block 1, so 1 leaves the rest of columns 1 and 2 and of block 1 (r3c3:
+/// a locked candidate). The loop is reported once, not once per start.
+#[test]
+fn loop_of_two_conjugate_pairs() {
+    let mut s = State::empty_grid();
+    let rows: Vec<_> = (1..=2).flat_map(|r| (3..=9).map(move |c| (r, c))).collect();
+    restrict(&mut s, &rows, |d| d != 1);
+    let shown = matches_of("advanced/nice-loops.rules", "continuous-nice-loop[2]", &s);
+    assert_eq!(
+        shown,
+        [
+            "r1n1{c1 c2} - r2n1{c2 c1} ==> n1r3c1 n1r3c2 n1r3c3 n1r4c1 n1r4c2 n1r5c1 n1r5c2 n1r6c1 n1r6c2 n1r7c1 n1r7c2 n1r8c1 n1r8c2 n1r9c1 n1r9c2"
+        ]
+    );
+}
