@@ -420,6 +420,12 @@ fn chain_rule_clauses_are_checked() {
         errs("chain c {\n complexity 1\n length 1\n others z\n links target-or-any\n targets all\n ends loop\n}\n"),
         [
             (
+                1,
+                7,
+                "`ends loop` needs a length of 2 or more: a loop has two variables at least"
+                    .to_string()
+            ),
+            (
                 4,
                 2,
                 "`ends loop` needs `others none`: an alternating chain's variables hold its two nodes only"
@@ -435,12 +441,6 @@ fn chain_rule_clauses_are_checked() {
                 6,
                 2,
                 "`ends loop` has no target: a loop concludes every elimination of its weak links, without a `targets` clause"
-                    .to_string()
-            ),
-            (
-                1,
-                7,
-                "`ends loop` needs a length of 2 or more: a loop has two variables at least"
                     .to_string()
             ),
         ]

@@ -97,7 +97,7 @@ fn advanced_paths_are_the_classic_ones() {
     let set = dir.path().join("advanced-typed.yaml");
     let names: Vec<String> = ["grouped-x-chain", "grouped-aic", "continuous-nice-loop"]
         .iter()
-        .flat_map(|f| (2..=12).map(move |n| format!("{f}[{n}]")))
+        .flat_map(|f| (2..=12).map(move |n| format!("\"{f}[{n}]\"")))
         .collect();
     std::fs::write(
         &set,

@@ -315,7 +315,7 @@ pub(super) fn search(
     let mut marks = Marks::new(g.ids.len());
     let one_digit = search.spec.one_digit;
     if search.spec.ending == Ending::Loop {
-        let mut reported: HashSet<Vec<usize>> = HashSet::new();
+        let mut reported: HashSet<Vec<(usize, usize)>> = HashSet::new();
         for s in 0..g.ids.len() {
             if cx.tick_n(g.strong[s].len() as u32 + 1) {
                 return ControlFlow::Break(());
@@ -332,11 +332,14 @@ pub(super) fn search(
                 let Some(all) = disjoint(&walk, live) else {
                     continue;
                 };
-                let mut key: Vec<usize> = walk
-                    .iter()
-                    .flat_map(|l| [Some(l.left), l.right])
-                    .flatten()
-                    .collect();
+                // A loop is its links, whatever its start and direction.
+                let mut key: Vec<(usize, usize)> = Vec::with_capacity(2 * walk.len());
+                for (k, l) in walk.iter().enumerate() {
+                    let r = l.right.unwrap_or(l.left);
+                    let next = walk[(k + 1) % walk.len()].left;
+                    key.push((l.left.min(r), l.left.max(r)));
+                    key.push((r.min(next), r.max(next)));
+                }
                 key.sort_unstable();
                 if !reported.insert(key) {
                     continue;
