@@ -143,21 +143,55 @@ fn sue_de_coq() {
 /// steps of the two puzzles below) that are steps of a rule whose name
 /// starts with `rule`.
 fn steps_before_colouring(puzzle: &str, rule: &str) -> Vec<String> {
+    let colouring = [
+        "simple-colouring-wrap",
+        "simple-colouring-trap",
+        "multi-colouring-2",
+        "multi-colouring-1",
+        "3d-medusa-wrap",
+        "3d-medusa-trap",
+        "3d-medusa-empty-cell",
+    ]
+    .map(String::from);
+    steps_in_advanced_without(
+        &[&colouring[..], &alternating_chains()].concat(),
+        puzzle,
+        rule,
+    )
+}
+
+/// The rules of grouped-chains.rules and nice-loops.rules (every length).
+fn alternating_chains() -> Vec<String> {
+    ["grouped-x-chain", "grouped-aic", "continuous-nice-loop"]
+        .iter()
+        .flat_map(|f| (2..=12).map(move |n| format!("{f}[{n}]")))
+        .collect()
+}
+
+/// The lines of the path of a puzzle with `advanced` less the rules
+/// `excluded` that are steps of a rule whose name starts with `rule`.
+fn steps_in_advanced_without(excluded: &[String], puzzle: &str, rule: &str) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
-    let set = dir.path().join("no-colouring.yaml");
+    let set = dir.path().join("advanced-less.yaml");
     std::fs::write(
         &set,
-        "name: no-colouring\ndescription: advanced without colouring\nassumes-unique: true\n\
-         exclude: [simple-colouring-wrap, simple-colouring-trap, multi-colouring-2, \
-         multi-colouring-1, 3d-medusa-wrap, 3d-medusa-trap, 3d-medusa-empty-cell]\n\
-         files:\n  - advanced\n",
+        format!(
+            "name: advanced-less\ndescription: advanced less some rules\nassumes-unique: true\n\
+             exclude: [{}]\nfiles:\n  - advanced\n",
+            excluded
+                .iter()
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     )
     .unwrap();
     steps_in(set.to_str().unwrap(), puzzle, rule)
 }
 
 /// XY-Chains of 4 and 5 cells (in `advanced`, colouring takes this
-/// puzzle first: `advanced-cbg13` snapshot).
+/// puzzle first: `advanced-cbg13` snapshot; the grouped chains and loops,
+/// after the XY-Chains, are left out too).
 #[test]
 fn xy_chain() {
     let p = "1..4.6..945.....23..........1....8..3...........8.2.545....864..3...4.1.9...7...8";
@@ -171,8 +205,8 @@ fn xy_chain() {
 }
 
 /// ALS-XZ: two ALSs of two cells (restricted common 3, eliminating 4), then
-/// one of two cells and one of three (in `advanced`, colouring takes this
-/// puzzle first).
+/// one of two cells and one of three (in `advanced`, colouring and the
+/// grouped chains and loops take this puzzle first).
 #[test]
 fn als_xz() {
     let p = "1...5...9..67...2..8.1......1.....7.5..6..29.9.7..1......9..64.6.2......8..5.7...";
@@ -186,12 +220,13 @@ fn als_xz() {
 }
 
 /// A Franken swordfish on 4: base rows 4, 8 and block 3, cover columns 6,
-/// 7 and 9.
+/// 7 and 9 (in `advanced`, the grouped chains and loops take this puzzle
+/// first).
 #[test]
 fn franken_fish() {
     let p = "1......894......2....2.156.2.597..3..7........6.3...1...7.6...8...59......28..65.";
     assert_eq!(
-        steps_of(p, "franken"),
+        steps_in_advanced_without(&alternating_chains(), p, "franken"),
         [
             "franken-fish-3: n4 {r4 r8 b3} {c6 c7 c9} ==> r9c9 ≠ 4, r7c7 ≠ 4, r7c6 ≠ 4, r6c9 ≠ 4, r6c7 ≠ 4, r6c6 ≠ 4, r5c9 ≠ 4, r5c7 ≠ 4, r5c6 ≠ 4"
         ]
@@ -372,69 +407,214 @@ fn advanced_set_is_sound_on_2000_cbg_puzzles() {
 /// Steps per library rule of the `advanced` set over the first 2,000
 /// puzzles of cbg-000 (`--stats`), in the set's order.
 const EXPECTED_STEPS: &[(&str, usize)] = &[
-    ("skyscraper-in-rows", 226),
-    ("skyscraper-in-columns", 151),
-    ("2-string-kite", 727),
-    ("turbot-fish-rn", 82),
-    ("turbot-fish-cn", 86),
-    ("empty-rectangle-column-pair", 111),
-    ("empty-rectangle-row-pair", 108),
-    ("w-wing-rn", 391),
-    ("w-wing-cn", 202),
-    ("w-wing-bn", 50),
-    ("unique-rectangle-type-1", 50),
+    ("skyscraper-in-rows", 258),
+    ("skyscraper-in-columns", 176),
+    ("2-string-kite", 821),
+    ("turbot-fish-rn", 99),
+    ("turbot-fish-cn", 100),
+    ("empty-rectangle-column-pair", 129),
+    ("empty-rectangle-row-pair", 128),
+    ("w-wing-rn", 491),
+    ("w-wing-cn", 237),
+    ("w-wing-bn", 55),
+    ("unique-rectangle-type-1", 58),
     ("unique-rectangle-type-2", 14),
     ("unique-rectangle-type-3-with-1-cells", 0),
-    ("unique-rectangle-type-3-with-2-cells", 11),
-    ("unique-rectangle-type-3-with-3-cells", 4),
-    ("unique-rectangle-type-4", 54),
+    ("unique-rectangle-type-3-with-2-cells", 14),
+    ("unique-rectangle-type-3-with-3-cells", 5),
+    ("unique-rectangle-type-4", 57),
     ("unique-rectangle-type-5", 0),
-    ("unique-rectangle-type-6-in-rows", 15),
+    ("unique-rectangle-type-6-in-rows", 19),
     ("unique-rectangle-type-6-in-columns", 0),
-    ("hidden-rectangle", 194),
-    ("avoidable-rectangle-type-1", 2),
+    ("hidden-rectangle", 234),
+    ("avoidable-rectangle-type-1", 3),
     ("avoidable-rectangle-type-2", 0),
-    ("bug-plus-1", 13),
-    ("sue-de-coq-row-2-1-1", 15),
-    ("sue-de-coq-column-2-1-1", 20),
-    ("sue-de-coq-row-2-1-2", 6),
-    ("sue-de-coq-row-2-2-1", 7),
-    ("sue-de-coq-column-2-1-2", 12),
-    ("sue-de-coq-column-2-2-1", 6),
+    ("bug-plus-1", 15),
+    ("sue-de-coq-row-2-1-1", 18),
+    ("sue-de-coq-column-2-1-1", 32),
+    ("sue-de-coq-row-2-1-2", 8),
+    ("sue-de-coq-row-2-2-1", 8),
+    ("sue-de-coq-column-2-1-2", 21),
+    ("sue-de-coq-column-2-2-1", 10),
     ("sue-de-coq-row-2-2-2", 3),
-    ("sue-de-coq-column-2-2-2", 2),
-    ("sue-de-coq-row-3-1-1", 2),
-    ("sue-de-coq-column-3-1-1", 12),
-    ("sue-de-coq-row-3-1-2", 3),
+    ("sue-de-coq-column-2-2-2", 3),
+    ("sue-de-coq-row-3-1-1", 4),
+    ("sue-de-coq-column-3-1-1", 15),
+    ("sue-de-coq-row-3-1-2", 4),
     ("sue-de-coq-row-3-2-1", 1),
-    ("sue-de-coq-column-3-1-2", 1),
+    ("sue-de-coq-column-3-1-2", 2),
     ("sue-de-coq-column-3-2-1", 1),
-    ("sue-de-coq-row-3-2-2", 1),
+    ("sue-de-coq-row-3-2-2", 2),
     ("sue-de-coq-column-3-2-2", 2),
     ("simple-colouring-wrap", 0),
-    ("simple-colouring-trap", 13),
+    ("simple-colouring-trap", 16),
     ("multi-colouring-2", 0),
-    ("multi-colouring-1", 15),
-    ("3d-medusa-wrap", 85),
-    ("3d-medusa-trap", 237),
-    ("3d-medusa-empty-cell", 13),
+    ("multi-colouring-1", 16),
+    ("3d-medusa-wrap", 121),
+    ("3d-medusa-trap", 408),
+    ("3d-medusa-empty-cell", 26),
+    ("grouped-x-chain[2]", 7),
+    ("grouped-x-chain[3]", 51),
+    ("grouped-x-chain[4]", 1),
+    ("grouped-x-chain[5]", 0),
+    ("grouped-x-chain[6]", 0),
+    ("grouped-x-chain[7]", 0),
+    ("grouped-x-chain[8]", 0),
+    ("grouped-x-chain[9]", 0),
+    ("grouped-x-chain[10]", 0),
+    ("grouped-x-chain[11]", 0),
+    ("grouped-x-chain[12]", 0),
     ("xy-chain[3]", 0),
-    ("xy-chain[4]", 79),
-    ("xy-chain[5]", 66),
-    ("xy-chain[6]", 36),
-    ("xy-chain[7]", 17),
-    ("xy-chain[8]", 6),
-    ("xy-chain[9]", 3),
+    ("xy-chain[4]", 106),
+    ("xy-chain[5]", 93),
+    ("xy-chain[6]", 51),
+    ("xy-chain[7]", 27),
+    ("xy-chain[8]", 13),
+    ("xy-chain[9]", 6),
     ("xy-chain[10]", 0),
     ("xy-chain[11]", 0),
     ("xy-chain[12]", 0),
+    ("continuous-nice-loop[2]", 0),
+    ("continuous-nice-loop[3]", 9),
+    ("continuous-nice-loop[4]", 54),
+    ("continuous-nice-loop[5]", 46),
+    ("continuous-nice-loop[6]", 11),
+    ("continuous-nice-loop[7]", 10),
+    ("continuous-nice-loop[8]", 1),
+    ("continuous-nice-loop[9]", 3),
+    ("continuous-nice-loop[10]", 0),
+    ("continuous-nice-loop[11]", 0),
+    ("continuous-nice-loop[12]", 0),
+    ("grouped-aic[2]", 0),
+    ("grouped-aic[3]", 567),
+    ("grouped-aic[4]", 473),
+    ("grouped-aic[5]", 140),
+    ("grouped-aic[6]", 43),
+    ("grouped-aic[7]", 7),
+    ("grouped-aic[8]", 3),
+    ("grouped-aic[9]", 1),
+    ("grouped-aic[10]", 0),
+    ("grouped-aic[11]", 0),
+    ("grouped-aic[12]", 0),
     ("als-xz-1-2", 0),
-    ("als-xz-2-2", 91),
-    ("als-xz-1-3", 47),
-    ("als-xz-2-3", 153),
-    ("als-xz-3-3", 73),
+    ("als-xz-2-2", 4),
+    ("als-xz-1-3", 1),
+    ("als-xz-2-3", 8),
+    ("als-xz-3-3", 5),
     ("franken-fish-2", 0),
-    ("franken-fish-3", 1),
+    ("franken-fish-3", 0),
     ("mutant-fish-2", 0),
     ("mutant-fish-3", 0),
 ];
+
+/// The lines of the path of a puzzle with the basic set and the library
+/// file `file` (rules/advanced/) that are steps of a rule whose name
+/// starts with `rule`.
+fn steps_with_file(file: &str, puzzle: &str, rule: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("basic-plus.yaml");
+    let rules = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("rules/advanced")
+        .join(file);
+    std::fs::write(
+        &set,
+        format!(
+            "name: basic-plus\ndescription: basic and {file}\nfiles:\n  - basic\n  - {}\n",
+            rules.display()
+        ),
+    )
+    .unwrap();
+    steps_in(set.to_str().unwrap(), puzzle, rule)
+}
+
+/// Grouped X-Chains (cbg-000 puzzles 12 and 14, basic set first): a
+/// group at the end (`c1n7{r123 r5}`: r1c1–r3c1 weakly linked to r2c2 by
+/// block 1), a group on the left of a strong link and on the right of a
+/// weak one (`b2n5{r123c4 r1c5}`), and at the start (`b4n5{r4c3
+/// r6c123}`: r6c9 sees every 5 of r6c1–r6c3).
+#[test]
+fn grouped_x_chain() {
+    let p12 = "...4....94.6.8.12.....2.4..2.49..6...98.6....6........5.......7....95..293...1.4.";
+    assert_eq!(
+        steps_with_file("grouped-chains.rules", p12, "grouped-x-chain"),
+        [
+            "grouped-x-chain[2]: r2n7{c4 c2} - c1n7{r123 r5} ==> r5c4 ≠ 7",
+            "grouped-x-chain[3]: r5n5{c8 c4} - b2n5{r123c4 r1c5} - c3n5{r1 r6} ==> r6c8 ≠ 5",
+        ]
+    );
+    let p14 = "1.34..78.4...8........23.6....3..9....8...6.1....17...53........4.....369.72..5..";
+    assert_eq!(
+        steps_with_file("grouped-chains.rules", p14, "grouped-x-chain"),
+        [
+            "grouped-x-chain[2]: r3n5{c9 c3} - b4n5{r4c3 r6c123} ==> r6c9 ≠ 5",
+            "grouped-x-chain[3]: b2n5{r2c6 r1c5} - r4n5{c5 c3} - r3n5{c3 c9} ==> r2c9 ≠ 5",
+        ]
+    );
+}
+
+/// Grouped AICs (cbg-000 puzzle 12, basic set and grouped X-Chains
+/// first): ends of two digits in one cell and a row (r1c1 ≠ 7), a group
+/// on both sides of a weak link (`r4n3{c8 c456} - r5n3{c456 c1}`: r4c4–6
+/// and r5c4–6 in block 5) and at the end (`r5n7{c1 c789}`).
+#[test]
+fn grouped_aic() {
+    let p12 = "...4....94.6.8.12.....2.4..2.49..6...98.6....6........5.......7....95..293...1.4.";
+    assert_eq!(
+        steps_with_file("grouped-chains.rules", p12, "grouped-aic"),
+        [
+            "grouped-aic[3]: r1n1{c1 c5} - r1n5{c5 c3} - r2c2{n5 n7} ==> r1c1 ≠ 7",
+            "grouped-aic[4]: c1n7{r5 r3} - r3n1{c1 c4} - r5n1{c4 c9} - r5n4{c9 c6} ==> r5c6 ≠ 7",
+            "grouped-aic[4]: c1n3{r5 r123} - r1c3{n3 n5} - c5n5{r1 r456} - r5n5{c4 c8} ==> r5c8 ≠ 3",
+            "grouped-aic[3]: r4n3{c8 c456} - r5n3{c456 c1} - r5n7{c1 c789} ==> r4c8 ≠ 7",
+            "grouped-aic[3]: r3c4{n1 n7} - c1n7{r3 r5} - r5n3{c1 c4} ==> r5c4 ≠ 1",
+        ]
+    );
+}
+
+/// Continuous Nice Loops (cbg-000 puzzles 3 and 14, basic set first):
+/// every weak link concludes. In the first, 9 in block 7 (r8c1) and 3 in
+/// row 6 (r6c8, r6c9); r9c7's weak link is inside a bivalue cell. In the
+/// second, a group (`c5n5{r1 r456}`, weakly linked to r5c4 in block 5:
+/// r4c6 and r5c6 lose 5), 9 in row 5 and block 5 (r5c6), and a weak link
+/// inside r1c5 (5 and 9: its 6 is false); then a loop with two weak links
+/// inside cells (r2c4 and r9c2 lose 1) and one in block 1 (r3c2 ≠ 7).
+#[test]
+fn continuous_nice_loop() {
+    let p3 = ".23..6.8......91...8.1..4..2.......7...8.....678.1......7.3.2...3...4.7....5.1.6.";
+    assert_eq!(
+        steps_with_file("nice-loops.rules", p3, "continuous-nice-loop"),
+        [
+            "continuous-nice-loop[4]: r6c4{n3 n9} - r7n9{c4 c1} - r9n9{c1 c7} - c7n3{r9 r6} ==> r8c1 ≠ 9, r6c9 ≠ 3, r6c8 ≠ 3",
+        ]
+    );
+    let p14 = "1.34..78.4...8........23.6....3..9....8...6.1....17...53........4.....369.72..5..";
+    assert_eq!(
+        steps_with_file("nice-loops.rules", p14, "continuous-nice-loop"),
+        [
+            "continuous-nice-loop[3]: c5n5{r1 r456} - r5c4{n5 n9} - c5n9{r5 r1} ==> r5c6 ≠ 9, r5c6 ≠ 5, r4c6 ≠ 5, r1c5 ≠ 6",
+            "continuous-nice-loop[5]: r2n7{c2 c4} - r2n6{c4 c3} - c2n6{r1 r9} - c2n8{r9 r3} - r3c1{n8 n7} ==> r9c2 ≠ 1, r3c2 ≠ 7, r2c4 ≠ 1",
+        ]
+    );
+}
+
+/// Loops of two conjugate pairs (built state: digit 1 only in columns 1
+/// and 2 of rows 1 and 2, every other candidate left). The rows' pairs
+/// close two loops: crossed, through block 1 only (r1c2–r2c1 and
+/// r2c2–r1c1: 1 leaves the rest of block 1), and straight, an X-Wing (its
+/// weak links in the columns and block 1: 1 leaves the rest of columns 1
+/// and 2 and of block 1, r3c3 a locked candidate). Each is reported once,
+/// not once per start and direction.
+#[test]
+fn loops_of_two_conjugate_pairs() {
+    let mut s = State::empty_grid();
+    let rows: Vec<_> = (1..=2).flat_map(|r| (3..=9).map(move |c| (r, c))).collect();
+    restrict(&mut s, &rows, |d| d != 1);
+    let shown = matches_of("advanced/nice-loops.rules", "continuous-nice-loop[2]", &s);
+    assert_eq!(
+        shown,
+        [
+            "r1n1{c1 c2} - r2n1{c1 c2} ==> n1r3c1 n1r3c2 n1r3c3",
+            "r1n1{c1 c2} - r2n1{c2 c1} ==> n1r3c1 n1r3c2 n1r3c3 n1r4c1 n1r4c2 n1r5c1 n1r5c2 n1r6c1 n1r6c2 n1r7c1 n1r7c2 n1r8c1 n1r8c2 n1r9c1 n1r9c2",
+        ]
+    );
+}

@@ -177,7 +177,9 @@ fn brute<const W: usize>(c: &TypedChain, frame: &Frame<W>, st: &State<W>, z: usi
                                             !self.rights.contains(r) && !self.lefts.contains(r)
                                         })
                                 }
-                                Ending::Lasso => unreachable!("lassos are not enumerated"),
+                                Ending::Lasso | Ending::Loop => {
+                                    unreachable!("lassos and loops are not enumerated")
+                                }
                             };
                         if ends {
                             return true;

@@ -57,7 +57,7 @@ use crate::grid::links::linked;
 use crate::grid::segments::SEGMENTS;
 use crate::grid::state::State;
 use crate::model::DynBits;
-use crate::search::chain::{ChainEvidence, G_BASE};
+use crate::search::chain::{ChainEvidence, G_BASE, LOOP_TARGET};
 use crate::search::pattern::{Elem, Shape, Val};
 use crate::search::{ConclusionKind, Evidence};
 use std::sync::Arc;
@@ -202,6 +202,11 @@ impl Figure {
                 if let Some(plan) = step.rule.plan() {
                     f.bindings(&step.before, vals, &plan.slot_shapes);
                 }
+            }
+            Evidence::Chain(chain)
+                if chain.target == LOOP_TARGET || chain.links.iter().any(|l| l.left >= G_BASE) =>
+            {
+                f.alternating(&step.before, chain);
             }
             Evidence::Chain(chain) => {
                 let pic = classic_chain(&step.before, chain);
@@ -364,6 +369,74 @@ impl Figure {
 
     /// A chain's target, variables, linking candidates and links;
     /// `linked` is the type's link relation.
+    /// An alternating chain with groups on either side, or a loop
+    /// (`search::chain::aic`): each variable's left node off, its right
+    /// node on, a strong link between them and a weak link to the next
+    /// variable's left node (a loop's last to its first; a chain's target
+    /// to its first and from its last).
+    fn alternating(&mut self, st: &State, ch: &ChainEvidence) {
+        let live = st.cands;
+        let node = |id: usize| {
+            if id >= G_BASE {
+                Node::Group(SEGMENTS[id - G_BASE].cands.and(&live).iter().collect())
+            } else {
+                Node::Cand(id)
+            }
+        };
+        let put = |f: &mut Figure, n: &Node, m: Mark| match n {
+            Node::Cand(c) => f.mark(*c, m),
+            Node::Group(g) => {
+                for &x in g {
+                    f.mark(x, m);
+                }
+                f.groups.push((g.clone(), m));
+            }
+        };
+        let nodes: Vec<(Node, Node)> = ch
+            .links
+            .iter()
+            .map(|l| (node(l.left), node(l.right.unwrap_or(l.left))))
+            .collect();
+        for (k, (a, b)) in nodes.iter().enumerate() {
+            put(self, a, Mark::Off);
+            put(self, b, Mark::On);
+            self.links.push(Link {
+                from: a.clone(),
+                to: b.clone(),
+                kind: LinkKind::Strong,
+            });
+            let next = if k + 1 < nodes.len() {
+                Some(nodes[k + 1].0.clone())
+            } else if ch.target == LOOP_TARGET {
+                Some(nodes[0].0.clone())
+            } else {
+                None
+            };
+            if let Some(to) = next {
+                self.links.push(Link {
+                    from: b.clone(),
+                    to,
+                    kind: LinkKind::Weak,
+                });
+            }
+        }
+        if ch.target != LOOP_TARGET
+            && let (Some(first), Some(last)) = (nodes.first(), nodes.last())
+        {
+            self.mark(ch.target, Mark::Target);
+            for (from, to) in [
+                (Node::Cand(ch.target), first.0.clone()),
+                (last.1.clone(), Node::Cand(ch.target)),
+            ] {
+                self.links.push(Link {
+                    from,
+                    to,
+                    kind: LinkKind::Weak,
+                });
+            }
+        }
+    }
+
     pub fn chain(&mut self, ch: &ChainPicture, linked: &dyn Fn(usize, usize) -> bool) {
         let node_linked = |n: &Node, z: usize| match n {
             Node::Cand(a) => linked(*a, z),

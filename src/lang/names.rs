@@ -331,14 +331,30 @@ pub const CHAIN_TARGETS: Words<bool> = Words(&[("one", false), ("all", true)]);
 pub const CHAIN_DIGITS: Words<bool> = Words(&[("any", false), ("same", true)]);
 
 /// A chain's `nodes` clause: may a right-linking candidate be a
-/// g-candidate (`g-candidates`)?
-pub const CHAIN_NODES: Words<bool> = Words(&[("candidates", false), ("g-candidates", true)]);
+/// g-candidate (`g-candidates`), or any node, either side of a link and
+/// either end (`groups`)?
+pub const CHAIN_NODES: Words<Nodes> = Words(&[
+    ("candidates", Nodes::Candidates),
+    ("g-candidates", Nodes::RightGroups),
+    ("groups", Nodes::Groups),
+]);
+
+/// What a chain's nodes may be (its `nodes` clause).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nodes {
+    Candidates,
+    /// Right-linking candidates may be g-candidates.
+    RightGroups,
+    /// Any node may be a g-candidate.
+    Groups,
+}
 
 /// A chain's `ends` clause.
 pub const CHAIN_ENDS: Words<Ending> = Words(&[
     ("contradiction", Ending::Contradiction),
     ("linked-to-target", Ending::LinkedToTarget),
     ("lasso", Ending::Lasso),
+    ("loop", Ending::Loop),
 ]);
 
 /// A trial rule's `increment` clause.

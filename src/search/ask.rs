@@ -55,7 +55,9 @@ impl Group<'_> {
 pub fn groups<'a>(rules: &[&'a dyn Searcher]) -> Vec<Group<'a>> {
     let mut out: Vec<Group<'a>> = Vec::new();
     for (i, s) in rules.iter().enumerate() {
-        if let SearcherKind::Chain(c) = s.kind() {
+        if let SearcherKind::Chain(c) = s.kind()
+            && !c.alternating()
+        {
             let fam = out.iter_mut().find_map(|g| match g {
                 Group::Chains(f) if f.admits(c) => Some(f),
                 _ => None,

@@ -4,7 +4,7 @@
 use super::Checker;
 use crate::lang::ast::*;
 use crate::lang::expand::{Errors, Params, substitute};
-use crate::lang::names::{self, Other};
+use crate::lang::names::{self, Nodes, Other};
 use crate::rating::Rating;
 use crate::search::chain::{ChainSpec, Ending, Extras, Linking};
 
@@ -41,6 +41,12 @@ pub fn check_chain(
     // A `length` clause with an error is not also a missing one.
     let mut length_seen = false;
     let mut ends_seen = false;
+    // Where the clauses that `nodes groups` and `ends loop` constrain are.
+    let mut nodes_span = None;
+    let mut ends_span = None;
+    let mut others_span = None;
+    let mut links_span = None;
+    let mut targets_span = None;
     // A word clause given twice is an error at its second place.
     fn once<T>(c: &mut Checker, slot: &mut Option<T>, v: T, sp: Span, what: &str) {
         if slot.is_some() {
@@ -104,16 +110,19 @@ pub fn check_chain(
                 if none && (e.z || e.t) {
                     c.err(cl.span, "`others none` cannot be joined with z or t");
                 }
+                others_span = Some(cl.span);
                 once(&mut c, &mut extras, e, cl.span, "others");
             }
             ChainKind::Links(w) => {
                 let l = c.word_of(w, &names::CHAIN_LINKS, "linking");
+                links_span = Some(cl.span);
                 if let Some(l) = l {
                     once(&mut c, &mut linking, l, cl.span, "links");
                 }
             }
             ChainKind::Targets(w) => {
                 let a = c.word_of(w, &names::CHAIN_TARGETS, "targets");
+                targets_span = Some(cl.span);
                 if let Some(a) = a {
                     once(&mut c, &mut all_targets, a, cl.span, "targets");
                 }
@@ -126,6 +135,7 @@ pub fn check_chain(
             }
             ChainKind::Nodes(w) => {
                 let g = c.word_of(w, &names::CHAIN_NODES, "nodes");
+                nodes_span = Some(cl.span);
                 if let Some(g) = g {
                     once(&mut c, &mut groups, g, cl.span, "nodes");
                 }
@@ -133,6 +143,7 @@ pub fn check_chain(
             ChainKind::Ends(w) => {
                 ends_seen = true;
                 let e = c.word_of(w, &names::CHAIN_ENDS, "ending");
+                ends_span = Some(cl.span);
                 if let Some(e) = e {
                     once(&mut c, &mut ending, e, cl.span, "ends");
                 }
@@ -149,6 +160,43 @@ pub fn check_chain(
         [] => {}
         [one] => c.err(ast.name_span, format!("missing {one} clause")),
         _ => c.err(ast.name_span, "missing `length` and `ends` clauses"),
+    }
+    // Groups on both sides and loops are alternating chains: strong links
+    // in variables (no other candidates), weak links to the previous node.
+    let nodes = groups.unwrap_or(Nodes::Candidates);
+    let alternating = [
+        (nodes == Nodes::Groups, nodes_span, "`nodes groups`"),
+        (ending == Some(Ending::Loop), ends_span, "`ends loop`"),
+    ];
+    for (on, span, what) in alternating {
+        let Some(span) = span.filter(|_| on) else {
+            continue;
+        };
+        if let (Some(e), Some(sp)) = (extras, others_span)
+            && e != Extras::default()
+        {
+            c.err(sp, format!("{what} needs `others none`: an alternating chain's variables hold its two nodes only"));
+        }
+        if let (Some(Linking::TargetOrAny), Some(sp)) = (linking, links_span) {
+            c.err(
+                sp,
+                format!("{what} needs `links previous`: each node is linked to the one before it"),
+            );
+        }
+        if matches!(ending, Some(Ending::Contradiction | Ending::Lasso)) {
+            c.err(span, format!("{what} ends linked to its target (`ends linked-to-target`) or on itself (`ends loop`)"));
+        }
+    }
+    if ending == Some(Ending::Loop) {
+        if let Some(sp) = targets_span {
+            c.err(sp, "`ends loop` has no target: a loop concludes every elimination of its weak links, without a `targets` clause");
+        }
+        if length == Some(1) {
+            c.err(
+                ast.name_span,
+                "`ends loop` needs a length of 2 or more: a loop has two variables at least",
+            );
+        }
     }
     if !c.errs.is_empty() {
         return Err(c.errs);
@@ -167,8 +215,11 @@ pub fn check_chain(
             linking: linking.unwrap_or(Linking::Previous),
             ending,
             // Bivalue chains print their last cell whole; the others `{Ln .}`.
-            show_last_right: ending == Ending::LinkedToTarget && !extras.z && !extras.t,
-            groups: groups.unwrap_or(false),
+            show_last_right: matches!(ending, Ending::LinkedToTarget | Ending::Loop)
+                && !extras.z
+                && !extras.t,
+            groups: nodes != Nodes::Candidates,
+            left_groups: nodes == Nodes::Groups,
             all_targets: all_targets.unwrap_or(false),
             one_digit: one_digit.unwrap_or(false),
         },

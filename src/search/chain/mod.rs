@@ -39,6 +39,7 @@
 //! Architecture Invariant: no family is named here. A family is a
 //! combination of the spec's fields, chosen by a rule file.
 
+mod aic;
 mod bfs;
 mod reach;
 pub mod target;
@@ -51,6 +52,7 @@ use crate::grid::segments::segment_in_var;
 pub use crate::grid::segments::{SEGMENTS, Segment};
 use crate::grid::state::State;
 use crate::grid::tables::*;
+pub use aic::LOOP_TARGET;
 use bfs::{After, Buffers, Key, Node, Outcome};
 use std::ops::ControlFlow;
 
@@ -89,6 +91,11 @@ pub enum Ending {
     /// right-linking candidate (lr), so the loop would close on a candidate
     /// already known true or false. The target need not be linked to it.
     Lasso,
+    /// A loop (Continuous Nice Loop): the last variable's right-linking
+    /// node is linked to the first left-linking one, and every weak link of
+    /// the loop concludes ([`aic`]). Chains without a target: their
+    /// evidence's target is [`LOOP_TARGET`].
+    Loop,
 }
 
 /// The configuration of a chain search of one length.
@@ -106,6 +113,9 @@ pub struct ChainSpec {
     pub show_last_right: bool,
     /// May a right-linking candidate be a g-candidate (g-whips, g-braids)?
     pub groups: bool,
+    /// May a left-linking candidate be a g-candidate too, and so either end
+    /// of a chain (grouped AICs, `nodes groups`: searched by [`aic`])?
+    pub left_groups: bool,
     /// Conclude, with the target found, every other live candidate for
     /// which the same chain is a chain of the family (SudoRules' "blocked"
     /// chains: whip[2], bivalue chains, z-chains, t-whips).
@@ -165,6 +175,12 @@ pub struct ChainSearch {
 impl ChainSearch {
     pub fn new(spec: ChainSpec) -> ChainSearch {
         ChainSearch { spec }
+    }
+
+    /// Is the rule searched by [`aic`] (groups on both sides, or a loop)
+    /// rather than by the breadth-first search of whips and chains?
+    pub fn alternating(&self) -> bool {
+        self.spec.left_groups || self.spec.ending == Ending::Loop
     }
 
     fn space_ok(&self, v: usize) -> bool {
@@ -229,7 +245,7 @@ impl ChainSearch {
             return None;
         }
         match self.spec.ending {
-            Ending::Lasso => None,
+            Ending::Lasso | Ending::Loop => None,
             Ending::Contradiction => Some((None, EndIf::Always)),
             // The last right-linking candidate is a new one: all the
             // candidates of a chain differ (Berthier's no-loop condition).
@@ -311,7 +327,7 @@ impl ChainSearch {
         let e = self.spec.extras;
         match self.spec.ending {
             Ending::Contradiction => !e.z || e.z_in_first_only,
-            Ending::LinkedToTarget => false,
+            Ending::LinkedToTarget | Ending::Loop => false,
             Ending::Lasso => !e.t,
         }
     }
@@ -464,6 +480,9 @@ impl Searcher for ChainSearch {
         state: &State,
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        if self.alternating() {
+            return aic::search(self, cx, state, f);
+        }
         let lengths = target::lengths_of(self.spec.length);
         let mut buf = Buffers::default();
         let mut flow = ControlFlow::Continue(());
@@ -495,10 +514,25 @@ impl Searcher for ChainSearch {
         wanted: &Targets,
         f: &mut dyn FnMut(Found) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
+        if self.alternating() {
+            return super::search_filtered(self, cx, state, wanted, f);
+        }
         target::Family::of(self).search_for(cx, state, wanted, &mut |_, found| f(found))
     }
 
     fn first_for(&self, cx: &mut SearchCx, state: &State, wanted: &Targets) -> Option<Found> {
+        if self.alternating() {
+            let mut hit = None;
+            let _ = self.search(cx, state, &mut |m| {
+                if wanted.meets(&m) {
+                    hit = Some(m);
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            return hit;
+        }
         target::Family::of(self).first_for(cx, state, wanted)
     }
 
@@ -512,17 +546,17 @@ impl Searcher for ChainSearch {
             .enumerate()
             .map(|(i, k)| {
                 let sp = var_space(k.var);
+                let left = if k.left >= G_BASE {
+                    segment_in_var(sp, &SEGMENTS[k.left - G_BASE])
+                } else {
+                    cand_in_var(sp, k.left)
+                };
                 let right = match k.right {
                     Some(r) if r >= G_BASE => segment_in_var(sp, &SEGMENTS[r - G_BASE]),
                     Some(r) if i + 1 < n || self.spec.show_last_right => cand_in_var(sp, r),
                     _ => ".".to_string(),
                 };
-                format!(
-                    "{}{{{} {}}}",
-                    var_name(k.var),
-                    cand_in_var(sp, k.left),
-                    right
-                )
+                format!("{}{{{} {}}}", var_name(k.var), left, right)
             })
             .collect::<Vec<_>>()
             .join(" - ")

@@ -230,6 +230,7 @@ mod tests {
             groups: false,
             all_targets: true,
             one_digit: false,
+            left_groups: false,
         })
     }
 

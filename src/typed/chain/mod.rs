@@ -63,6 +63,11 @@ impl TypedChain {
     /// allows the four classic ones, else the type's spaces of those
     /// names (none: the rule does not apply to the type).
     pub fn of(spec: &ChainSpec, model: &Model) -> Result<TypedChain, Unfit> {
+        if spec.left_groups || spec.ending == Ending::Loop {
+            return Err(Unfit::Unsupported(
+                "chains with `nodes groups` or `ends loop` run on classic Sudoku only".into(),
+            ));
+        }
         let spaces = if spec.spaces.iter().all(|&b| b) {
             vec![true; model.spaces.len()]
         } else {
@@ -232,7 +237,7 @@ impl TypedChain {
             return None;
         }
         match self.spec.ending {
-            Ending::Lasso => None,
+            Ending::Lasso | Ending::Loop => None,
             Ending::Contradiction => Some((None, EndIf::Always)),
             // The last right-linking candidate is a new one.
             Ending::LinkedToTarget => match rest.min() {
@@ -252,7 +257,7 @@ impl TypedChain {
         let e = self.spec.extras;
         match self.spec.ending {
             Ending::Contradiction => !e.z || e.z_in_first_only,
-            Ending::LinkedToTarget => false,
+            Ending::LinkedToTarget | Ending::Loop => false,
             Ending::Lasso => !e.t,
         }
     }
