@@ -143,3 +143,42 @@ fn forcing_whips_arguments() {
         "{es:?}"
     );
 }
+
+/// The longest whip-family step (whips, z-chains, t-whips, bivalue
+/// chains) of a path, and its hardest forcing whip as (length, k).
+fn hardest(path: &str) -> (usize, Option<(usize, usize)>) {
+    let num = |s: &str| s.parse::<usize>().unwrap();
+    let mut w = 0;
+    let mut fw = None;
+    for l in path.lines() {
+        let name = l.split(':').next().unwrap_or_default();
+        let Some((fam, rest)) = name.split_once('[') else {
+            continue;
+        };
+        let n = num(rest.trim_end_matches(']'));
+        if ["whip", "z-chain", "t-whip", "biv-chain"].contains(&fam) {
+            w = w.max(n);
+        } else if let Some(k) = fam.strip_prefix("OR").and_then(|f| f.strip_suffix("-forcing-whip")) {
+            fw = fw.max(Some((n, num(k))));
+        }
+    }
+    (w, fw)
+}
+
+/// The puzzles whose `w-trid` rating agrees with the name CSP-Rules gave
+/// its file, whips and forcing whips alike (docs/advanced.md, "Tridagons",
+/// has the whole table and the differences).
+#[test]
+fn ratings_that_agree_with_csp_rules() {
+    for (name, w, fw) in [
+        ("#16150-W6+9xOR2FW5", 6, Some((5, 2))),
+        ("#1914-W6+OR3FW2", 6, Some((2, 3))),
+        ("#274-W3+OR2FW3", 3, Some((3, 2))),
+        ("#45728-W5+11xOR2FW5", 5, Some((5, 2))),
+        ("#6514-W8+OR2FW4", 8, Some((4, 2))),
+        ("#6050(6277)-Trid+W6", 6, None),
+    ] {
+        let p = path(&puzzle(name));
+        assert_eq!(hardest(&p), (w, fw), "{name}");
+    }
+}
