@@ -106,8 +106,7 @@ pub fn forcing_whips(state: &State, or: &Bits, n: i64) -> Bits {
         let depth = depths_from(state, g, max);
         // The shortest branch from g that makes each candidate false.
         let mut best = vec![NONE; N_CANDS];
-        for r in 0..N_CANDS {
-            let d = depth[r];
+        for (r, &d) in depth.iter().enumerate() {
             if d == NONE {
                 continue;
             }
@@ -117,11 +116,11 @@ pub fn forcing_whips(state: &State, or: &Bits, n: i64) -> Bits {
                 }
             }
         }
-        for z in 0..N_CANDS {
-            total[z] = if best[z] == NONE || total[z] == usize::MAX {
+        for (t, &b) in total.iter_mut().zip(&best) {
+            *t = if b == NONE || *t == usize::MAX {
                 usize::MAX
             } else {
-                total[z] + best[z] as usize
+                *t + b as usize
             };
         }
     }
