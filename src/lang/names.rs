@@ -61,6 +61,9 @@ pub enum Fun {
     Houses,
     Vars,
     Linked,
+    /// `forcing_whips(G, N)`: what forcing whips of N variables at most
+    /// from the disjunction G eliminate (`search::forcing`).
+    ForcingWhips,
     Peers,
     First,
     Last,
@@ -138,6 +141,11 @@ pub const FUNCTIONS: &[Builtin] = &[
         name: "linked",
         arity: 1,
         fun: Fun::Linked,
+    },
+    Builtin {
+        name: "forcing_whips",
+        arity: 2,
+        fun: Fun::ForcingWhips,
     },
     Builtin {
         name: "peers",

@@ -29,6 +29,7 @@
 
 pub mod ask;
 pub mod chain;
+pub mod forcing;
 pub mod implication;
 pub mod pattern;
 pub mod trial;

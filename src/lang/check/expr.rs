@@ -268,6 +268,28 @@ impl Checker<'_> {
                 let op = self.coerce_cands(t, args[0].span);
                 (Op::Linked(Box::new(op)), Ty::Set(Elem::Cand))
             }
+            Some(Fun::ForcingWhips) => {
+                if !arity(self, 2) {
+                    return (Op::Int(0), Ty::Set(Elem::Cand));
+                }
+                let t = self.expr(&args[0]);
+                let or = self.coerce_cands(t, args[0].span);
+                let (n, ty) = self.expr(&args[1]);
+                match ty {
+                    Ty::Int | Ty::Error => {}
+                    t => self.err(
+                        args[1].span,
+                        format!(
+                            "`forcing_whips(G, N)` takes the longest length N as an integer, found {}",
+                            t.a()
+                        ),
+                    ),
+                }
+                (
+                    Op::ForcingWhips(Box::new(or), Box::new(n)),
+                    Ty::Set(Elem::Cand),
+                )
+            }
             Some(Fun::Peers) => {
                 if !arity(self, 1) {
                     return (Op::Int(0), Ty::Set(Elem::Cell));

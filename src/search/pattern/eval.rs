@@ -738,6 +738,7 @@ impl TOp {
             | TOp::Cands(..)
             | TOp::Project(..)
             | TOp::Linked(_)
+            | TOp::ForcingWhips(..)
             | TOp::Peers(_)
             | TOp::SetBin(..)
             | TOp::WSet(_)
@@ -841,6 +842,7 @@ impl TOp {
             | TOp::Cands(..)
             | TOp::Project(..)
             | TOp::Linked(_)
+            | TOp::ForcingWhips(..)
             | TOp::Peers(_)
             | TOp::SetBin(..)
             | TOp::ProdSet(_) => {
@@ -922,6 +924,11 @@ impl TOp {
                 } else {
                     common_links_in(&s, &cx.state.cands)
                 }
+            }
+            TOp::ForcingWhips(x, n) => {
+                let or = set_of(x, cx);
+                let n = n.eval_int(cx);
+                crate::search::forcing::forcing_whips(cx.state, &or, n)
             }
             TOp::Peers(x) => peers_of(x, cx).unwrap_or(Bits::EMPTY),
             TOp::WSet(w) => word_bits(w.eval(cx)),

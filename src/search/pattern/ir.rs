@@ -192,6 +192,9 @@ pub enum Op {
     Project(Elem, Box<Op>),
     /// Live candidates nrc-linked to every candidate of a set.
     Linked(Box<Op>),
+    /// `forcing_whips(G, N)`: the live candidates outside G that forcing
+    /// whips of N variables at most from the disjunction G eliminate.
+    ForcingWhips(Box<Op>, Box<Op>),
     /// Cells sharing a house with every cell of a set.
     Peers(Box<Op>),
     First(Box<Op>),
@@ -447,6 +450,7 @@ impl Op {
             | Op::CellAt(a, b)
             | Op::At(_, _, a, b)
             | Op::Rise(_, a, b)
+            | Op::ForcingWhips(a, b)
             | Op::Or(a, b) => [Some(a), Some(b)],
         }
     }
@@ -481,6 +485,7 @@ impl Op {
             | Op::CellAt(a, b)
             | Op::At(_, _, a, b)
             | Op::Rise(_, a, b)
+            | Op::ForcingWhips(a, b)
             | Op::Or(a, b) => [Some(a), Some(b)],
         }
     }
@@ -492,7 +497,7 @@ impl Op {
         match self {
             Op::Int(_) | Op::Len(_) | Op::IntBin(..) => Ty::Int,
             Op::Slot(s) => slots.get(*s).copied().unwrap_or(Ty::Error),
-            Op::Cands(..) | Op::Linked(_) | Op::Grid => Ty::Set(Elem::Cand),
+            Op::Cands(..) | Op::Linked(_) | Op::ForcingWhips(..) | Op::Grid => Ty::Set(Elem::Cand),
             Op::Project(e, _) | Op::SetBin(_, e, ..) => Ty::Set(*e),
             Op::Peers(_) => Ty::Set(Elem::Cell),
             Op::First(x) | Op::Last(x) => x.ty(slots).elem().map_or(Ty::Error, Ty::One),

@@ -1,0 +1,186 @@
+//! Tridagons and OR_k-forcing-whips from their guardians
+//! (`rules/advanced/tridagon.rules`, `rules/tridagon-forcing-whips.rules`,
+//! the set `w-trid`, the pattern function `forcing_whips`), checked against
+//! CSP-Rules-Examples' Sudoku-a/Tridagons (`tests/data/tridagons/`): the
+//! steps CSP-Rules' paths print, and the ratings of docs/advanced.md's
+//! table where they agree.
+
+mod common;
+
+use common::{data, errors};
+use ruledoku::engine::{self, Limits};
+use ruledoku::grid::state::State;
+use ruledoku::path::render_run;
+use ruledoku::{input, ruleset};
+
+/// The puzzle of the Tridagons file whose name starts with `name`.
+fn puzzle(name: &str) -> String {
+    let text = std::fs::read_to_string(data("tridagons/puzzles.tsv")).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') || l.contains('\t'))
+        .find_map(|l| {
+            let (p, file) = l.split_once('\t')?;
+            file.starts_with(name).then(|| p.to_string())
+        })
+        .unwrap_or_else(|| panic!("no puzzle {name}"))
+}
+
+/// The `w-trid` path of a puzzle.
+fn path(puzzle: &str) -> String {
+    let set = ruleset::load("w-trid").unwrap();
+    let p = input::parse_puzzle(puzzle).unwrap();
+    let run = engine::run(
+        &set,
+        State::from_masks(&p.masks, &p.givens),
+        Limits::default(),
+    );
+    render_run(&p.text, &set, &run)
+}
+
+/// The steps of a path whose rule name starts with `rule`, up to ` ==> `
+/// and after it (the pattern shown and the conclusions).
+fn steps(path: &str, rule: &str) -> Vec<String> {
+    path.lines()
+        .filter(|l| l.starts_with(rule))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The hardest rule of a run, from the path's rating line.
+fn rating(path: &str) -> String {
+    path.lines()
+        .find(|l| l.starts_with("rating:"))
+        .unwrap_or_default()
+        .to_string()
+}
+
+const TRID_3329: &str = "{n1 n5 n8} in {r4c3 r4c8 r5c1 r5c9 r6c2 r6c7 r7c2 r7c9 r8c3 r8c8 r9c1 r9c7}, guardians {n9r4c3 n3r6c2}";
+
+/// #4401 (`Trid+W8`): the tridagon of digits 3, 4, 7 in blocks 5, 6, 8
+/// and 9 has its one guardian in r4c4, which is therefore not 3, 4 or 7,
+/// CSP-Rules' first step; the rest needs whips of length 8.
+#[test]
+fn tridagon_4401() {
+    let p = path(&puzzle("#4401-"));
+    assert_eq!(
+        steps(&p, "tridagon"),
+        [
+            "tridagon: {n3 n4 n7} in {r4c4 r4c7 r5c6 r5c8 r6c5 r6c9 r7c4 r7c7 r8c6 r8c9 r9c5 r9c8}, guardians {n9r4c4} ==> r4c4 ≠ 7, r4c4 ≠ 4, r4c4 ≠ 3"
+        ]
+    );
+    assert_eq!(rating(&p), "rating: W[8] (level 8, hardest rule: whip[8])");
+}
+
+/// #3329 (`OR2FW3`): CSP-Rules' OR2-anti-tridagon for digits 1, 5, 8 in
+/// blocks 4, 6, 7, 9, guardians n9r4c3 and n3r6c2, and its first
+/// OR2-forcing-whip[3] (n3r6c2: r6c5{n3 n1}; n9r4c3: r6n9{c1 c6}) ==>
+/// r6c6≠1; then its forcing whips of length 4 (CSP-Rules: r5c5≠1,
+/// r5c5≠4, r4c4≠9, r4c6≠9, r9c5≠1, r3c5≠6, r3c5≠4, one a step).
+#[test]
+fn or2_forcing_whips_3329() {
+    let p = path(&puzzle("#3329-OR2FW3"));
+    let fw = steps(&p, "OR");
+    assert_eq!(
+        fw[0],
+        format!("OR2-forcing-whip[3]: {TRID_3329} ==> r6c6 ≠ 1")
+    );
+    assert!(
+        fw[1].starts_with(&format!("OR2-forcing-whip[4]: {TRID_3329} ==> ")),
+        "{fw:?}"
+    );
+    for c in [
+        "r5c5 ≠ 1",
+        "r5c5 ≠ 4",
+        "r4c4 ≠ 9",
+        "r4c6 ≠ 9",
+        "r3c5 ≠ 6",
+        "r3c5 ≠ 4",
+    ] {
+        assert!(fw[1].contains(c), "{c} in {fw:?}");
+    }
+}
+
+/// #16150 (`W6+9xOR2FW5`): CSP-Rules' OR2-anti-tridagon for digits 2, 6,
+/// 7 in blocks 1, 2, 7, 8 (guardians n1r2c4 and n4r7c5, once the hidden
+/// pairs of row 2 are gone) and its first three forcing whips: [3] ==>
+/// r3c8≠4, [4] ==> r8c9≠6, [5] ==> r5c6≠6.
+#[test]
+fn or2_forcing_whips_16150() {
+    let p = path(&puzzle("#16150-"));
+    let fw = steps(&p, "OR");
+    let trid = "{n2 n6 n7} in {r1c2 r1c6 r2c3 r2c4 r3c1 r3c5 r7c2 r7c5 r8c1 r8c6 r9c3 r9c4}, guardians {n1r2c4 n4r7c5}";
+    assert_eq!(fw[0], format!("OR2-forcing-whip[3]: {trid} ==> r3c8 ≠ 4"));
+    assert_eq!(fw[1], format!("OR2-forcing-whip[4]: {trid} ==> r8c9 ≠ 6"));
+    assert!(
+        fw[2].starts_with(&format!("OR2-forcing-whip[5]: {trid} ==> "))
+            && fw[2].contains("r5c6 ≠ 6"),
+        "{fw:?}"
+    );
+}
+
+/// `forcing_whips(G, N)` takes a set of candidates and an integer; other
+/// arguments are errors that say so.
+#[test]
+fn forcing_whips_arguments() {
+    let rule = |cond: &str| {
+        format!(
+            "rule t {{\n    complexity 1\n    let C: cell\n    let E = {cond}\n    where |E| > 0\n    eliminate E\n}}\n"
+        )
+    };
+    let es = errors(&rule("forcing_whips(cands(C), C)"));
+    assert_eq!(es.len(), 1, "{es:?}");
+    assert!(
+        es[0].2.contains(
+            "`forcing_whips(G, N)` takes the longest length N as an integer, found a cell"
+        ),
+        "{es:?}"
+    );
+    let es = errors(&rule("forcing_whips(cands(C))"));
+    assert!(
+        es.iter()
+            .any(|e| e.2 == "`forcing_whips` takes 2 argument(s), found 1"),
+        "{es:?}"
+    );
+}
+
+/// The longest whip-family step (whips, z-chains, t-whips, bivalue
+/// chains) of a path, and its hardest forcing whip as (length, k).
+fn hardest(path: &str) -> (usize, Option<(usize, usize)>) {
+    let num = |s: &str| s.parse::<usize>().unwrap();
+    let mut w = 0;
+    let mut fw = None;
+    for l in path.lines() {
+        let name = l.split(':').next().unwrap_or_default();
+        let Some((fam, rest)) = name.split_once('[') else {
+            continue;
+        };
+        let n = num(rest.trim_end_matches(']'));
+        if ["whip", "z-chain", "t-whip", "biv-chain"].contains(&fam) {
+            w = w.max(n);
+        } else if let Some(k) = fam
+            .strip_prefix("OR")
+            .and_then(|f| f.strip_suffix("-forcing-whip"))
+        {
+            fw = fw.max(Some((n, num(k))));
+        }
+    }
+    (w, fw)
+}
+
+/// The puzzles whose `w-trid` rating agrees with the name CSP-Rules gave
+/// its file, whips and forcing whips alike (docs/advanced.md, "Tridagons",
+/// has the whole table and the differences).
+#[test]
+fn ratings_that_agree_with_csp_rules() {
+    for (name, w, fw) in [
+        ("#16150-W6+9xOR2FW5", 6, Some((5, 2))),
+        ("#1914-W6+OR3FW2", 6, Some((2, 3))),
+        ("#274-W3+OR2FW3", 3, Some((3, 2))),
+        ("#45728-W5+11xOR2FW5", 5, Some((5, 2))),
+        ("#6514-W8+OR2FW4", 8, Some((4, 2))),
+        ("#6050(6277)-Trid+W6", 6, None),
+    ] {
+        let p = path(&puzzle(name));
+        assert_eq!(hardest(&p), (w, fw), "{name}");
+    }
+}
