@@ -748,7 +748,11 @@ fn als_generators_report_their_mistakes() {
         ),
         (
             "let A: als size 4 to 2",
-            (5, 24, "`size 4 to 2`: the greatest size is less than the least"),
+            (
+                5,
+                24,
+                "`size 4 to 2`: the greatest size is less than the least",
+            ),
         ),
         (
             "let A: als size N",
@@ -778,10 +782,7 @@ fn als_generators_report_their_mistakes() {
                 "`holding` names digits an almost locked set holds: expected a digit or a set of digits, found house",
             ),
         ),
-        (
-            "let A: als\n  let A: als",
-            (6, 7, "`A` is already defined"),
-        ),
+        ("let A: als\n  let A: als", (6, 7, "`A` is already defined")),
     ];
     for (clause, want) in cases {
         let got = errors(&rule(clause));

@@ -230,7 +230,11 @@ mod tests {
         let ones = list.sized(1, 1);
         assert_eq!(ones.len(), 2);
         assert_eq!((ones[0].cells, ones[1].cells), (0b01, 0b10));
-        let pairs: Vec<_> = list.sized(2, 2).iter().filter(|s| s.cells == 0b11).collect();
+        let pairs: Vec<_> = list
+            .sized(2, 2)
+            .iter()
+            .filter(|s| s.cells == 0b11)
+            .collect();
         assert_eq!(pairs.len(), 1);
         assert_eq!(pairs[0].digits, 0b111);
     }

@@ -60,11 +60,11 @@ pub mod walk;
 mod typed_tests;
 
 pub use eval::{Env, geo};
+pub use ir::MAX_ALS;
 pub use ir::{
     Als, Checked, Cluster, CmpOp, Elem, Geo, Instr, IntOp, Op, Order, Quant, QuantOp, SetOp, Shape,
     ShowPart, SumFn, Ty, Val, Walk,
 };
-pub use ir::MAX_ALS;
 pub use plan::Plan;
 pub use prefix::{MAX_RECORDED, Prefix};
 pub use run::Scratch;
