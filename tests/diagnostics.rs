@@ -713,7 +713,7 @@ fn cluster_generators_report_their_mistakes() {
 fn als_generators_report_their_mistakes() {
     let rule = |clause: &str| {
         format!(
-            "rule t {{\n  complexity 1\n  let H: house\n  let D: digit\n  {clause}\n  eliminate cands(A) & cands(D)\n}}\n"
+            "rule t {{\n  complexity 1\n  let H: house\n  let D: digit\n  {clause}\n  eliminate cands(A) & cands(D) - cands(H)\n}}\n"
         )
     };
     for ok in [
