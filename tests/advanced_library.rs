@@ -204,19 +204,119 @@ fn xy_chain() {
     );
 }
 
-/// ALS-XZ: two ALSs of two cells (restricted common 3, eliminating 4), then
-/// one of two cells and one of three (in `advanced`, colouring and the
-/// grouped chains and loops take this puzzle first).
+/// ALS-XZ: a bivalue cell (an ALS of one cell) and an ALS of five cells
+/// in row 8, restricted common 7 (r7c9's 7 sees r8c8's and r8c9's),
+/// eliminating 8 (in `advanced`, colouring and the grouped chains and loops take
+/// this puzzle first).
 #[test]
 fn als_xz() {
     let p = "1...5...9..67...2..8.1......1.....7.5..6..29.9.7..1......9..64.6.2......8..5.7...";
     assert_eq!(
         steps_before_colouring(p, "als-xz"),
         [
-            "als-xz-2-2: {r1c4 r2c5}{n3 n4 n8} {r5c6 r6c5}{n3 n4 n8} x=n3 z=n4 ==> r4c4 ≠ 4",
-            "als-xz-2-3: {r7c2 r7c9}{n5 n7 n8} {r2c2 r2c5 r2c6}{n3 n5 n8 n9} x=n5 z=n8 ==> r2c9 ≠ 8",
+            "als-xz: {r7c9}{n7 n8} {r8c4 r8c5 r8c6 r8c8 r8c9}{n1 n3 n4 n5 n7 n8} x=n7 z=n8 ==> r8c7 ≠ 8"
         ]
     );
+}
+
+/// Puzzle 2 of cbg-000 (`basic` leaves it stuck).
+const CBG2: &str =
+    "..34......5...912.7...2.....1.5.7..86...9...7.......34..2.............9.9...61.75";
+
+/// Doubly linked ALS-XZ: restricted commons 1 and 6; A's 5 and 8 (non
+/// restricted) lose r1c1's and r1c2's 8, B's 8 and 3, 7 r6c4's 8, and
+/// 6 of both r3c6's.
+#[test]
+fn als_xz_doubly_linked() {
+    let steps = steps_in(
+        "basic+rules/advanced/als-xz.rules",
+        CBG2,
+        "als-xz-doubly-linked",
+    );
+    assert_eq!(
+        steps[..2],
+        [
+            "als-xz-doubly-linked: {r1c5 r1c6 r1c8}{n1 n5 n6 n8} {r2c4 r3c4 r5c4 r8c4}{n1 n3 n6 n7 n8} x=n1 y=n6 ==> r6c4 ≠ 8, r3c6 ≠ 6, r1c2 ≠ 8, r1c1 ≠ 8",
+            "als-xz-doubly-linked: {r4c3 r5c3 r9c3}{n4 n5 n8 n9} {r4c7 r5c7}{n2 n5 n9} x=n5 y=n9 ==> r8c3 ≠ 8, r8c3 ≠ 4, r6c7 ≠ 2, r6c3 ≠ 8, r3c3 ≠ 8, r2c3 ≠ 8, r2c3 ≠ 4",
+        ]
+    );
+}
+
+/// Puzzle 3 of cbg-000, after the basic rules.
+const CBG3: &str =
+    ".23..6.8......91...8.1..4..2.......7...8.....678.1......7.3.2...3...4.7....5.1.6.";
+
+/// ALS-XY-Wing: C the bivalue r4c3 {1 4}; A (3 cells, x = 4) and B (2
+/// cells, y = 1) share 9.
+#[test]
+fn als_xy_wing() {
+    assert_eq!(
+        steps_in(
+            "basic+rules/advanced/als-xy-wing.rules",
+            CBG3,
+            "als-xy-wing"
+        ),
+        [
+            "als-xy-wing: {r4c4 r4c5 r6c4}{n3 n4 n6 n9} {r8c3 r8c5}{n1 n6 n9} C={r4c3}{n1 n4} x=n4 y=n1 z=n9 ==> r5c5 ≠ 9",
+            "als-xy-wing: {r6c7}{n3 n5} {r7c2 r7c4 r7c8 r7c9}{n1 n4 n5 n6 n9} C={r6c4}{n3 n9} x=n3 y=n9 z=n5 ==> r8c7 ≠ 5, r6c9 ≠ 5",
+        ]
+    );
+}
+
+/// Death Blossom with stems of two cells (the same patterns as the
+/// ALS-XY-Wings above, C a bivalue cell), then of three.
+#[test]
+fn death_blossom() {
+    assert_eq!(
+        steps_in(
+            "basic+rules/advanced/death-blossom.rules",
+            CBG3,
+            "death-blossom"
+        ),
+        [
+            "death-blossom-2: stem r4c3{n1 n4} petals {r8c3 r8c5}{n1 n6 n9} {r4c4 r4c5 r6c4}{n3 n4 n6 n9} z=n9 ==> r5c5 ≠ 9",
+            "death-blossom-2: stem r6c4{n3 n9} petals {r6c7}{n3 n5} {r7c2 r7c4 r7c8 r7c9}{n1 n4 n5 n6 n9} z=n5 ==> r8c7 ≠ 5, r6c9 ≠ 5",
+        ]
+    );
+    let three: Vec<String> = steps_in(
+        "basic+rules/advanced/death-blossom.rules",
+        CBG2,
+        "death-blossom-3",
+    );
+    assert_eq!(
+        three[..1],
+        [
+            "death-blossom-3: stem r6c1{n2 n5 n8} petals {r1c1 r1c5 r1c6 r1c8}{n1 n2 n5 n6 n8} {r2c3 r5c3 r9c3}{n4 n5 n6 n8} {r6c4 r6c5}{n1 n6 n8} z=n6 ==> r2c4 ≠ 6"
+        ]
+    );
+}
+
+/// The ALS generator on a built state: r1c1 {1 2} and r1c2 {1 3} (every
+/// other cell with all nine digits) are two ALSs of one cell and one of
+/// two, found in row 1 and not again in block 1; decided cells never
+/// belong.
+#[test]
+fn als_generator_binds_each_set_once() {
+    let rules = compile_source(
+        "t.rules",
+        "rule t {\n  complexity 1\n  let A: als size 1 to 2\n  eliminate cands(A)\n  show \"${A}${digits(A)}\"\n}\n",
+    )
+    .unwrap();
+    let mut s = State::empty_grid();
+    restrict(&mut s, &[(1, 1)], |d| d <= 2);
+    restrict(&mut s, &[(1, 2)], |d| d == 1 || d == 3);
+    let shown = matches_shown(&*rules[0].searcher, &s);
+    assert_eq!(
+        shown
+            .iter()
+            .map(|l| l.split(" ==>").next().unwrap())
+            .collect::<Vec<_>>(),
+        ["{r1c1}{n1 n2}", "{r1c2}{n1 n3}", "{r1c1 r1c2}{n1 n2 n3}"]
+    );
+    // r1c1 decided as 1: r1c2 keeps 3 alone, no ALS is left of 1 or 2
+    // cells.
+    s.assert(cand(cell(0, 0), 0));
+    assert!(matches_shown(&*rules[0].searcher, &s).is_empty());
 }
 
 /// A Franken swordfish on 4: base rows 4, 8 and block 3, cover columns 6,
@@ -496,11 +596,11 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("grouped-aic[10]", 0),
     ("grouped-aic[11]", 0),
     ("grouped-aic[12]", 0),
-    ("als-xz-1-2", 0),
-    ("als-xz-2-2", 4),
-    ("als-xz-1-3", 1),
-    ("als-xz-2-3", 8),
-    ("als-xz-3-3", 5),
+    ("als-xz-doubly-linked", 35),
+    ("als-xz", 755),
+    ("als-xy-wing", 420),
+    ("death-blossom-2", 0),
+    ("death-blossom-3", 5),
     ("franken-fish-2", 0),
     ("franken-fish-3", 0),
     ("mutant-fish-2", 0),

@@ -707,6 +707,94 @@ fn cluster_generators_report_their_mistakes() {
     }
 }
 
+/// An ALS generator with mistakes: each is reported where it is, with
+/// what was expected.
+#[test]
+fn als_generators_report_their_mistakes() {
+    let rule = |clause: &str| {
+        format!(
+            "rule t {{\n  complexity 1\n  let H: house\n  let D: digit\n  {clause}\n  eliminate cands(A) & cands(D) - cands(H)\n}}\n"
+        )
+    };
+    for ok in [
+        "let A: als",
+        "let A: als size 2",
+        "let A: als size 1 to 4 in H",
+        "let A: als in cells(H) - cells(cands(D)) holding D",
+        "let A: als size 1 to 8 holding digits(H)\n  where |A| == 3",
+    ] {
+        assert!(
+            errors(&rule(ok)).is_empty(),
+            "{ok}: {}",
+            Diagnostics(errors(&rule(ok)))
+        );
+    }
+    let cases = [
+        (
+            "let A: als size 0",
+            (
+                5,
+                19,
+                "an almost locked set has 1 to 8 cells (N cells of a house holding N + 1 digits), found 0",
+            ),
+        ),
+        (
+            "let A: als size 2 to 9",
+            (
+                5,
+                24,
+                "an almost locked set has 1 to 8 cells (N cells of a house holding N + 1 digits), found 9",
+            ),
+        ),
+        (
+            "let A: als size 4 to 2",
+            (
+                5,
+                24,
+                "`size 4 to 2`: the greatest size is less than the least",
+            ),
+        ),
+        (
+            "let A: als size N",
+            (5, 19, "`N` is not an integer family parameter"),
+        ),
+        (
+            "let A: als in 3",
+            (
+                5,
+                17,
+                "an almost locked set is taken among cells: expected a set of cells (or a house), found integer",
+            ),
+        ),
+        (
+            "let A: als in house",
+            (
+                5,
+                17,
+                "an almost locked set is taken among cells: expected a set of cells (or a house), found type name `house`",
+            ),
+        ),
+        (
+            "let A: als holding H",
+            (
+                5,
+                22,
+                "`holding` names digits an almost locked set holds: expected a digit or a set of digits, found house",
+            ),
+        ),
+        ("let A: als\n  let A: als", (6, 7, "`A` is already defined")),
+    ];
+    for (clause, want) in cases {
+        let got = errors(&rule(clause));
+        assert_eq!(
+            places(&got).first().copied(),
+            Some(want),
+            "{clause}: {}",
+            Diagnostics(got.clone())
+        );
+    }
+}
+
 /// A loop generator with mistakes: each is reported where it is, with
 /// what was expected.
 #[test]

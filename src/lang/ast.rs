@@ -219,6 +219,18 @@ pub enum ClauseKind {
         colour: Ident,
         domain: Option<Expr>,
     },
+    /// `let A: als [size N [to M]] [in P]`: a generator of almost
+    /// locked sets (N cells of one house holding N + 1 digits), A each
+    /// ALS's cells.
+    Als {
+        name: Ident,
+        /// The least number of cells and the greatest (`size N to M`; the
+        /// greatest is the least with `size N`).
+        size: Option<(Size, Option<Size>)>,
+        domain: Option<Expr>,
+        /// `holding D`: digits every ALS bound holds.
+        holding: Option<Expr>,
+    },
     /// `let X = expr`
     Def {
         name: Ident,

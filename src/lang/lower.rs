@@ -122,6 +122,7 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
             Instr::Gen { domain, order, .. } => domain.iter().chain(order).collect(),
             Instr::Walk(w) => w.ops().collect(),
             Instr::Cluster(c) => vec![&c.domain],
+            Instr::Als(a) => a.domain.iter().chain(&a.holding).collect(),
             Instr::Def { op, .. } | Instr::Filter(op) => vec![op],
         };
         for op in evaluated {
@@ -185,6 +186,18 @@ pub fn search_space(plan: &Plan) -> SearchSpace {
                 let bindings = N_CANDS as f64;
                 gens.push(GenSpace {
                     domain: N_CANDS,
+                    size: None,
+                    bindings,
+                });
+            }
+            // An ALS is a subset of a house's cells: at most C(9, N)
+            // per house and size (an empty grid has none but those of
+            // eight cells; the estimate is of the sets looked at).
+            Instr::Als(a) => {
+                let per_house: f64 = (a.min..=a.max).map(|n| binomial(9, n)).sum();
+                let bindings = 27.0 * per_house;
+                gens.push(GenSpace {
+                    domain: bindings as usize,
                     size: None,
                     bindings,
                 });
@@ -297,6 +310,7 @@ pub fn huge_search_warning(
             ClauseKind::Gen { name, .. } => Some(name),
             ClauseKind::Walk(w) => Some(&w.cells),
             ClauseKind::Cluster { cands, .. } => Some(cands),
+            ClauseKind::Als { name, .. } => Some(name),
             _ => None,
         })
         .collect();
@@ -342,6 +356,9 @@ fn huge_evaluation_warning(
                 .chain(w.when.as_ref())
                 .collect(),
             ClauseKind::Cluster { domain, .. } => domain.iter().collect(),
+            ClauseKind::Als {
+                domain, holding, ..
+            } => domain.iter().chain(holding).collect(),
             ClauseKind::Def { expr, .. } | ClauseKind::Where(expr) => vec![expr],
             _ => vec![],
         })

@@ -176,7 +176,12 @@ fn word(r: &Rule) -> Option<&'static str> {
         Rule::level => "`level`",
         Rule::rating => "`rating`",
         Rule::unrated => "`unrated`",
-        Rule::let_gen | Rule::let_def | Rule::let_walk | Rule::let_cluster => "`let`",
+        Rule::let_gen | Rule::let_def | Rule::let_walk | Rule::let_cluster | Rule::let_als => {
+            "`let`"
+        }
+        Rule::als_kw => "`als`",
+        Rule::als_size => "`size`",
+        Rule::als_holding => "`holding`",
         Rule::walk_len => "`length`",
         Rule::walk_once => "`once`",
         Rule::walk_next => "`next`",
@@ -911,6 +916,38 @@ fn clause(p: Pair<Rule>) -> Clause {
                 cands,
                 colour,
                 domain,
+            }
+        }
+        Rule::let_als => {
+            let name = ident(it.next().unwrap());
+            let mut size = None;
+            let mut domain = None;
+            let mut holding = None;
+            for q in it {
+                match q.as_rule() {
+                    Rule::als_kw => {}
+                    Rule::als_size => {
+                        let bound = |s: Pair<Rule>| {
+                            if s.as_rule() == Rule::int {
+                                Size::Lit(s.as_str().parse().unwrap_or(i64::MAX), span(&s))
+                            } else {
+                                Size::Param(ident(s))
+                            }
+                        };
+                        let mut b = q.into_inner();
+                        let least = bound(b.next().unwrap());
+                        size = Some((least, b.next().map(bound)));
+                    }
+                    Rule::expr => domain = Some(expr(q)),
+                    Rule::als_holding => holding = Some(expr(q.into_inner().next().unwrap())),
+                    r => unreachable!("grammar: unexpected part of an ALS generator {r:?}"),
+                }
+            }
+            ClauseKind::Als {
+                name,
+                size,
+                domain,
+                holding,
             }
         }
         Rule::let_walk => {

@@ -191,6 +191,15 @@ impl Checker<'_> {
                     let instr = self.cluster(cands, colour, domain.as_ref());
                     gens.push(instr);
                 }
+                ClauseKind::Als {
+                    name,
+                    size,
+                    domain,
+                    holding,
+                } => {
+                    let instr = self.als(name, size.as_ref(), domain.as_ref(), holding.as_ref());
+                    gens.push(instr);
+                }
                 ClauseKind::Def { name: n, expr } => {
                     self.cur_depth = 0;
                     let (op, ty) = self.expr(expr);
@@ -497,6 +506,116 @@ impl Checker<'_> {
                     None
                 }
             },
+        }
+    }
+
+    /// An ALS generator (`let A: als [size N [to M]] [in P]`): A, a set
+    /// of cells bound by it; P, a set of cells (or of elements, read as
+    /// their cells); the size 1 to [`MAX_ALS`] cells.
+    fn als(
+        &mut self,
+        name: &Ident,
+        size: Option<&(Size, Option<Size>)>,
+        domain: Option<&Expr>,
+        holding: Option<&Expr>,
+    ) -> Instr {
+        self.cur_depth = 0;
+        let domain = domain.map(|d| {
+            let t = self.expr(d);
+            match t.1 {
+                Ty::Set(_) | Ty::One(_) | Ty::Error => {
+                    self.coerce_domain(t, Elem::Cell, None, d.span)
+                }
+                ty => {
+                    self.err(
+                        d.span,
+                        format!(
+                            "an almost locked set is taken among cells: expected a set of cells (or a house), found {}",
+                            ty.name()
+                        ),
+                    );
+                    Op::Int(0)
+                }
+            }
+        });
+        let holding = holding.map(|d| {
+            let t = self.expr(d);
+            match t.1 {
+                Ty::Set(Elem::Digit) | Ty::One(Elem::Digit) | Ty::Error => t.0,
+                ty => {
+                    self.err(
+                        d.span,
+                        format!(
+                            "`holding` names digits an almost locked set holds: expected a digit or a set of digits, found {}",
+                            ty.name()
+                        ),
+                    );
+                    Op::Int(0)
+                }
+            }
+        });
+        let (mut min, mut max) = (1, MAX_ALS);
+        if let Some((least, most)) = size {
+            let lo = self.als_size(least);
+            let hi = match most {
+                Some(m) => self.als_size(m),
+                None => lo,
+            };
+            if let (Some(n), Some(x), Some(m)) = (lo, hi, most)
+                && x < n
+            {
+                let sp = match m {
+                    Size::Lit(_, sp) => *sp,
+                    Size::Param(p) => p.span,
+                };
+                self.err(
+                    sp,
+                    format!("`size {n} to {x}`: the greatest size is less than the least"),
+                );
+            }
+            min = lo.unwrap_or(1);
+            max = hi.unwrap_or(MAX_ALS).max(min);
+        }
+        let depth = self.gens + 1;
+        let slot = self.bind(name, Ty::Set(Elem::Cell), depth);
+        if min == max {
+            self.set_sizes.insert(slot, min);
+        }
+        self.gens += 1;
+        Instr::Als(Box::new(Als {
+            slot,
+            min,
+            max,
+            domain,
+            holding,
+        }))
+    }
+
+    /// The number of cells of an ALS: 1 to [`MAX_ALS`].
+    fn als_size(&mut self, size: &Size) -> Option<usize> {
+        let (n, sp) = match size {
+            Size::Lit(n, sp) => (*n, *sp),
+            Size::Param(p) => match self.params.get(&p.name) {
+                Some(Atom::Int(n)) => (*n, p.span),
+                _ => {
+                    self.err(
+                        p.span,
+                        format!("`{}` is not an integer family parameter", p.name),
+                    );
+                    return None;
+                }
+            },
+        };
+        if !(1..=MAX_ALS as i64).contains(&n) {
+            self.err(
+                sp,
+                format!(
+                    "an almost locked set has 1 to {MAX_ALS} cells (N cells of a house holding N + 1 digits), found {n}"
+                ),
+            );
+            None
+        } else {
+            Some(n as usize)
         }
     }
 

@@ -76,6 +76,7 @@ pub fn hoist_all(mut c: Checked) -> Checked {
                 k.cands = map[k.cands];
                 k.colour = map[k.colour];
             }
+            Instr::Als(a) => a.slot = map[a.slot],
             Instr::Filter(_) => {}
         }
     }
@@ -128,13 +129,14 @@ fn exprs(c: &mut Checked) -> Vec<&mut Op> {
             }
             Instr::Walk(w) => out.extend(w.ops_mut()),
             Instr::Cluster(k) => out.push(&mut k.domain),
+            Instr::Als(a) => out.extend(a.domain.as_mut().into_iter().chain(a.holding.as_mut())),
             Instr::Def { .. } | Instr::Filter(_) => {}
         }
     }
     for (_, i) in &mut c.placed {
         match i {
             Instr::Def { op, .. } | Instr::Filter(op) => out.push(op),
-            Instr::Gen { .. } | Instr::Walk(_) | Instr::Cluster(_) => {}
+            Instr::Gen { .. } | Instr::Walk(_) | Instr::Cluster(_) | Instr::Als(_) => {}
         }
     }
     out.push(&mut c.target);

@@ -598,12 +598,18 @@ pub enum Instr {
     /// A generator of colour clusters (`let K, A: cluster in P`; see
     /// [`Cluster`]): binds its two slots to each cluster and colour.
     Cluster(Box<Cluster>),
+    /// A generator of almost locked sets (`let A: als size N to M in P`;
+    /// see [`Als`]): binds its slot to each ALS's cells.
+    Als(Box<Als>),
 }
 
 impl Instr {
     /// Does it enumerate values (a generator: the search branches there)?
     pub fn is_gen(&self) -> bool {
-        matches!(self, Instr::Gen { .. } | Instr::Walk(_) | Instr::Cluster(_))
+        matches!(
+            self,
+            Instr::Gen { .. } | Instr::Walk(_) | Instr::Cluster(_) | Instr::Als(_)
+        )
     }
 
     /// Every slot the instruction writes (a walk writes several), pushed
@@ -615,6 +621,7 @@ impl Instr {
             Instr::Filter(_) => {}
             Instr::Walk(w) => out.extend(w.slots()),
             Instr::Cluster(c) => out.extend([c.cands, c.colour]),
+            Instr::Als(a) => out.push(a.slot),
         }
     }
 
@@ -635,6 +642,7 @@ impl Instr {
             Instr::Def { op, .. } | Instr::Filter(op) => vec![op],
             Instr::Walk(w) => w.ops().collect(),
             Instr::Cluster(c) => vec![&c.domain],
+            Instr::Als(a) => a.domain.iter().chain(&a.holding).collect(),
         };
         for op in ops {
             quantified_slots(op, &mut out);
@@ -762,6 +770,31 @@ pub struct Cluster {
     pub colour: usize,
     /// The candidates clusters are made of (`grid` when not written).
     pub domain: Op,
+}
+
+/// The greatest number of cells of an almost locked set: nine cells of a
+/// house hold at most nine digits, so N cells with N + 1 digits are 8 at
+/// most.
+pub const MAX_ALS: usize = 8;
+
+/// The almost locked sets of the state (`let A: als size N to M in P`):
+/// N undecided cells of one house whose candidates are N + 1 digits
+/// (a bivalue cell is an ALS of one cell). `slot` is bound to each ALS's
+/// cells of `min` to `max` cells lying in the domain (every undecided
+/// cell when there is none), each set of cells once (one in a row or
+/// column and a block is not found twice), in increasing size, then in
+/// the order of the first house holding it (rows, columns, blocks), then
+/// of its cells ([`super::als`]). With `holding D`, only the ALSs whose
+/// digits include every digit of D.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Als {
+    pub slot: usize,
+    pub min: usize,
+    pub max: usize,
+    /// The cells an ALS is taken among (a set of cells).
+    pub domain: Option<Op>,
+    /// Digits every ALS bound holds (`holding D`: a set of digits).
+    pub holding: Option<Op>,
 }
 
 /// A piece of a show template, over checked expressions ([`Op`]) or, in

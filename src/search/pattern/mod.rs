@@ -24,7 +24,8 @@
 //! - the matcher: [`sets`] (sets read off a state), [`eval`] (evaluation
 //!   of typed expressions), [`run`] (the depth-first search, and the
 //!   [`Scratch`] a search context carries for it), [`cluster`] (the
-//!   colour clusters of the cluster generator), [`walk`] (the walk
+//!   colour clusters of the cluster generator), [`als`] (the almost
+//!   locked sets of the ALS generator), [`walk`] (the walk
 //!   generator's depth-first search of loops), [`count`] (count
 //!   plans run off a board's counts, and count heads read from the
 //!   cells' digit masks), [`show`] (a match's text)
@@ -37,6 +38,7 @@
 //! never mutates it. Conclusions are returned to the engine, which applies
 //! them.
 
+pub mod als;
 pub mod cluster;
 pub mod count;
 pub mod eval;
@@ -58,8 +60,9 @@ pub mod walk;
 mod typed_tests;
 
 pub use eval::{Env, geo};
+pub use ir::MAX_ALS;
 pub use ir::{
-    Checked, Cluster, CmpOp, Elem, Geo, Instr, IntOp, Op, Order, Quant, QuantOp, SetOp, Shape,
+    Als, Checked, Cluster, CmpOp, Elem, Geo, Instr, IntOp, Op, Order, Quant, QuantOp, SetOp, Shape,
     ShowPart, SumFn, Ty, Val, Walk,
 };
 pub use plan::Plan;

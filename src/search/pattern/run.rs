@@ -33,6 +33,8 @@ pub struct Scratch {
     frames: Vec<FrameBufs>,
     digit_cells: DigitCells,
     records: Records,
+    /// The almost locked sets of the last state an ALS generator ran on.
+    pub(super) als: super::als::AlsCache,
 }
 
 /// A frame's vectors: bound values, default domains.
@@ -163,6 +165,7 @@ impl Plan {
                 }
                 Instr::Walk(w) => return self.run_walk(k, w, fr),
                 Instr::Cluster(c) => return self.run_cluster(k, c, fr),
+                Instr::Als(a) => return self.run_als(k, a, fr),
                 Instr::Gen {
                     slot,
                     elem,

@@ -353,6 +353,8 @@ pub struct Typed {
     pub walks: Vec<Option<TWalk>>,
     /// By instruction: a cluster generator's domain, typed.
     pub clusters: Vec<Option<TOp>>,
+    /// By instruction: an ALS generator's `holding` digits, typed.
+    pub holdings: Vec<Option<TOp>>,
 }
 
 /// The typed expressions of a walk ([`super::ir::Walk`]), as
@@ -386,6 +388,7 @@ impl Typed {
             .enumerate()
             .map(|(k, instr)| match instr {
                 Instr::Gen { domain, .. } => domain.as_ref().map(|d| t.op(d)),
+                Instr::Als(a) => a.domain.as_ref().map(|d| t.op(d)),
                 Instr::Walk(_) | Instr::Cluster(_) => None,
                 Instr::Def { op, .. } => Some(t.op(op)),
                 Instr::Filter(op) => match folded.rest.get(k) {
@@ -426,7 +429,14 @@ impl Typed {
                 _ => None,
             })
             .collect();
+        let holdings = (instrs.iter())
+            .map(|i| match i {
+                Instr::Als(a) => a.holding.as_ref().map(|h| t.op(h)),
+                _ => None,
+            })
+            .collect();
         Typed {
+            holdings,
             dead,
             walks,
             clusters,

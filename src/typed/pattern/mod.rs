@@ -160,6 +160,11 @@ impl PatternRule {
                             .into(),
                     ));
                 }
+                Instr::Als(_) => {
+                    return Err(Unfit::Unsupported(
+                        "an ALS generator (`let A: als …`) runs on classic Sudoku only".into(),
+                    ));
+                }
                 Instr::Cluster(c) => Step::Cluster {
                     cands: c.cands,
                     colour: c.colour,
