@@ -320,13 +320,24 @@ fn als_generator_binds_each_set_once() {
 }
 
 /// A Franken swordfish on 4: base rows 4, 8 and block 3, cover columns 6,
-/// 7 and 9 (in `advanced`, the grouped chains and loops take this puzzle
-/// first).
+/// 7 and 9 (in `advanced`, the grouped chains and loops, and the ALS
+/// rules, take this puzzle first).
 #[test]
 fn franken_fish() {
     let p = "1......894......2....2.156.2.597..3..7........6.3...1...7.6...8...59......28..65.";
+    let mut excluded = alternating_chains();
+    excluded.extend(
+        [
+            "als-xz-doubly-linked",
+            "als-xz",
+            "als-xy-wing",
+            "death-blossom-2",
+            "death-blossom-3",
+        ]
+        .map(String::from),
+    );
     assert_eq!(
-        steps_in_advanced_without(&alternating_chains(), p, "franken"),
+        steps_in_advanced_without(&excluded, p, "franken"),
         [
             "franken-fish-3: n4 {r4 r8 b3} {c6 c7 c9} ==> r9c9 ≠ 4, r7c7 ≠ 4, r7c6 ≠ 4, r6c9 ≠ 4, r6c7 ≠ 4, r6c6 ≠ 4, r5c9 ≠ 4, r5c7 ≠ 4, r5c6 ≠ 4"
         ]
@@ -508,14 +519,14 @@ fn advanced_set_is_sound_on_2000_cbg_puzzles() {
 /// puzzles of cbg-000 (`--stats`), in the set's order.
 const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("skyscraper-in-rows", 258),
-    ("skyscraper-in-columns", 176),
-    ("2-string-kite", 821),
-    ("turbot-fish-rn", 99),
+    ("skyscraper-in-columns", 175),
+    ("2-string-kite", 831),
+    ("turbot-fish-rn", 102),
     ("turbot-fish-cn", 100),
     ("empty-rectangle-column-pair", 129),
-    ("empty-rectangle-row-pair", 128),
-    ("w-wing-rn", 491),
-    ("w-wing-cn", 237),
+    ("empty-rectangle-row-pair", 130),
+    ("w-wing-rn", 500),
+    ("w-wing-cn", 239),
     ("w-wing-bn", 55),
     ("unique-rectangle-type-1", 58),
     ("unique-rectangle-type-2", 14),
@@ -526,20 +537,20 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("unique-rectangle-type-5", 0),
     ("unique-rectangle-type-6-in-rows", 19),
     ("unique-rectangle-type-6-in-columns", 0),
-    ("hidden-rectangle", 234),
+    ("hidden-rectangle", 235),
     ("avoidable-rectangle-type-1", 3),
     ("avoidable-rectangle-type-2", 0),
-    ("bug-plus-1", 15),
-    ("sue-de-coq-row-2-1-1", 18),
+    ("bug-plus-1", 16),
+    ("sue-de-coq-row-2-1-1", 20),
     ("sue-de-coq-column-2-1-1", 32),
-    ("sue-de-coq-row-2-1-2", 8),
+    ("sue-de-coq-row-2-1-2", 9),
     ("sue-de-coq-row-2-2-1", 8),
-    ("sue-de-coq-column-2-1-2", 21),
+    ("sue-de-coq-column-2-1-2", 22),
     ("sue-de-coq-column-2-2-1", 10),
     ("sue-de-coq-row-2-2-2", 3),
     ("sue-de-coq-column-2-2-2", 3),
     ("sue-de-coq-row-3-1-1", 4),
-    ("sue-de-coq-column-3-1-1", 15),
+    ("sue-de-coq-column-3-1-1", 14),
     ("sue-de-coq-row-3-1-2", 4),
     ("sue-de-coq-row-3-2-1", 1),
     ("sue-de-coq-column-3-1-2", 2),
@@ -550,8 +561,8 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("simple-colouring-trap", 16),
     ("multi-colouring-2", 0),
     ("multi-colouring-1", 16),
-    ("3d-medusa-wrap", 121),
-    ("3d-medusa-trap", 408),
+    ("3d-medusa-wrap", 125),
+    ("3d-medusa-trap", 419),
     ("3d-medusa-empty-cell", 26),
     ("grouped-x-chain[2]", 7),
     ("grouped-x-chain[3]", 51),
@@ -567,7 +578,7 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("xy-chain[3]", 0),
     ("xy-chain[4]", 106),
     ("xy-chain[5]", 93),
-    ("xy-chain[6]", 51),
+    ("xy-chain[6]", 53),
     ("xy-chain[7]", 27),
     ("xy-chain[8]", 13),
     ("xy-chain[9]", 6),
@@ -577,8 +588,8 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("continuous-nice-loop[2]", 0),
     ("continuous-nice-loop[3]", 9),
     ("continuous-nice-loop[4]", 54),
-    ("continuous-nice-loop[5]", 46),
-    ("continuous-nice-loop[6]", 11),
+    ("continuous-nice-loop[5]", 49),
+    ("continuous-nice-loop[6]", 12),
     ("continuous-nice-loop[7]", 10),
     ("continuous-nice-loop[8]", 1),
     ("continuous-nice-loop[9]", 3),
@@ -586,21 +597,21 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("continuous-nice-loop[11]", 0),
     ("continuous-nice-loop[12]", 0),
     ("grouped-aic[2]", 0),
-    ("grouped-aic[3]", 567),
-    ("grouped-aic[4]", 473),
-    ("grouped-aic[5]", 140),
+    ("grouped-aic[3]", 576),
+    ("grouped-aic[4]", 489),
+    ("grouped-aic[5]", 147),
     ("grouped-aic[6]", 43),
-    ("grouped-aic[7]", 7),
+    ("grouped-aic[7]", 8),
     ("grouped-aic[8]", 3),
     ("grouped-aic[9]", 1),
     ("grouped-aic[10]", 0),
     ("grouped-aic[11]", 0),
     ("grouped-aic[12]", 0),
-    ("als-xz-doubly-linked", 35),
-    ("als-xz", 755),
-    ("als-xy-wing", 420),
+    ("als-xz-doubly-linked", 4),
+    ("als-xz", 34),
+    ("als-xy-wing", 40),
     ("death-blossom-2", 0),
-    ("death-blossom-3", 5),
+    ("death-blossom-3", 3),
     ("franken-fish-2", 0),
     ("franken-fish-3", 0),
     ("mutant-fish-2", 0),

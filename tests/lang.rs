@@ -53,6 +53,7 @@ fn filters_run_right_after_the_generators_they_need() {
             Instr::Filter(_) => "filter",
             Instr::Walk(_) => "walk",
             Instr::Cluster(_) => "cluster",
+            Instr::Als(_) => "als",
         })
         .collect();
     // `|H| > 3` is written after C's generator but only needs H: it runs before C.

@@ -16,7 +16,8 @@
 //! those of the subset less its lowest cell with that cell's. The list is
 //! in increasing size, then in the order of the house the ALS is found
 //! in, then of the subset's cells in the house (as a bitmask of the
-//! house's positions, increasing). A generator walks the list's range
+//! house's positions, increasing). The generator's step (`run_als`, in
+//! `run`) walks the list's range
 //! of its sizes and binds its slot to each ALS whose cells lie in its
 //! domain and whose digits include its `holding` digits: both are
 //! evaluated once per binding of the generators before it, and the test
@@ -24,14 +25,10 @@
 //!
 //! [`Scratch`]: super::run::Scratch
 
-use super::ir::{Als, MAX_ALS, Val};
-use super::plan::Plan;
-use super::run::Frame;
-use super::typed::TOp;
+use super::ir::MAX_ALS;
 use crate::grid::bits::Bits;
 use crate::grid::geometry::{HOUSE_CELLS, N_HOUSES, cell_col, cell_row};
 use crate::grid::state::{State, cell_masks};
-use std::ops::ControlFlow;
 use std::rc::Rc;
 
 /// One almost locked set: its cells (bit `c` for cell `c`) and digits
@@ -133,9 +130,9 @@ pub fn als_list(state: &State) -> AlsList {
         }
     }
     let mut list = AlsList::default();
-    for n in 1..=MAX_ALS {
+    for (n, sets) in by_size.iter_mut().enumerate().skip(1) {
         list.start[n] = list.sets.len();
-        list.sets.append(&mut by_size[n]);
+        list.sets.append(sets);
     }
     list.start[0] = 0;
     list.start[MAX_ALS + 1] = list.sets.len();
@@ -145,65 +142,8 @@ pub fn als_list(state: &State) -> AlsList {
 /// The cells of a set of cells (bits 0 to 80 of the matcher's set) as one
 /// word.
 #[inline]
-fn cell_word(b: &Bits) -> u128 {
+pub(super) fn cell_word(b: &Bits) -> u128 {
     (b.0[0] as u128 | (b.0[1] as u128) << 64) & ((1 << 81) - 1)
-}
-
-impl Plan {
-    /// Runs ALS generator `k` on the current binding: each ALS of its
-    /// sizes whose cells lie in its domain, then the rest of the plan.
-    pub(super) fn run_als(&self, k: usize, a: &Als, fr: &mut Frame) -> ControlFlow<()> {
-        let domain = match (&a.domain, self.typed.ops.get(k)) {
-            (Some(_), Some(Some(d))) => {
-                let Some(d) = d.defined_in(
-                    fr.state,
-                    &fr.dc,
-                    &mut fr.env,
-                    fr.cx.clock_and_givens(),
-                    TOp::eval_set,
-                ) else {
-                    return if fr.cx.interrupted() {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    };
-                };
-                cell_word(&d)
-            }
-            _ => u128::MAX,
-        };
-        let holding = match self.typed.holdings.get(k) {
-            Some(Some(h)) => {
-                let Some(h) = h.defined_in(
-                    fr.state,
-                    &fr.dc,
-                    &mut fr.env,
-                    fr.cx.clock_and_givens(),
-                    TOp::eval_set,
-                ) else {
-                    return if fr.cx.interrupted() {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    };
-                };
-                (h.0[0] & 0x1FF) as u16
-            }
-            _ => 0,
-        };
-        let list = fr.cx.pattern.als.of(fr.state);
-        for s in list.sized(a.min, a.max) {
-            if s.cells & !domain != 0 || s.digits & holding != holding {
-                continue;
-            }
-            if fr.cx.tick() {
-                return ControlFlow::Break(());
-            }
-            fr.env[a.slot] = Val::Set(s.set);
-            self.run(k + 1, fr)?;
-        }
-        ControlFlow::Continue(())
-    }
 }
 
 #[cfg(test)]

@@ -21,11 +21,12 @@
 //!   [`strategy`] (how a plan's first match is found: a compiled shape
 //!   such as a [`CountPlan`], or its instructions) and [`plan`] (the
 //!   compiled [`Plan`]);
-//! - the matcher: [`sets`] (sets read off a state), [`eval`] (evaluation
-//!   of typed expressions), [`run`] (the depth-first search, and the
-//!   [`Scratch`] a search context carries for it), [`cluster`] (the
-//!   colour clusters of the cluster generator), [`als`] (the almost
-//!   locked sets of the ALS generator), [`walk`] (the walk
+//! - the matcher: [`sets`] (sets read off a state), [`als`] (the almost
+//!   locked sets of a state, listed once per state for the ALS
+//!   generator), [`eval`] (evaluation of typed expressions), [`run`] (the
+//!   depth-first search, the ALS generator's step, and the [`Scratch`] a
+//!   search context carries for it), [`cluster`] (the colour clusters of
+//!   the cluster generator), [`walk`] (the walk
 //!   generator's depth-first search of loops), [`count`] (count
 //!   plans run off a board's counts, and count heads read from the
 //!   cells' digit masks), [`show`] (a match's text)

@@ -9,7 +9,7 @@
 //! applies them.
 
 use super::eval::{Env, cond};
-use super::ir::{CmpOp, Elem, Instr, Op, ShowPart, Val};
+use super::ir::{Als, CmpOp, Elem, Instr, Op, ShowPart, Val};
 use super::plan::Plan;
 use super::prefix::{MAX_RECORDED, Recorded, Records};
 use super::sets::{DigitCells, live_domain_in};
@@ -511,6 +511,63 @@ fn all_elements(e: Elem) -> Bits {
             let lo = s as usize * 81;
             Bits::first(lo + 81).minus(&Bits::first(lo))
         }
+    }
+}
+
+impl Plan {
+    /// Runs ALS generator `k` on the current binding: each ALS of its
+    /// sizes whose cells lie in its domain, then the rest of the plan.
+    pub(super) fn run_als(&self, k: usize, a: &Als, fr: &mut Frame) -> ControlFlow<()> {
+        let domain = match (&a.domain, self.typed.ops.get(k)) {
+            (Some(_), Some(Some(d))) => {
+                let Some(d) = d.defined_in(
+                    fr.state,
+                    &fr.dc,
+                    &mut fr.env,
+                    fr.cx.clock_and_givens(),
+                    TOp::eval_set,
+                ) else {
+                    return if fr.cx.interrupted() {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    };
+                };
+                super::als::cell_word(&d)
+            }
+            _ => u128::MAX,
+        };
+        let holding = match self.typed.holdings.get(k) {
+            Some(Some(h)) => {
+                let Some(h) = h.defined_in(
+                    fr.state,
+                    &fr.dc,
+                    &mut fr.env,
+                    fr.cx.clock_and_givens(),
+                    TOp::eval_set,
+                ) else {
+                    return if fr.cx.interrupted() {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    };
+                };
+                (h.0[0] & 0x1FF) as u16
+            }
+            _ => 0,
+        };
+        let list = fr.cx.pattern.als.of(fr.state);
+        for s in list.sized(a.min, a.max) {
+            if s.cells & !domain != 0 || s.digits & holding != holding {
+                continue;
+            }
+            if fr.cx.tick() {
+                return ControlFlow::Break(());
+            }
+            fr.env[a.slot] = Val::Set(s.set);
+            self.run(k + 1, fr)?;
+        }
+        ControlFlow::Continue(())
     }
 }
 
