@@ -518,42 +518,36 @@ impl Plan {
     /// Runs ALS generator `k` on the current binding: each ALS of its
     /// sizes whose cells lie in its domain, then the rest of the plan.
     pub(super) fn run_als(&self, k: usize, a: &Als, fr: &mut Frame) -> ControlFlow<()> {
-        let domain = match (&a.domain, self.typed.ops.get(k)) {
-            (Some(_), Some(Some(d))) => {
-                let Some(d) = d.defined_in(
-                    fr.state,
-                    &fr.dc,
-                    &mut fr.env,
-                    fr.cx.clock_and_givens(),
-                    TOp::eval_set,
-                ) else {
-                    return if fr.cx.interrupted() {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    };
-                };
-                super::als::cell_word(&d)
+        // An undefined domain or `holding` ends this binding: the search
+        // stops when the clock interrupted it, and goes on otherwise.
+        let undefined = |fr: &Frame| {
+            if fr.cx.interrupted() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
+        };
+        let set_of = |op: &TOp, fr: &mut Frame| {
+            op.defined_in(
+                fr.state,
+                &fr.dc,
+                &mut fr.env,
+                fr.cx.clock_and_givens(),
+                TOp::eval_set,
+            )
+        };
+        let domain = match (&a.domain, self.typed.ops.get(k)) {
+            (Some(_), Some(Some(d))) => match set_of(d, fr) {
+                Some(d) => super::als::cell_word(&d),
+                None => return undefined(fr),
+            },
             _ => u128::MAX,
         };
         let holding = match self.typed.holdings.get(k) {
-            Some(Some(h)) => {
-                let Some(h) = h.defined_in(
-                    fr.state,
-                    &fr.dc,
-                    &mut fr.env,
-                    fr.cx.clock_and_givens(),
-                    TOp::eval_set,
-                ) else {
-                    return if fr.cx.interrupted() {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    };
-                };
-                (h.0[0] & 0x1FF) as u16
-            }
+            Some(Some(h)) => match set_of(h, fr) {
+                Some(h) => (h.0[0] & 0x1FF) as u16,
+                None => return undefined(fr),
+            },
             _ => 0,
         };
         let list = fr.cx.pattern.als.of(fr.state);
