@@ -1,6 +1,8 @@
-//! Tridagons and OR_k-forcing-whips from their guardians
+//! Tridagons and the OR_k-chains from their guardians
 //! (`rules/advanced/tridagon.rules`, `rules/tridagon-forcing-whips.rules`,
-//! the set `w-trid`, the pattern function `forcing_whips`), checked against
+//! `rules/tridagon-contrad-whips.rules`, `rules/tridagon-or-whips.rules`,
+//! the sets `w-trid`, `w-trid-orw`, `w-trid-orcw`, the pattern functions
+//! `forcing_whips`, `contrad_whips`, `or_whips`), checked against
 //! CSP-Rules-Examples' Sudoku-a/Tridagons (`tests/data/tridagons/`): the
 //! steps CSP-Rules' paths print, and the ratings of docs/advanced.md's
 //! table where they agree.
@@ -27,7 +29,12 @@ fn puzzle(name: &str) -> String {
 
 /// The `w-trid` path of a puzzle.
 fn path(puzzle: &str) -> String {
-    let set = ruleset::load("w-trid").unwrap();
+    path_with("w-trid", puzzle)
+}
+
+/// The path of a puzzle with a set.
+fn path_with(set: &str, puzzle: &str) -> String {
+    let set = ruleset::load(set).unwrap();
     let p = input::parse_puzzle(puzzle).unwrap();
     let run = engine::run(
         &set,
@@ -141,6 +148,107 @@ fn forcing_whips_arguments() {
             .any(|e| e.2 == "`forcing_whips` takes 2 argument(s), found 1"),
         "{es:?}"
     );
+}
+
+const TRID_42040: &str = "{n1 n5 n8} in {r1c1 r1c5 r2c2 r2c4 r3c3 r3c6 r7c3 r7c6 r8c1 r8c4 r9c2 r9c5}, guardians {n4r3c3 n3r3c6}";
+
+/// #42040 (`W7+OR2W8`), CSP-Rules' second run (config W+OR5FW+OR5W: the
+/// set `w-trid-orw`): its OR2-whips of lengths 5, 6 and 8 eliminate what
+/// CSP-Rules' do (r2c8≠8, 5, 1 and r2c9≠5, 1; r6c5≠1; r3c6≠8, 5), the
+/// whips go up to 7 and the run is rated by the OR2-whip[8], as the
+/// file's name says. (At length 4 an OR2-forcing-whip runs first here.)
+#[test]
+fn or2_whips_42040() {
+    let p = path_with("w-trid-orw", &puzzle("#42040-"));
+    let w = steps(&p, "OR2-whip");
+    assert_eq!(
+        w,
+        [
+            format!(
+                "OR2-whip[5]: {TRID_42040} ==> r2c9 ≠ 5, r2c9 ≠ 1, r2c8 ≠ 8, r2c8 ≠ 5, r2c8 ≠ 1"
+            ),
+            format!("OR2-whip[6]: {TRID_42040} ==> r6c5 ≠ 1"),
+            format!("OR2-whip[8]: {TRID_42040} ==> r3c6 ≠ 8, r3c6 ≠ 5"),
+        ]
+    );
+    assert_eq!(hardest(&p).0, 7);
+    assert_eq!(
+        rating(&p),
+        "rating: ORW[8] (level 8, hardest rule: OR2-whip[8])"
+    );
+}
+
+/// #5 (`W5+OR2W5`): with OR_k-whips the run is rated OR2-whip[5], its
+/// longest whip of length 5, as the file's name says; its OR2-whips
+/// conclude what CSP-Rules' do (r2c7≠1 at length 4; r1c7≠1, r1c8≠1,
+/// r1c9≠1, r3c7≠1 at 5), and a little more (one step concludes all the
+/// whips of one length; CSP-Rules' r7c4≠6 is an OR2-forcing-whip[4]
+/// here, the forcing whips running first).
+#[test]
+fn or2_whips_5() {
+    let p = path_with("w-trid-orw", &puzzle("*#5-"));
+    assert_eq!(hardest(&p).0, 5);
+    assert_eq!(
+        rating(&p),
+        "rating: ORW[5] (level 5, hardest rule: OR2-whip[5])"
+    );
+    let trid = "{n1 n2 n5} in {r1c1 r1c5 r2c2 r2c4 r3c3 r3c6 r4c1 r4c4 r5c3 r5c6 r6c2 r6c5}, guardians {n6r2c4 n9r3c3}";
+    assert_eq!(
+        steps(&p, "OR"),
+        [
+            format!("OR2-forcing-whip[4]: {trid} ==> r7c4 ≠ 6"),
+            format!("OR2-whip[4]: {trid} ==> r9c4 ≠ 6, r2c8 ≠ 6, r2c7 ≠ 1"),
+            format!("OR2-whip[5]: {trid} ==> r3c7 ≠ 1, r2c7 ≠ 7, r1c9 ≠ 1, r1c8 ≠ 1, r1c7 ≠ 1"),
+        ]
+    );
+}
+
+/// #26529 (`BC4+OR3CW4`, config W+OR5CW: the set `w-trid-orcw`): the
+/// OR3-contrad-whip here is of length 3, one shorter than CSP-Rules'
+/// [4]: its guardian n4r3c9 is linked to the target n4r6c9 itself, which
+/// a whip's last variable may be (CSP-Rules' contrad-whips link every
+/// guardian to a right-linking candidate).
+#[test]
+fn or3_contrad_whip_26529() {
+    let p = path_with("w-trid-orcw", &puzzle("#26529-"));
+    let trid = "{n1 n5 n6} in {r1c1 r1c8 r2c2 r2c7 r3c3 r3c9 r7c3 r7c8 r8c1 r8c9 r9c2 r9c7}, guardians {n8r1c8 n2r2c7 n4r3c9}";
+    assert_eq!(
+        steps(&p, "OR"),
+        [format!(
+            "OR3-contrad-whip[3]: {trid} ==> r6c9 ≠ 4, r6c7 ≠ 2, r4c7 ≠ 2, r3c8 ≠ 2, r2c5 ≠ 2"
+        )]
+    );
+    assert_eq!(
+        rating(&p),
+        "rating: ORCW[3] (level 3, hardest rule: OR3-contrad-whip[3])"
+    );
+}
+
+/// `contrad_whips` and `or_whips` check their arguments as
+/// `forcing_whips` does, naming themselves.
+#[test]
+fn contrad_and_or_whips_arguments() {
+    let rule = |cond: &str| {
+        format!(
+            "rule t {{\n    complexity 1\n    let C: cell\n    let E = {cond}\n    where |E| > 0\n    eliminate E\n}}\n"
+        )
+    };
+    for f in ["contrad_whips", "or_whips"] {
+        let es = errors(&rule(&format!("{f}(cands(C), C)")));
+        assert_eq!(es.len(), 1, "{es:?}");
+        assert!(
+            es[0].2.contains(&format!(
+                "`{f}(G, N)` takes the longest length N as an integer, found a cell"
+            )),
+            "{es:?}"
+        );
+        let es = errors(&rule(&format!("{f}(cands(C), 3, 4)")));
+        assert!(
+            es.iter()
+                .any(|e| e.2 == format!("`{f}` takes 2 argument(s), found 3")),
+            "{es:?}"
+        );
+    }
 }
 
 /// The longest whip-family step (whips, z-chains, t-whips, bivalue

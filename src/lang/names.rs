@@ -8,7 +8,7 @@
 
 use crate::grid::geometry::Space;
 use crate::search::chain::{Ending, Linking};
-use crate::search::pattern::{Elem, Geo, Order, Quant, SumFn};
+use crate::search::pattern::{Elem, Geo, OrChain, Order, Quant, SumFn};
 use crate::search::trial::{Increment, Mode, Reads};
 
 /// Words that cannot name a variable.
@@ -61,9 +61,10 @@ pub enum Fun {
     Houses,
     Vars,
     Linked,
-    /// `forcing_whips(G, N)`: what forcing whips of N variables at most
-    /// from the disjunction G eliminate (`search::forcing`).
-    ForcingWhips,
+    /// `forcing_whips(G, N)`, `contrad_whips(G, N)`, `or_whips(G, N)`:
+    /// what chains of that kind of N variables at most from the
+    /// disjunction G eliminate (`search::forcing`).
+    OrWhips(OrChain),
     Peers,
     First,
     Last,
@@ -145,7 +146,17 @@ pub const FUNCTIONS: &[Builtin] = &[
     Builtin {
         name: "forcing_whips",
         arity: 2,
-        fun: Fun::ForcingWhips,
+        fun: Fun::OrWhips(OrChain::Forcing),
+    },
+    Builtin {
+        name: "contrad_whips",
+        arity: 2,
+        fun: Fun::OrWhips(OrChain::Contrad),
+    },
+    Builtin {
+        name: "or_whips",
+        arity: 2,
+        fun: Fun::OrWhips(OrChain::Whip),
     },
     Builtin {
         name: "peers",

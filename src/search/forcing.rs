@@ -1,5 +1,7 @@
-//! Forcing whips from a disjunction (CSP-Rules' `OR_k-forcing-whips`): the
-//! generic machinery behind the pattern function `forcing_whips(G, N)`.
+//! Whips from a disjunction (CSP-Rules' `OR_k-forcing-whips`,
+//! `OR_k-contrad-whips` and `OR_k-whips`): the generic machinery behind
+//! the pattern functions `forcing_whips(G, N)`, `contrad_whips(G, N)` and
+//! `or_whips(G, N)`.
 //!
 //! A pattern rule that proves "one of the candidates of G is true" (the
 //! guardians of an impossible pattern: Berthier's anti-tridagon) hands G to
@@ -19,7 +21,24 @@
 //! once per (last `R`, set of `R`s), which is all an extension reads: the
 //! candidates set aside in a variable are those linked to `g` or to an `R`.
 //! It records, for each candidate, the shortest partial whip that makes it
-//! true. Architecture Invariant: no pattern is named here; the disjunction
+//! true.
+//!
+//! The other two start from the target `Z` instead, as a whip does, and
+//! use the disjunction as one of the whip's variables (its candidates
+//! are the guardians): a partial whip from `Z` (every variable's other
+//! candidates linked to `Z` or to an earlier right-linking candidate) up
+//! to a point where every live guardian is linked to `Z` or to a
+//! right-linking candidate is an *OR_k-contrad-whip* (if `Z` were true,
+//! no guardian could be); one where all live guardians but one, `g`,
+//! are, goes on from `g` as its next right-linking candidate, and an
+//! *OR_k-whip* ends, as a whip, in a variable whose left-linking
+//! candidate is linked to the last right-linking one and whose every
+//! candidate is linked to `Z` or to a right-linking one. Both count the
+//! disjunction as one variable. The search is breadth-first from each
+//! target over partial chains kept once per (last `R`, set of `R`s,
+//! disjunction used or not), at most [`MAX_TARGET_FRONTIER`] a depth.
+//!
+//! Architecture Invariant: no pattern is named here; the disjunction
 //! comes from the rule text.
 
 use crate::grid::bits::Bits;
@@ -36,6 +55,12 @@ const NONE: u8 = u8::MAX;
 /// search that would keep more stops there (deterministically: fewer
 /// eliminations, never a wrong one).
 pub const MAX_FRONTIER: usize = 1 << 18;
+
+/// The most partial chains kept at one depth of one target's search
+/// (contrad-whips and OR-whips: one search per live candidate, so a
+/// smaller bound than [`MAX_FRONTIER`]); beyond it, fewer eliminations,
+/// never a wrong one.
+pub const MAX_TARGET_FRONTIER: usize = 1 << 14;
 
 /// For each candidate, the length of the shortest partial whip from `g`
 /// (of `max` variables at most) whose last right-linking candidate it is
@@ -131,4 +156,121 @@ pub fn forcing_whips(state: &State, or: &Bits, n: i64) -> Bits {
         }
     }
     out
+}
+
+/// Where the disjunction stands in a chain from a target.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OrPlace {
+    /// The last variable: an OR_k-contrad-whip.
+    Last,
+    /// A variable before the last: an OR_k-whip.
+    Inner,
+}
+
+/// Is there a chain from `z` of `n` variables at most, with the
+/// disjunction `or` at `place` (see the module's documentation)?
+fn refuted_from(state: &State, or: &Bits, z: usize, n: usize, place: OrPlace) -> bool {
+    let live = &state.cands;
+    // (last R, the R's so far, the live candidates linked to z or an R,
+    // the disjunction used). The first variable's left-linking candidate
+    // is linked to z itself.
+    let mut frontier: Vec<(usize, Bits, Bits, bool)> =
+        vec![(z, Bits::EMPTY, links(z).and(live), false)];
+    // `k` variables are behind every chain of the frontier.
+    for k in 0..n {
+        let mut next = Vec::new();
+        let mut seen: HashSet<(usize, Bits, bool)> = HashSet::new();
+        let mut keep = |next: &mut Vec<_>, item: (usize, Bits, Bits, bool)| {
+            if k + 1 < n
+                && next.len() < MAX_TARGET_FRONTIER
+                && seen.insert((item.0, item.1, item.3))
+            {
+                next.push(item);
+            }
+        };
+        for (last, rights, cover, used) in &frontier {
+            if !used {
+                let open = or.minus(cover);
+                match (open.len(), place) {
+                    // Every guardian false: the disjunction is the last
+                    // variable, the (k + 1)th.
+                    (0, OrPlace::Last) => return true,
+                    (0, OrPlace::Inner) => {}
+                    // All but one false: that one is the next R.
+                    (1, OrPlace::Inner) => {
+                        let g = open.min().expect("one guardian");
+                        if g != z && !rights.contains(g) {
+                            let mut nr = *rights;
+                            nr.insert(g);
+                            keep(&mut next, (g, nr, cover.or(&links(g).and(live)), true));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let mut ls = links(*last).and(live).minus(rights);
+            ls.remove(z);
+            for l in ls.iter() {
+                for v in cand_vars(l) {
+                    let mut rest = live.and(&TABLES.var[v]).minus(cover);
+                    rest.remove(l);
+                    match rest.len() {
+                        // A variable with no candidate left: the whip's
+                        // last, the (k + 1)th.
+                        0 if *used => return true,
+                        1 => {
+                            let Some(r) = rest.min() else { continue };
+                            if r == z || rights.contains(r) {
+                                continue;
+                            }
+                            let mut nr = *rights;
+                            nr.insert(r);
+                            keep(&mut next, (r, nr, cover.or(&links(r).and(live)), *used));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    false
+}
+
+/// The live candidates outside `or` in which a chain of `n` variables at
+/// most, with the disjunction at `place`, ends.
+fn refuted(state: &State, or: &Bits, n: i64, place: OrPlace) -> Bits {
+    let live = &state.cands;
+    let or = or.and(live);
+    if or.is_empty() || n < 1 {
+        return Bits::EMPTY;
+    }
+    let n = n.min(60) as usize;
+    let mut out = Bits::EMPTY;
+    for z in live.minus(&or).iter() {
+        if refuted_from(state, &or, z, n, place) {
+            out.insert(z);
+        }
+    }
+    out
+}
+
+/// The live candidates, outside `or`, that OR_k-contrad-whips of `n`
+/// variables at most eliminate, given that one candidate of `or` is
+/// true: a partial whip from the candidate after which every guardian is
+/// linked to it or to a right-linking candidate (see the module's
+/// documentation).
+pub fn contrad_whips(state: &State, or: &Bits, n: i64) -> Bits {
+    refuted(state, or, n, OrPlace::Last)
+}
+
+/// The live candidates, outside `or`, that OR_k-whips of `n` variables at
+/// most eliminate, given that one candidate of `or` is true: whips from
+/// the candidate in which the disjunction is one variable before the
+/// last (see the module's documentation).
+pub fn or_whips(state: &State, or: &Bits, n: i64) -> Bits {
+    refuted(state, or, n, OrPlace::Inner)
 }

@@ -220,7 +220,7 @@ fn check(op: &Op) -> Result<(), Unfit> {
         Op::Geo(..) | Op::CellAt(..) | Op::At(..) => unsupported("the grid's geometry"),
         Op::Decided | Op::Givens | Op::Value(_) => unsupported("placed values"),
         Op::Order(..) | Op::Rise(..) | Op::Symbols => unsupported("order relations"),
-        Op::ForcingWhips(..) => unsupported("`forcing_whips(…)`"),
+        Op::OrWhips(k, ..) => unsupported(&format!("`{}(…)`", k.name())),
         Op::Sum(..) => unsupported("numbers and sums"),
     }
 }

@@ -268,7 +268,7 @@ impl Checker<'_> {
                 let op = self.coerce_cands(t, args[0].span);
                 (Op::Linked(Box::new(op)), Ty::Set(Elem::Cand))
             }
-            Some(Fun::ForcingWhips) => {
+            Some(Fun::OrWhips(kind)) => {
                 if !arity(self, 2) {
                     return (Op::Int(0), Ty::Set(Elem::Cand));
                 }
@@ -280,13 +280,14 @@ impl Checker<'_> {
                     t => self.err(
                         args[1].span,
                         format!(
-                            "`forcing_whips(G, N)` takes the longest length N as an integer, found {}",
+                            "`{}(G, N)` takes the longest length N as an integer, found {}",
+                            kind.name(),
                             t.a()
                         ),
                     ),
                 }
                 (
-                    Op::ForcingWhips(Box::new(or), Box::new(n)),
+                    Op::OrWhips(kind, Box::new(or), Box::new(n)),
                     Ty::Set(Elem::Cand),
                 )
             }

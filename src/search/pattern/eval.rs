@@ -11,7 +11,7 @@
 //! set conditions to `eval_bool_wide`, whose frame holds wide sets. The
 //! terms of an `and`/`or` chain are read in place ([`cond`]).
 
-use super::ir::{CmpOp, Elem, Geo, IntOp, Quant, SetOp, SumFn, Test, Val};
+use super::ir::{CmpOp, Elem, Geo, IntOp, OrChain, Quant, SetOp, SumFn, Test, Val};
 use super::sets::*;
 use super::typed::{ALL_DIGITS, COp, Dom, Prod, TOp, TQuant, WOp, WideQuant};
 use crate::grid::bits::Bits;
@@ -738,7 +738,7 @@ impl TOp {
             | TOp::Cands(..)
             | TOp::Project(..)
             | TOp::Linked(_)
-            | TOp::ForcingWhips(..)
+            | TOp::OrWhips(..)
             | TOp::Peers(_)
             | TOp::SetBin(..)
             | TOp::WSet(_)
@@ -842,7 +842,7 @@ impl TOp {
             | TOp::Cands(..)
             | TOp::Project(..)
             | TOp::Linked(_)
-            | TOp::ForcingWhips(..)
+            | TOp::OrWhips(..)
             | TOp::Peers(_)
             | TOp::SetBin(..)
             | TOp::ProdSet(_) => {
@@ -925,10 +925,15 @@ impl TOp {
                     common_links_in(&s, &cx.state.cands)
                 }
             }
-            TOp::ForcingWhips(x, n) => {
+            TOp::OrWhips(kind, x, n) => {
                 let or = set_of(x, cx);
                 let n = n.eval_int(cx);
-                crate::search::forcing::forcing_whips(cx.state, &or, n)
+                let f = match kind {
+                    OrChain::Forcing => crate::search::forcing::forcing_whips,
+                    OrChain::Contrad => crate::search::forcing::contrad_whips,
+                    OrChain::Whip => crate::search::forcing::or_whips,
+                };
+                f(cx.state, &or, n)
             }
             TOp::Peers(x) => peers_of(x, cx).unwrap_or(Bits::EMPTY),
             TOp::WSet(w) => word_bits(w.eval(cx)),

@@ -285,7 +285,7 @@ fn visit(op: Op, bound: &[usize], pre: &mut Vec<(usize, Op)>, next: &mut usize) 
         Op::Cands(e, x) => Op::Cands(e, go(x)),
         Op::Project(e, x) => Op::Project(e, go(x)),
         Op::Linked(x) => Op::Linked(go(x)),
-        Op::ForcingWhips(x, n) => Op::ForcingWhips(go(x), go(n)),
+        Op::OrWhips(k, x, n) => Op::OrWhips(k, go(x), go(n)),
         Op::Peers(x) => Op::Peers(go(x)),
         Op::First(x) => Op::First(go(x)),
         Op::Last(x) => Op::Last(go(x)),

@@ -192,9 +192,10 @@ pub enum Op {
     Project(Elem, Box<Op>),
     /// Live candidates nrc-linked to every candidate of a set.
     Linked(Box<Op>),
-    /// `forcing_whips(G, N)`: the live candidates outside G that forcing
-    /// whips of N variables at most from the disjunction G eliminate.
-    ForcingWhips(Box<Op>, Box<Op>),
+    /// `forcing_whips(G, N)`, `contrad_whips(G, N)`, `or_whips(G, N)`:
+    /// the live candidates outside G that chains of that kind, of N
+    /// variables at most, from the disjunction G eliminate.
+    OrWhips(OrChain, Box<Op>, Box<Op>),
     /// Cells sharing a house with every cell of a set.
     Peers(Box<Op>),
     First(Box<Op>),
@@ -299,6 +300,32 @@ impl SumFn {
             SumFn::Number | SumFn::Total => Ty::Int,
             SumFn::Area => Ty::Set(Elem::Cell),
             SumFn::Cages => Ty::Set(Elem::Var(None)),
+        }
+    }
+}
+
+/// The chains from a disjunction "one of G is true" (CSP-Rules'
+/// OR_k-chains; `search::forcing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrChain {
+    /// `forcing_whips`: a partial whip from each member of G to a
+    /// candidate linked to the target.
+    Forcing,
+    /// `contrad_whips`: a partial whip from the target after which every
+    /// member of G is false (the disjunction is the last variable).
+    Contrad,
+    /// `or_whips`: a whip from the target with the disjunction as one of
+    /// its variables before the last.
+    Whip,
+}
+
+impl OrChain {
+    /// The function's name in rule text.
+    pub fn name(self) -> &'static str {
+        match self {
+            OrChain::Forcing => "forcing_whips",
+            OrChain::Contrad => "contrad_whips",
+            OrChain::Whip => "or_whips",
         }
     }
 }
@@ -450,7 +477,7 @@ impl Op {
             | Op::CellAt(a, b)
             | Op::At(_, _, a, b)
             | Op::Rise(_, a, b)
-            | Op::ForcingWhips(a, b)
+            | Op::OrWhips(_, a, b)
             | Op::Or(a, b) => [Some(a), Some(b)],
         }
     }
@@ -485,7 +512,7 @@ impl Op {
             | Op::CellAt(a, b)
             | Op::At(_, _, a, b)
             | Op::Rise(_, a, b)
-            | Op::ForcingWhips(a, b)
+            | Op::OrWhips(_, a, b)
             | Op::Or(a, b) => [Some(a), Some(b)],
         }
     }
@@ -497,7 +524,7 @@ impl Op {
         match self {
             Op::Int(_) | Op::Len(_) | Op::IntBin(..) => Ty::Int,
             Op::Slot(s) => slots.get(*s).copied().unwrap_or(Ty::Error),
-            Op::Cands(..) | Op::Linked(_) | Op::ForcingWhips(..) | Op::Grid => Ty::Set(Elem::Cand),
+            Op::Cands(..) | Op::Linked(_) | Op::OrWhips(..) | Op::Grid => Ty::Set(Elem::Cand),
             Op::Project(e, _) | Op::SetBin(_, e, ..) => Ty::Set(*e),
             Op::Peers(_) => Ty::Set(Elem::Cell),
             Op::First(x) | Op::Last(x) => x.ty(slots).elem().map_or(Ty::Error, Ty::One),

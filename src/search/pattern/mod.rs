@@ -63,8 +63,8 @@ mod typed_tests;
 pub use eval::{Env, geo};
 pub use ir::MAX_ALS;
 pub use ir::{
-    Als, Checked, Cluster, CmpOp, Elem, Geo, Instr, IntOp, Op, Order, Quant, QuantOp, SetOp, Shape,
-    ShowPart, SumFn, Ty, Val, Walk,
+    Als, Checked, Cluster, CmpOp, Elem, Geo, Instr, IntOp, Op, OrChain, Order, Quant, QuantOp,
+    SetOp, Shape, ShowPart, SumFn, Ty, Val, Walk,
 };
 pub use plan::Plan;
 pub use prefix::{MAX_RECORDED, Prefix};

@@ -45,7 +45,8 @@
 
 use super::fold::{Folded, Rest};
 use super::ir::{
-    CmpOp, Elem, Geo, Instr, IntOp, Op, Order, Quant, QuantOp, SetOp, ShowPart, SumFn, Test, Ty,
+    CmpOp, Elem, Geo, Instr, IntOp, Op, OrChain, Order, Quant, QuantOp, SetOp, ShowPart, SumFn,
+    Test, Ty,
 };
 use super::schedule::Scheduled;
 use crate::grid::geometry::N_CELLS;
@@ -62,7 +63,7 @@ pub enum TOp {
     Cands(Elem, Box<TOp>),
     Project(Elem, Box<TOp>),
     Linked(Box<TOp>),
-    ForcingWhips(Box<TOp>, Box<TOp>),
+    OrWhips(OrChain, Box<TOp>, Box<TOp>),
     Peers(Box<TOp>),
     First(Box<TOp>),
     Last(Box<TOp>),
@@ -190,7 +191,7 @@ impl TOp {
             Op::Cands(e, x) => TOp::Cands(*e, b(x)),
             Op::Project(e, x) => TOp::Project(*e, b(x)),
             Op::Linked(x) => TOp::Linked(b(x)),
-            Op::ForcingWhips(x, n) => TOp::ForcingWhips(b(x), b(n)),
+            Op::OrWhips(k, x, n) => TOp::OrWhips(*k, b(x), b(n)),
             Op::Peers(x) => TOp::Peers(b(x)),
             Op::First(x) => TOp::First(b(x)),
             Op::Last(x) => TOp::Last(b(x)),

@@ -202,12 +202,11 @@ impl Ctx<'_> {
             Op::At(e, h, s, x) => X::At(self.elem(*e)?, self.elem(*h)?, b(s)?, b(x)?),
             Op::Order(o, x) => X::Order(*o, b(x)?),
             Op::Rise(l, y, x) => X::Rise(*l, b(y)?, b(x)?),
-            Op::ForcingWhips(..) => {
-                return Err(Unfit::Unsupported(
-                    "its pattern uses `forcing_whips(…)`, whose partial whips run on classic \
-                     Sudoku only"
-                        .into(),
-                ));
+            Op::OrWhips(k, ..) => {
+                return Err(Unfit::Unsupported(format!(
+                    "its pattern uses `{}(…)`, whose partial whips run on classic Sudoku only",
+                    k.name()
+                )));
             }
         })
     }
