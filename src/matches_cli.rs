@@ -80,7 +80,7 @@ enum Searched {
     Ended(&'static str),
     Hits {
         givens: Bits,
-        state: State,
+        state: Box<State>,
         hits: Vec<RuleHits>,
         costs: Vec<Cost>,
     },
@@ -338,7 +338,7 @@ fn search(rules: &[std::sync::Arc<ruledoku::rule::Rule>], givens: Bits, state: S
     }
     Searched::Hits {
         givens,
-        state,
+        state: Box::new(state),
         hits,
         costs,
     }
