@@ -622,6 +622,41 @@ pub fn apply(state: &mut State, step: &Step) {
     *state = board.state;
 }
 
+/// Every match of one rule at a given state, none applied: what
+/// `ruledoku rules matches` lists, to compare a rule's hits with another
+/// solver's on the same states. A run applies the first match of the
+/// simplest rule that has one; this asks each rule for all of its
+/// matches ([`Searcher::search`](crate::search::Searcher::search)), in its
+/// order, as the engine would search them at that state.
+pub struct Matcher {
+    cx: SearchCx,
+}
+
+impl Matcher {
+    /// A context for the searches of `rules` (their trial scratch), with
+    /// the puzzle's given values `givens` (as candidates: what the rule
+    /// language's `givens` reads; the decided cells that are not given are
+    /// values placed since).
+    pub fn new(rules: &[Arc<Rule>], givens: Bits) -> Matcher {
+        let mut cx = SearchCx::new(None);
+        cx.set_givens(givens);
+        cx.trial = trial::Scratch::for_rules(rules.iter().map(|r| &*r.searcher));
+        Matcher { cx }
+    }
+
+    /// Every match of `rule` at `state` with a non-empty conclusion, in
+    /// the searcher's order, and the search nodes it visited.
+    pub fn matches(&mut self, rule: &Rule, state: &State) -> (Vec<Found>, u64) {
+        let before = self.cx.nodes;
+        let mut found = Vec::new();
+        let _ = rule.searcher.search(&mut self.cx, state, &mut |m| {
+            found.push(m);
+            ControlFlow::Continue(())
+        });
+        (found, self.cx.nodes - before)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

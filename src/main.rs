@@ -26,6 +26,7 @@ mod batch_cli;
 mod filter_cli;
 mod generate_cli;
 mod input_cli;
+mod matches_cli;
 mod output_cli;
 mod study_cli;
 mod type_cli;
@@ -173,6 +174,11 @@ enum RulesCmd {
         #[command(flatten)]
         ty: type_cli::TypeOpt,
     },
+    /// Every match of each rule of a set at each input state, none applied:
+    /// per rule with a match, the number of matches and the union of their
+    /// conclusions (to compare a technique's hits with another solver's on
+    /// the same states); `--stats` gives each rule's CPU time per search.
+    Matches(matches_cli::MatchesArgs),
     /// List the rules of a set with their file, complexity, level and rating.
     List {
         #[arg(long)]
@@ -1360,6 +1366,8 @@ fn rules(cmd: RulesCmd) -> Result<Status, Fail> {
             }
             ok
         }
+        // Its own output (records in input order, from the worker threads).
+        RulesCmd::Matches(args) => return matches_cli::matches(&args),
         RulesCmd::List { rules, ty } => {
             let name = rules.as_deref().unwrap_or(ruleset::DEFAULT_SET.as_ref());
             let set = ruleset::load(name).map_err(|e| e.to_string())?;

@@ -16,6 +16,7 @@ const NOT_LAYERS: &[&str] = &[
     "lib.rs",
     "study_cli.rs",
     "filter_cli.rs",
+    "matches_cli.rs",
     "generate_cli.rs",
     "input_cli.rs",
     "output_cli.rs",
