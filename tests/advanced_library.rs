@@ -755,8 +755,20 @@ fn junior_exocet() {
     );
 }
 
-/// MSLS on a built state (none in the corpora: the set's earlier rules
-/// leave none): r1c1, r1c4, r4c1 and r4c4 hold {1 2}, every other cell
+/// MSLS on cbg-000 puzzle 13 (basic set first): r3c1 {7 8}, r3c2 {8 9},
+/// r6c1 {6 7}, r6c2 {6 9}; 6 lies in row 6, 7 in column 1, 8 in row 3
+/// (and block 1), 9 in column 2: four houses for four cells, so 7 is
+/// false in r8c1 and 8 in r3c3 (row 3 and block 1).
+#[test]
+fn msls_on_cbg_13() {
+    let p13 = "1..4.6..945.....23..........1....8..3...........8.2.545....864..3...4.1.9...7...8";
+    assert_eq!(
+        steps_with_file("msls.rules", p13, "msls"),
+        ["msls-2x2: {r3c1 r3c2 r6c1 r6c2} {n6 n7 n8 n9} ==> r8c1 ≠ 7, r3c3 ≠ 8"]
+    );
+}
+
+/// MSLS on a built state: r1c1, r1c4, r4c1 and r4c4 hold {1 2}, every other cell
 /// all nine digits. Rows 1 and 4 by columns 1 and 4: four cells, and
 /// each of the two digits is covered by two rows or two columns (a tie:
 /// both eliminate), so 1 and 2 are false in rows 1 and 4 and columns 1
