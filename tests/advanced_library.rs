@@ -616,6 +616,17 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("franken-fish-3", 0),
     ("mutant-fish-2", 0),
     ("mutant-fish-3", 0),
+    ("junior-exocet-in-columns", 0),
+    ("junior-exocet-in-rows", 0),
+    ("msls-2x2", 0),
+    ("msls-2x3", 0),
+    ("msls-2x4", 0),
+    ("msls-3x2", 0),
+    ("msls-3x3", 0),
+    ("msls-3x4", 0),
+    ("msls-4x2", 0),
+    ("msls-4x3", 0),
+    ("msls-4x4", 0),
 ];
 
 /// The lines of the path of a puzzle with the basic set and the library
@@ -728,4 +739,67 @@ fn loops_of_two_conjugate_pairs() {
             "r1n1{c1 c2} - r2n1{c2 c1} ==> n1r3c1 n1r3c2 n1r3c3 n1r4c1 n1r4c2 n1r5c1 n1r5c2 n1r6c1 n1r6c2 n1r7c1 n1r7c2 n1r8c1 n1r8c2 n1r9c1 n1r9c2",
         ]
     );
+}
+
+/// Junior Exocet on the Golden Nugget (no cbg-000 or hard-972 state of
+/// the basic set, or of `advanced`, has one; the Golden Nugget's is the
+/// pattern's classic example): base r1c7 r2c7 {1 2 4 7} in block 3,
+/// S cells in rows 3, 4 and 7 outside stack 3, targets r4c8 and r7c9
+/// (companions r6c8 and r9c9 hold no base digit), so r7c9 is not 3.
+#[test]
+fn junior_exocet() {
+    let gn = ".......39.....1..5..3.5.8....8.9...6.7...2...1..4.......9.8..5..2....6..4..7.....";
+    assert_eq!(
+        steps_with_file("junior-exocet.rules", gn, "junior-exocet"),
+        ["junior-exocet-in-rows: base {r1c7 r2c7}{n1 n2 n4 n7} targets {r4c8 r7c9} ==> r7c9 ≠ 3"]
+    );
+}
+
+/// MSLS on cbg-000 puzzle 13 (basic set first): r3c1 {7 8}, r3c2 {8 9},
+/// r6c1 {6 7}, r6c2 {6 9}; 6 lies in row 6, 7 in column 1, 8 in row 3
+/// (and block 1), 9 in column 2: four houses for four cells, so 7 is
+/// false in r8c1 and 8 in r3c3 (row 3 and block 1).
+#[test]
+fn msls_on_cbg_13() {
+    let p13 = "1..4.6..945.....23..........1....8..3...........8.2.545....864..3...4.1.9...7...8";
+    assert_eq!(
+        steps_with_file("msls.rules", p13, "msls"),
+        ["msls-2x2: {r3c1 r3c2 r6c1 r6c2} {n6 n7 n8 n9} ==> r8c1 ≠ 7, r3c3 ≠ 8"]
+    );
+}
+
+/// MSLS on a built state: r1c1, r1c4, r4c1 and r4c4 hold {1 2}, every other cell
+/// all nine digits. Rows 1 and 4 by columns 1 and 4: four cells, and
+/// each of the two digits is covered by two rows or two columns (a tie:
+/// both eliminate), so 1 and 2 are false in rows 1 and 4 and columns 1
+/// and 4 outside the four cells.
+#[test]
+fn msls() {
+    let mut s = State::empty_grid();
+    restrict(&mut s, &[(1, 1), (1, 4), (4, 1), (4, 4)], |d| d <= 2);
+    let shown = matches_of("advanced/msls.rules", "msls-2x2", &s);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    let (pattern, elims) = shown[0].split_once(" ==> ").unwrap();
+    assert_eq!(pattern, "{r1c1 r1c4 r4c1 r4c4} {n1 n2}");
+    let elims: Vec<&str> = elims.split(' ').collect();
+    // Two digits, each in rows 1 and 4 (seven cells each outside the
+    // crossing) and columns 1 and 4 (seven each).
+    assert_eq!(elims.len(), 56);
+    assert!(
+        elims.contains(&"n1r1c2") && elims.contains(&"n2r9c4"),
+        "{elims:?}"
+    );
+    assert!(
+        !elims
+            .iter()
+            .any(|e| e.ends_with("r1c1") || e.starts_with("n3")),
+        "{elims:?}"
+    );
+    // Every other size finds nothing here.
+    for name in ["msls-2x3", "msls-3x3", "msls-4x4"] {
+        assert!(
+            matches_of("advanced/msls.rules", name, &s).is_empty(),
+            "{name}"
+        );
+    }
 }
