@@ -454,6 +454,52 @@ fn chain_rule_clauses_are_checked() {
                 .to_string()
         )]
     );
+    // ALS nodes: an alternating chain ending linked to its target, whose
+    // strong links lie in sets of cells (no spaces) and join two digits.
+    assert_eq!(
+        errs("chain c {\n complexity 1\n length 3\n spaces rc\n others z\n links target-or-any\n digits same\n nodes als\n ends lasso\n}\n"),
+        [
+            (
+                4,
+                2,
+                "`nodes als` takes no `spaces`: an almost locked set's strong links lie in its cells, not in one CSP variable"
+                    .to_string()
+            ),
+            (
+                5,
+                2,
+                "`nodes als` needs `others none`: an alternating chain's variables hold its two nodes only"
+                    .to_string()
+            ),
+            (
+                6,
+                2,
+                "`nodes als` needs `links previous`: each node is linked to the one before it"
+                    .to_string()
+            ),
+            (
+                7,
+                2,
+                "`nodes als` cannot have `digits same`: an almost locked set's strong links join two of its digits"
+                    .to_string()
+            ),
+            (
+                8,
+                2,
+                "`nodes als` ends linked to its target (`ends linked-to-target`): an ALS chain concludes what sees both of its ends (loops of almost locked sets are not searched)"
+                    .to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        errs("chain c {\n complexity 1\n length 3\n nodes als\n ends loop\n}\n"),
+        [(
+            4,
+            2,
+            "`nodes als` ends linked to its target (`ends linked-to-target`): an ALS chain concludes what sees both of its ends (loops of almost locked sets are not searched)"
+                .to_string()
+        )]
+    );
     assert_eq!(
         errs("chain c {\n complexity 1\n}\n"),
         [(1, 7, "missing `length` and `ends` clauses".to_string())]

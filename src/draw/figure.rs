@@ -57,7 +57,7 @@ use crate::grid::links::linked;
 use crate::grid::segments::SEGMENTS;
 use crate::grid::state::State;
 use crate::model::DynBits;
-use crate::search::chain::{ChainEvidence, G_BASE, LOOP_TARGET};
+use crate::search::chain::{ALS_BASE, ChainEvidence, G_BASE, LOOP_TARGET};
 use crate::search::pattern::{Elem, Shape, Val};
 use crate::search::{ConclusionKind, Evidence};
 use std::sync::Arc;
@@ -369,7 +369,8 @@ impl Figure {
 
     /// A chain's target, variables, linking candidates and links;
     /// `linked` is the type's link relation.
-    /// An alternating chain with groups on either side, or a loop
+    /// An alternating chain with groups on either side or ALS nodes (a
+    /// digit's candidates in a set, drawn as a group), or a loop
     /// (`search::chain::aic`): each variable's left node off, its right
     /// node on, a strong link between them and a weak link to the next
     /// variable's left node (a loop's last to its first; a chain's target
@@ -377,7 +378,18 @@ impl Figure {
     fn alternating(&mut self, st: &State, ch: &ChainEvidence) {
         let live = st.cands;
         let node = |id: usize| {
-            if id >= G_BASE {
+            if id >= ALS_BASE {
+                // The digit's live candidates in the set's cells.
+                let (k, d) = ((id - ALS_BASE) / 9, (id - ALS_BASE) % 9);
+                let cells = ch.als[k].0;
+                Node::Group(
+                    (0..N_CELLS)
+                        .filter(|&c| cells >> c & 1 != 0)
+                        .map(|c| c * 9 + d)
+                        .filter(|&z| live.contains(z))
+                        .collect(),
+                )
+            } else if id >= G_BASE {
                 Node::Group(SEGMENTS[id - G_BASE].cands.and(&live).iter().collect())
             } else {
                 Node::Cand(id)

@@ -351,11 +351,13 @@ pub const CHAIN_DIGITS: Words<bool> = Words(&[("any", false), ("same", true)]);
 
 /// A chain's `nodes` clause: may a right-linking candidate be a
 /// g-candidate (`g-candidates`), or any node, either side of a link and
-/// either end (`groups`)?
+/// either end (`groups`)? Or are the nodes a digit's candidates in an
+/// almost locked set (`als`)?
 pub const CHAIN_NODES: Words<Nodes> = Words(&[
     ("candidates", Nodes::Candidates),
     ("g-candidates", Nodes::RightGroups),
     ("groups", Nodes::Groups),
+    ("als", Nodes::Als),
 ]);
 
 /// What a chain's nodes may be (its `nodes` clause).
@@ -366,6 +368,9 @@ pub enum Nodes {
     RightGroups,
     /// Any node may be a g-candidate.
     Groups,
+    /// Every node is a digit's candidates in an almost locked set, strongly
+    /// linked to the set's other digits (ALS chains).
+    Als,
 }
 
 /// A chain's `ends` clause.

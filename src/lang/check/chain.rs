@@ -47,6 +47,8 @@ pub fn check_chain(
     let mut others_span = None;
     let mut links_span = None;
     let mut targets_span = None;
+    let mut spaces_span = None;
+    let mut digits_span = None;
     // A word clause given twice is an error at its second place.
     fn once<T>(c: &mut Checker, slot: &mut Option<T>, v: T, sp: Span, what: &str) {
         if slot.is_some() {
@@ -83,6 +85,7 @@ pub fn check_chain(
                         ),
                     }
                 }
+                spaces_span = Some(cl.span);
                 once(&mut c, &mut spaces, set, cl.span, "spaces");
             }
             ChainKind::Others(words) => {
@@ -129,6 +132,7 @@ pub fn check_chain(
             }
             ChainKind::Digits(w) => {
                 let a = c.word_of(w, &names::CHAIN_DIGITS, "digits");
+                digits_span = Some(cl.span);
                 if let Some(a) = a {
                     once(&mut c, &mut one_digit, a, cl.span, "digits");
                 }
@@ -161,11 +165,13 @@ pub fn check_chain(
         [one] => c.err(ast.name_span, format!("missing {one} clause")),
         _ => c.err(ast.name_span, "missing `length` and `ends` clauses"),
     }
-    // Groups on both sides and loops are alternating chains: strong links
-    // in variables (no other candidates), weak links to the previous node.
+    // Groups on both sides, ALS nodes and loops are alternating chains:
+    // strong links in variables or sets (no other candidates), weak links
+    // to the previous node.
     let nodes = groups.unwrap_or(Nodes::Candidates);
     let alternating = [
         (nodes == Nodes::Groups, nodes_span, "`nodes groups`"),
+        (nodes == Nodes::Als, nodes_span, "`nodes als`"),
         (ending == Some(Ending::Loop), ends_span, "`ends loop`"),
     ];
     for (on, span, what) in alternating {
@@ -183,8 +189,20 @@ pub fn check_chain(
                 format!("{what} needs `links previous`: each node is linked to the one before it"),
             );
         }
-        if matches!(ending, Some(Ending::Contradiction | Ending::Lasso)) {
+        // `nodes als` has its own message (below): it has no loops.
+        if matches!(ending, Some(Ending::Contradiction | Ending::Lasso)) && nodes != Nodes::Als {
             c.err(span, format!("{what} ends linked to its target (`ends linked-to-target`) or on itself (`ends loop`)"));
+        }
+    }
+    if let Some(span) = nodes_span.filter(|_| nodes == Nodes::Als) {
+        if ending.is_some_and(|e| e != Ending::LinkedToTarget) {
+            c.err(span, "`nodes als` ends linked to its target (`ends linked-to-target`): an ALS chain concludes what sees both of its ends (loops of almost locked sets are not searched)");
+        }
+        if let Some(sp) = spaces_span {
+            c.err(sp, "`nodes als` takes no `spaces`: an almost locked set's strong links lie in its cells, not in one CSP variable");
+        }
+        if let (Some(true), Some(sp)) = (one_digit, digits_span) {
+            c.err(sp, "`nodes als` cannot have `digits same`: an almost locked set's strong links join two of its digits");
         }
     }
     if ending == Some(Ending::Loop) {
@@ -218,8 +236,9 @@ pub fn check_chain(
             show_last_right: matches!(ending, Ending::LinkedToTarget | Ending::Loop)
                 && !extras.z
                 && !extras.t,
-            groups: nodes != Nodes::Candidates,
+            groups: matches!(nodes, Nodes::RightGroups | Nodes::Groups),
             left_groups: nodes == Nodes::Groups,
+            als_nodes: nodes == Nodes::Als,
             all_targets: all_targets.unwrap_or(false),
             one_digit: one_digit.unwrap_or(false),
         },

@@ -1,7 +1,8 @@
 //! Alternating inference chains whose nodes may be groups on either side of
 //! a link and at either end (`nodes groups`), and loops of them (`ends
 //! loop`): HoDoKu's grouped X-chains, grouped AICs and Continuous Nice
-//! Loops. A search of its own, over a graph of the state built once per
+//! Loops; and chains whose nodes are a digit's candidates in an almost
+//! locked set (`nodes als`, [`AlsGraph`]): HoDoKu's ALS chains. A search of its own, over a graph of the state built once per
 //! search; the breadth-first search of whips and bivalue chains ([`super::bfs`])
 //! is not involved, so what it costs is not changed by these rules.
 //!
@@ -36,16 +37,18 @@
 //! step of a walk is an implication, so what it concludes is sound
 //! whatever the walk.
 
-use super::{ChainEvidence, ChainSearch, Ending, G_BASE, Link, SEGMENTS};
+use super::{ALS_BASE, ChainEvidence, ChainSearch, Ending, G_BASE, Link, SEGMENTS};
 use crate::grid::bits::Bits;
 use crate::grid::geometry::*;
 use crate::grid::links::links;
 use crate::grid::segments::segment_of;
 use crate::grid::state::State;
 use crate::grid::tables::TABLES;
+use crate::search::pattern::als::AlsList;
 use crate::search::{ConclusionKind, Evidence, Found, SearchCx};
 use std::collections::HashSet;
 use std::ops::ControlFlow;
+use std::rc::Rc;
 
 /// The target of a loop's evidence (a loop has none).
 pub const LOOP_TARGET: usize = usize::MAX;
@@ -162,6 +165,157 @@ impl Graph {
     }
 }
 
+/// The ALS nodes of a state (`nodes als`): a graph whose nodes are the
+/// digits of almost locked sets, with what a target's search starts from.
+struct AlsGraph {
+    g: Graph,
+    /// Each node's set, an index into `sets`.
+    set_of: Vec<u32>,
+    /// The state's almost locked sets (the ALS generator's list).
+    sets: Rc<AlsList>,
+    /// The nodes each live candidate is linked to (all of whose candidates
+    /// it sees): a target's first nodes, false when it is true.
+    starts: Vec<Vec<u32>>,
+}
+
+impl AlsGraph {
+    /// A node `(A, d)` is the live candidates of digit `d` in the cells of
+    /// the ALS `A`, true when one of them is. Two nodes of one ALS are
+    /// strongly linked (were both false, its `n` cells would hold `n - 1`
+    /// digits); `(A, d)` is weakly linked to `(B, d)` when the two sets
+    /// share no cell and each candidate of one sees each of the other
+    /// (`d` is a restricted common digit of `A` and `B`).
+    fn new(state: &State, sets: Rc<AlsList>) -> AlsGraph {
+        let live = &state.cands;
+        let mut g = Graph {
+            ids: Vec::new(),
+            digit: Vec::new(),
+            cands: Vec::new(),
+            wlinks: Vec::new(),
+            index: Vec::new(),
+            strong: Vec::new(),
+            weak: Vec::new(),
+        };
+        let mut set_of: Vec<u32> = Vec::new();
+        let mut cells: Vec<u128> = Vec::new();
+        // The nodes of each set are consecutive: `first[i]..first[i + 1]`.
+        let mut first: Vec<u32> = Vec::with_capacity(sets.sets.len() + 1);
+        for (i, a) in sets.sets.iter().enumerate() {
+            first.push(g.digit.len() as u32);
+            for d in 0..9 {
+                if a.digits >> d & 1 == 0 {
+                    continue;
+                }
+                let cands = Bits::from_indices(
+                    (0..N_CELLS)
+                        .filter(|&c| a.cells >> c & 1 != 0)
+                        .map(|c| cand(c, d)),
+                )
+                .and(live);
+                let mut wl = *live;
+                for c in cands.iter() {
+                    wl = wl.and(links(c));
+                }
+                g.digit.push(d as u8);
+                g.cands.push(cands);
+                g.wlinks.push(wl);
+                set_of.push(i as u32);
+                cells.push(a.cells);
+            }
+        }
+        let n = g.digit.len();
+        first.push(n as u32);
+        // The nodes by their lowest candidate, to find those within a
+        // node's links.
+        let mut by_min: Vec<Vec<u32>> = vec![Vec::new(); N_CANDS];
+        let mut starts: Vec<Vec<u32>> = vec![Vec::new(); N_CANDS];
+        for j in 0..n {
+            if let Some(c) = g.cands[j].min() {
+                by_min[c].push(j as u32);
+            }
+            // A target of the node's digit (linked to every candidate of
+            // the node, so outside it).
+            for c in g.wlinks[j].and(&TABLES.digit[g.digit[j] as usize]).iter() {
+                starts[c].push(j as u32);
+            }
+        }
+        g.strong = vec![Vec::new(); n];
+        g.weak = vec![Vec::new(); n];
+        for i in 0..n {
+            let s = set_of[i] as usize;
+            for j in first[s]..first[s + 1] {
+                if j as usize != i {
+                    g.strong[i].push((j, s as u16));
+                }
+            }
+            let wl = g.wlinks[i];
+            for c in wl.iter() {
+                for &j in &by_min[c] {
+                    let ju = j as usize;
+                    if cells[ju] & cells[i] == 0 && g.cands[ju].is_subset(&wl) {
+                        g.weak[i].push(j);
+                    }
+                }
+            }
+        }
+        AlsGraph {
+            g,
+            set_of,
+            sets,
+            starts,
+        }
+    }
+
+    /// The chain of a walk (node pairs, each in one set), if its sets are
+    /// pairwise distinct and its nodes pairwise disjoint and free of the
+    /// target `z`: its evidence and the candidates of its nodes.
+    fn chain(&self, walk: &[(u32, u32)], z: usize) -> Option<(ChainEvidence, Bits)> {
+        let g = &self.g;
+        let mut all = Bits::EMPTY;
+        let mut used: Vec<u32> = Vec::with_capacity(walk.len());
+        let mut links = Vec::with_capacity(walk.len());
+        let mut als = Vec::with_capacity(walk.len());
+        for (k, &(f, t)) in walk.iter().enumerate() {
+            let s = self.set_of[f as usize];
+            if used.contains(&s) {
+                return None;
+            }
+            used.push(s);
+            for x in [f, t] {
+                let c = &g.cands[x as usize];
+                if c.intersects(&all) {
+                    return None;
+                }
+                all = all.or(c);
+            }
+            links.push(Link {
+                var: k,
+                left: als_node_id(k, g.digit[f as usize] as usize),
+                right: Some(als_node_id(k, g.digit[t as usize] as usize)),
+            });
+            let a = self.sets.sets[s as usize];
+            als.push((a.cells, a.digits));
+        }
+        if all.contains(z) {
+            return None;
+        }
+        Some((
+            ChainEvidence {
+                target: z,
+                links,
+                als,
+            },
+            all,
+        ))
+    }
+}
+
+/// The id of the node of digit `d` in the `k`-th set of an ALS chain's
+/// evidence ([`ChainEvidence::als`]).
+pub fn als_node_id(k: usize, d: usize) -> usize {
+    ALS_BASE + 9 * k + d
+}
+
 /// A breadth-first search's marks, kept from one start to the next.
 struct Marks {
     stamp: u32,
@@ -247,15 +401,24 @@ impl Marks {
     }
 
     /// The walk ending at true node `t`, as a chain's links (node ids).
-    fn walk(&self, g: &Graph, mut t: u32) -> Vec<Link> {
-        let mut out = Vec::new();
-        loop {
-            let (f, v) = self.from_false[t as usize];
-            out.push(Link {
-                var: v as usize,
+    fn walk(&self, g: &Graph, t: u32) -> Vec<Link> {
+        self.walk_nodes(t)
+            .into_iter()
+            .map(|(f, t)| Link {
+                var: self.from_false[t as usize].1 as usize,
                 left: g.ids[f as usize] as usize,
                 right: Some(g.ids[t as usize] as usize),
-            });
+            })
+            .collect()
+    }
+
+    /// The walk ending at true node `t`: each strong link's false and true
+    /// node, in order.
+    fn walk_nodes(&self, mut t: u32) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        loop {
+            let f = self.from_false[t as usize].0;
+            out.push((f, t));
             t = self.from_true[f as usize];
             if t == NONE {
                 break;
@@ -299,7 +462,8 @@ fn node_wlinks(id: usize, live: &Bits) -> Bits {
     }
 }
 
-/// Runs the search of `search` (a chain with `nodes groups`, or a loop).
+/// Runs the search of `search` (a chain with `nodes groups` or `nodes
+/// als`, or a loop).
 pub(super) fn search(
     search: &ChainSearch,
     cx: &mut SearchCx,
@@ -311,6 +475,9 @@ pub(super) fn search(
         return ControlFlow::Continue(());
     }
     let live = &state.cands;
+    if search.spec.als_nodes {
+        return search_als(search, cx, state, f);
+    }
     let g = Graph::new(search, state);
     let mut marks = Marks::new(g.ids.len());
     let one_digit = search.spec.one_digit;
@@ -363,6 +530,7 @@ pub(super) fn search(
                     evidence: Evidence::Chain(ChainEvidence {
                         target: LOOP_TARGET,
                         links: walk,
+                        als: Vec::new(),
                     }),
                 };
                 f(found)?;
@@ -401,7 +569,59 @@ pub(super) fn search(
                 evidence: Evidence::Chain(ChainEvidence {
                     target: z,
                     links: walk,
+                    als: Vec::new(),
                 }),
+            };
+            f(found)?;
+            break;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// Runs the search of `search` with `nodes als`: for each target, the
+/// breadth-first search from the ALS nodes it sees, to an ALS node it sees
+/// (an ALS chain whose first and last sets hold its digit).
+fn search_als(
+    search: &ChainSearch,
+    cx: &mut SearchCx,
+    state: &State,
+    f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let n = search.spec.length;
+    let live = &state.cands;
+    let sets = cx.pattern.als_list(state);
+    let ag = AlsGraph::new(state, sets);
+    let g = &ag.g;
+    let mut marks = Marks::new(g.digit.len());
+    for z in live.iter() {
+        let starts = &ag.starts[z];
+        if cx.tick_n(starts.len() as u32 + 1) {
+            return ControlFlow::Break(());
+        }
+        if starts.is_empty() {
+            continue;
+        }
+        let digit = Some(cand_digit(z) as u8);
+        // The first and last nodes hold the target's digit; the others any.
+        let ends = marks.ends(g, starts, None, (1, n), |t| {
+            Some(g.digit[t]) == digit && g.wlinks[t].contains(z)
+        });
+        for t in ends {
+            let walk = marks.walk_nodes(t);
+            let Some((evidence, all)) = ag.chain(&walk, z) else {
+                continue;
+            };
+            let mut conclusions = Bits::single(z);
+            if search.spec.all_targets {
+                let (a, b) = (walk[0].0 as usize, walk[walk.len() - 1].1 as usize);
+                conclusions = conclusions.or(&g.wlinks[a].and(&g.wlinks[b]).minus(&all));
+            }
+            let found = Found {
+                kind: ConclusionKind::Eliminate,
+                conclusions,
+                grade: None,
+                evidence: Evidence::Chain(evidence),
             };
             f(found)?;
             break;

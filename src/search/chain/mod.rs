@@ -52,7 +52,7 @@ use crate::grid::segments::segment_in_var;
 pub use crate::grid::segments::{SEGMENTS, Segment};
 use crate::grid::state::State;
 use crate::grid::tables::*;
-pub use aic::LOOP_TARGET;
+pub use aic::{LOOP_TARGET, als_node_id};
 use bfs::{After, Buffers, Key, Node, Outcome};
 use std::ops::ControlFlow;
 
@@ -116,6 +116,10 @@ pub struct ChainSpec {
     /// May a left-linking candidate be a g-candidate too, and so either end
     /// of a chain (grouped AICs, `nodes groups`: searched by [`aic`])?
     pub left_groups: bool,
+    /// Are the nodes a digit's candidates in an almost locked set, strongly
+    /// linked to the set's other digits and weakly to the same digit in
+    /// another set (ALS chains, `nodes als`: searched by [`aic`])?
+    pub als_nodes: bool,
     /// Conclude, with the target found, every other live candidate for
     /// which the same chain is a chain of the family (SudoRules' "blocked"
     /// chains: whip[2], bivalue chains, z-chains, t-whips).
@@ -128,6 +132,9 @@ pub struct ChainSpec {
 /// First index of g-candidates in [`Link::right`]: `G_BASE + segment`
 /// (a segment of [`SEGMENTS`], in `grid::segments`).
 pub const G_BASE: usize = N_CANDS;
+
+/// First index of an ALS chain's nodes in [`Link`]s ([`als_node_id`]).
+pub const ALS_BASE: usize = G_BASE + N_SEGMENTS;
 
 /// What a chain's left-linking candidates must be for its last variable
 /// to end it ([`ChainSearch::ends`]).
@@ -160,10 +167,17 @@ pub struct Link {
 }
 
 /// The evidence of a chain: its target and its variables in order.
+///
+/// An ALS chain's (`nodes als`) links are its sets in order: the `k`-th
+/// link's `var` is `k`, its nodes [`als_node_id`]`(k, d)` for the digit
+/// `d` it enters the set by (false) and the one it leaves by (true), and
+/// `als[k]` the set's cells (bit `c` for cell `c`) and digits (bit `d`
+/// for digit `d + 1`). Other chains have no `als`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChainEvidence {
     pub target: usize,
     pub links: Vec<Link>,
+    pub als: Vec<(u128, u16)>,
 }
 
 /// A compiled chain rule of one length: the [`Searcher`] of the `chain` kind.
@@ -177,10 +191,11 @@ impl ChainSearch {
         ChainSearch { spec }
     }
 
-    /// Is the rule searched by [`aic`] (groups on both sides, or a loop)
+    /// Is the rule searched by [`aic`] (groups on both sides, ALS nodes, or
+    /// a loop)
     /// rather than by the breadth-first search of whips and chains?
     pub fn alternating(&self) -> bool {
-        self.spec.left_groups || self.spec.ending == Ending::Loop
+        self.spec.left_groups || self.spec.als_nodes || self.spec.ending == Ending::Loop
     }
 
     fn space_ok(&self, v: usize) -> bool {
@@ -469,6 +484,7 @@ impl ChainSearch {
         ChainEvidence {
             target: z,
             links: out,
+            als: Vec::new(),
         }
     }
 }
@@ -540,6 +556,9 @@ impl Searcher for ChainSearch {
         let Evidence::Chain(c) = evidence else {
             return String::new();
         };
+        if !c.als.is_empty() {
+            return render_als(c);
+        }
         let n = c.links.len();
         c.links
             .iter()
@@ -565,6 +584,35 @@ impl Searcher for ChainSearch {
     fn kind(&self) -> SearcherKind<'_> {
         SearcherKind::Chain(self)
     }
+}
+
+/// An ALS chain in text: each set as its cells and digits, then the digit
+/// it is entered by (false) and the one it is left by (true), as
+/// `{r1c1 r1c2}(1 2 3){n1 n3}`.
+fn render_als(c: &ChainEvidence) -> String {
+    c.links
+        .iter()
+        .zip(&c.als)
+        .map(|(l, &(cells, digits))| {
+            let cells: Vec<String> = (0..N_CELLS)
+                .filter(|&x| cells >> x & 1 != 0)
+                .map(cell_name)
+                .collect();
+            let digits: String = (0..9)
+                .filter(|&d| digits >> d & 1 != 0)
+                .map(|d| char::from(b'1' + d as u8))
+                .collect();
+            let node = |id: usize| format!("n{}", (id - ALS_BASE) % 9 + 1);
+            format!(
+                "{{{}}}({}){{{} {}}}",
+                cells.join(" "),
+                digits,
+                node(l.left),
+                node(l.right.unwrap_or(l.left))
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" - ")
 }
 
 /// The live candidates linked to a right-linking candidate `r` (g-linked

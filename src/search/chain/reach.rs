@@ -231,6 +231,7 @@ mod tests {
             all_targets: true,
             one_digit: false,
             left_groups: false,
+            als_nodes: false,
         })
     }
 

@@ -48,6 +48,7 @@ fn old_evidence(
     ChainEvidence {
         target: z,
         links: out,
+        als: Vec::new(),
     }
 }
 

@@ -37,6 +37,15 @@ pub struct Scratch {
     pub(super) als: super::als::AlsCache,
 }
 
+impl Scratch {
+    /// The almost locked sets of `state` (kept while its candidates stay
+    /// those of the state asked about last): the ALS generator's list,
+    /// which chains with ALS nodes read too.
+    pub(crate) fn als_list(&mut self, state: &State) -> std::rc::Rc<super::als::AlsList> {
+        self.als.of(state)
+    }
+}
+
 /// A frame's vectors: bound values, default domains.
 type FrameBufs = (Vec<Val>, Vec<Option<Bits>>);
 

@@ -352,6 +352,7 @@ impl<const W: usize> Buffers<W> {
         ChainEvidence {
             target: z,
             links: out,
+            als: Vec::new(),
         }
     }
 }

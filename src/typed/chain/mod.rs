@@ -63,9 +63,10 @@ impl TypedChain {
     /// allows the four classic ones, else the type's spaces of those
     /// names (none: the rule does not apply to the type).
     pub fn of(spec: &ChainSpec, model: &Model) -> Result<TypedChain, Unfit> {
-        if spec.left_groups || spec.ending == Ending::Loop {
+        if spec.left_groups || spec.als_nodes || spec.ending == Ending::Loop {
             return Err(Unfit::Unsupported(
-                "chains with `nodes groups` or `ends loop` run on classic Sudoku only".into(),
+                "chains with `nodes groups`, `nodes als` or `ends loop` run on classic Sudoku only"
+                    .into(),
             ));
         }
         let spaces = if spec.spaces.iter().all(|&b| b) {
