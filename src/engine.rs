@@ -644,17 +644,33 @@ impl Matcher {
         Matcher { cx }
     }
 
-    /// Every match of `rule` at `state` with a non-empty conclusion, in
-    /// the searcher's order, and the search nodes it visited.
-    pub fn matches(&mut self, rule: &Rule, state: &State) -> (Vec<Found>, u64) {
+    /// The matches of `rule` at `state` with a non-empty conclusion,
+    /// summed up as they are found (a search may have millions: whips of
+    /// every length to every target), and the search nodes it visited.
+    pub fn matches(&mut self, rule: &Rule, state: &State) -> (Matches, u64) {
         let before = self.cx.nodes;
-        let mut found = Vec::new();
+        let mut sum = Matches::default();
         let _ = rule.searcher.search(&mut self.cx, state, &mut |m| {
-            found.push(m);
+            sum.count += 1;
+            match m.kind {
+                ConclusionKind::Eliminate => sum.eliminated = sum.eliminated.or(&m.conclusions),
+                ConclusionKind::Assert => sum.asserted = sum.asserted.or(&m.conclusions),
+            }
             ControlFlow::Continue(())
         });
-        (found, self.cx.nodes - before)
+        (sum, self.cx.nodes - before)
     }
+}
+
+/// What a rule's matches at one state conclude together.
+#[derive(Clone, Debug, Default)]
+pub struct Matches {
+    /// The number of matches.
+    pub count: usize,
+    /// The union of their eliminations.
+    pub eliminated: Bits,
+    /// The union of their assertions.
+    pub asserted: Bits,
 }
 
 #[cfg(test)]

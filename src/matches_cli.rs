@@ -319,21 +319,14 @@ fn search(rules: &[std::sync::Arc<ruledoku::rule::Rule>], givens: Bits, state: S
             nodes,
             cpu: super::thread_cpu_seconds() - t0,
         });
-        if found.is_empty() {
+        if found.count == 0 {
             continue;
-        }
-        let (mut elim, mut assert) = (Bits::EMPTY, Bits::EMPTY);
-        for f in &found {
-            match f.kind {
-                ConclusionKind::Eliminate => elim = elim.or(&f.conclusions),
-                ConclusionKind::Assert => assert = assert.or(&f.conclusions),
-            }
         }
         hits.push(RuleHits {
             rule: i,
-            matches: found.len(),
-            elim,
-            assert,
+            matches: found.count,
+            elim: found.eliminated,
+            assert: found.asserted,
         });
     }
     Searched::Hits {
