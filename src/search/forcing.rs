@@ -47,6 +47,7 @@ use crate::grid::links::links;
 use crate::grid::state::State;
 use crate::grid::tables::*;
 use std::collections::HashSet;
+use std::ops::ControlFlow;
 
 /// No partial whip reaches the candidate.
 const NONE: u8 = u8::MAX;
@@ -62,6 +63,43 @@ pub const MAX_FRONTIER: usize = 1 << 18;
 /// never a wrong one.
 pub const MAX_TARGET_FRONTIER: usize = 1 << 14;
 
+/// Calls `f` for each variable by which a partial whip from `start`,
+/// whose last right-linking candidate is `last`, may go on: each variable
+/// of each live candidate `l` linked to `last` (neither `start` nor a
+/// right-linking candidate), with its live candidates and those of them
+/// left once `l` and the candidates linked to `start` or to a
+/// right-linking one (`cover`) are set aside.
+fn each_variable(
+    live: &Bits,
+    start: usize,
+    last: usize,
+    rights: &Bits,
+    cover: &Bits,
+    mut f: impl FnMut(&Bits, Bits) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut ls = links(last).and(live).minus(rights);
+    ls.remove(start);
+    for l in ls.iter() {
+        for v in cand_vars(l) {
+            let live_v = live.and(&TABLES.var[v]);
+            let mut rest = live_v.minus(cover);
+            rest.remove(l);
+            f(&live_v, rest)?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// The right-linking candidate a variable gives, when one candidate is
+/// left in it (`rest`) and it is new (neither `start` nor an earlier one).
+fn right_linking(rest: &Bits, start: usize, rights: &Bits) -> Option<usize> {
+    if rest.len() != 1 {
+        return None;
+    }
+    let r = rest.min()?;
+    (r != start && !rights.contains(r)).then_some(r)
+}
+
 /// For each candidate, the length of the shortest partial whip from `g`
 /// (of `max` variables at most) whose last right-linking candidate it is
 /// (0 for `g` itself, [`NONE`] when none is).
@@ -75,38 +113,25 @@ fn depths_from(state: &State, g: usize, max: usize) -> Vec<u8> {
         let mut next = Vec::new();
         let mut seen: HashSet<(usize, Bits)> = HashSet::new();
         for (last, rights, cover) in &frontier {
-            let mut ls = links(*last).and(live).minus(rights);
-            ls.remove(g);
-            for l in ls.iter() {
-                for v in cand_vars(l) {
-                    let live_v = live.and(&TABLES.var[v]);
-                    if live_v.len() < 2 {
-                        continue;
-                    }
-                    let mut rest = live_v.minus(cover);
-                    rest.remove(l);
-                    if rest.len() != 1 {
-                        continue;
-                    }
-                    let Some(r) = rest.min() else {
-                        continue;
-                    };
-                    if r == g || rights.contains(r) {
-                        continue;
-                    }
-                    if depth[r] == NONE {
-                        depth[r] = (k + 1) as u8;
-                    }
-                    if k + 1 == max || next.len() >= MAX_FRONTIER {
-                        continue;
-                    }
+            let _ = each_variable(live, g, *last, rights, cover, |live_v, rest| {
+                if live_v.len() < 2 {
+                    return ControlFlow::Continue(());
+                }
+                let Some(r) = right_linking(&rest, g, rights) else {
+                    return ControlFlow::Continue(());
+                };
+                if depth[r] == NONE {
+                    depth[r] = (k + 1) as u8;
+                }
+                if k + 1 < max && next.len() < MAX_FRONTIER {
                     let mut nr = *rights;
                     nr.insert(r);
                     if seen.insert((r, nr)) {
                         next.push((r, nr, cover.or(&links(r).and(live))));
                     }
                 }
-            }
+                ControlFlow::Continue(())
+            });
         }
         if next.is_empty() {
             break;
@@ -198,8 +223,7 @@ fn refuted_from(state: &State, or: &Bits, z: usize, n: usize, place: OrPlace) ->
                     (0, OrPlace::Inner) => {}
                     // All but one false: that one is the next R.
                     (1, OrPlace::Inner) => {
-                        let g = open.min().expect("one guardian");
-                        if g != z && !rights.contains(g) {
+                        if let Some(g) = right_linking(&open, z, rights) {
                             let mut nr = *rights;
                             nr.insert(g);
                             keep(&mut next, (g, nr, cover.or(&links(g).and(live)), true));
@@ -208,28 +232,21 @@ fn refuted_from(state: &State, or: &Bits, z: usize, n: usize, place: OrPlace) ->
                     _ => {}
                 }
             }
-            let mut ls = links(*last).and(live).minus(rights);
-            ls.remove(z);
-            for l in ls.iter() {
-                for v in cand_vars(l) {
-                    let mut rest = live.and(&TABLES.var[v]).minus(cover);
-                    rest.remove(l);
-                    match rest.len() {
-                        // A variable with no candidate left: the whip's
-                        // last, the (k + 1)th.
-                        0 if *used => return true,
-                        1 => {
-                            let Some(r) = rest.min() else { continue };
-                            if r == z || rights.contains(r) {
-                                continue;
-                            }
-                            let mut nr = *rights;
-                            nr.insert(r);
-                            keep(&mut next, (r, nr, cover.or(&links(r).and(live)), *used));
-                        }
-                        _ => {}
-                    }
+            let end = each_variable(live, z, *last, rights, cover, |_, rest| {
+                // A variable with no candidate left: the whip's last, the
+                // (k + 1)th.
+                if rest.is_empty() && *used {
+                    return ControlFlow::Break(());
                 }
+                if let Some(r) = right_linking(&rest, z, rights) {
+                    let mut nr = *rights;
+                    nr.insert(r);
+                    keep(&mut next, (r, nr, cover.or(&links(r).and(live)), *used));
+                }
+                ControlFlow::Continue(())
+            });
+            if end.is_break() {
+                return true;
             }
         }
         if next.is_empty() {
