@@ -630,6 +630,8 @@ pub fn apply(state: &mut State, step: &Step) {
 /// order, as the engine would search them at that state.
 pub struct Matcher {
     cx: SearchCx,
+    /// The time each search may take (`None`: no limit).
+    per_search: Option<Duration>,
 }
 
 impl Matcher {
@@ -641,13 +643,29 @@ impl Matcher {
         let mut cx = SearchCx::new(None);
         cx.set_givens(givens);
         cx.trial = trial::Scratch::for_rules(rules.iter().map(|r| &*r.searcher));
-        Matcher { cx }
+        Matcher {
+            cx,
+            per_search: None,
+        }
+    }
+
+    /// Limits of each search: the time it may take, and the memory it may
+    /// hold (bytes, as searches count it: [`SearchCx::hold`]). A search
+    /// that reaches either stops there, and its matches are those found
+    /// until then ([`Matches::stop`]). A search for all matches has no
+    /// first match to stop at: whips of every length to every target may
+    /// hold gigabytes on a hard state.
+    pub fn limits(mut self, per_search: Option<Duration>, max_memory: Option<usize>) -> Self {
+        self.per_search = per_search;
+        self.cx.set_memory_limit(max_memory);
+        self
     }
 
     /// The matches of `rule` at `state` with a non-empty conclusion,
     /// summed up as they are found (a search may have millions: whips of
     /// every length to every target), and the search nodes it visited.
     pub fn matches(&mut self, rule: &Rule, state: &State) -> (Matches, u64) {
+        self.cx.restart(self.per_search.map(|d| Instant::now() + d));
         let before = self.cx.nodes;
         let mut sum = Matches::default();
         let _ = rule.searcher.search(&mut self.cx, state, &mut |m| {
@@ -658,6 +676,7 @@ impl Matcher {
             }
             ControlFlow::Continue(())
         });
+        sum.stop = self.cx.stop();
         (sum, self.cx.nodes - before)
     }
 }
@@ -671,6 +690,9 @@ pub struct Matches {
     pub eliminated: Bits,
     /// The union of their assertions.
     pub asserted: Bits,
+    /// Why the search stopped before its end ([`Matcher::limits`]); `None`:
+    /// these are all of the rule's matches.
+    pub stop: Option<Stop>,
 }
 
 #[cfg(test)]

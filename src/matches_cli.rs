@@ -7,19 +7,22 @@
 //! With `--after SET`, each record is first run with SET to where it
 //! stops, and that state is the one searched. `--stats` gives each rule's
 //! CPU time per search (the thread's clock: run with `-j 1` on a loaded
-//! machine).
+//! machine). A search for every match cannot stop at its first, so each
+//! search has limits (`--max-seconds`, `--max-memory`); one stopped by a
+//! limit is reported as such, with the matches it found until then.
 
-use super::study_cli::each_record;
+use super::study_cli::{each_record, mebibytes};
 use super::{Fail, Results, Status, count, no_puzzle, note, note_text, progress, records};
-use ruledoku::engine::{Matcher, Runner};
+use ruledoku::engine::{Limits, Matcher, Runner, StopReason};
 use ruledoku::grid::bits::Bits;
 use ruledoku::grid::geometry::cand;
 use ruledoku::grid::state::State;
 use ruledoku::path::{conclusion_text, counted};
 use ruledoku::ruleset;
-use ruledoku::search::ConclusionKind;
+use ruledoku::search::{ConclusionKind, Stop};
 use serde_json::json;
 use std::ffi::OsString;
+use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct MatchesArgs {
@@ -31,7 +34,8 @@ pub struct MatchesArgs {
     /// Run each record with this set first (to solved, stuck or a
     /// contradiction) and list the matches at the state it stops at. A
     /// solved or contradictory record has no state to search and is
-    /// reported as such.
+    /// reported as such, as is one whose run is stopped by `--max-seconds`
+    /// or `--max-memory` (`time-limit`, `memory-limit`).
     #[arg(long, value_name = "SET")]
     after: Option<OsString>,
     /// A puzzle file (or anything readable), a puzzle, or `-` for standard
@@ -40,19 +44,30 @@ pub struct MatchesArgs {
     /// givens, unless `--after` places them.
     input: OsString,
     /// One JSON object per record: its line, the puzzle, its givens, the
-    /// state searched (729 pencil marks), and per rule with a match its
-    /// matches and conclusions.
+    /// state searched (729 pencil marks), and per rule with a match (or
+    /// stopped by a limit: `"stopped"`) its matches and conclusions.
     #[arg(long)]
     json: bool,
     /// After the records, a table per rule on standard error: states
-    /// searched, states with a match, matches, conclusions, search nodes,
-    /// and CPU milliseconds per search.
+    /// searched, searches stopped by a limit, states with a match, matches,
+    /// conclusions, search nodes, and CPU milliseconds per search.
     #[arg(long)]
     stats: bool,
     /// Leave the time columns out of the `--stats` table (so that outputs
     /// can be compared with diff).
     #[arg(long)]
     no_time: bool,
+    /// Stop each rule's search at a state after this many seconds (and the
+    /// `--after` run of a record): the rule is reported `stopped` with the
+    /// matches found until then. Default: no limit.
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_negative_numbers = true)]
+    max_seconds: Option<Duration>,
+    /// The memory the searches of all workers may hold together, in MiB
+    /// (each worker has its share): a search that would hold more stops,
+    /// and the rule is reported `stopped` with the matches found until
+    /// then. All the whips of a hard state may need gigabytes.
+    #[arg(long, value_name = "MIB", default_value = "512", value_parser = mebibytes, allow_negative_numbers = true)]
+    max_memory: usize,
     /// Worker threads (default: one per available core). CPU times are
     /// measured per thread; `-j 1` keeps them from sharing a core.
     #[arg(long, short = 'j', value_name = "N", value_parser = count, allow_negative_numbers = true)]
@@ -65,6 +80,9 @@ struct RuleHits {
     matches: usize,
     elim: Bits,
     assert: Bits,
+    /// The search was stopped by a limit (its matches are those found
+    /// until then).
+    stop: Option<Stop>,
 }
 
 /// What one rule's searches cost at one state.
@@ -76,8 +94,9 @@ struct Cost {
 
 /// One record's outcome.
 enum Searched {
-    /// The `--after` run ended the record (solved, or a contradiction).
-    Ended(&'static str),
+    /// The `--after` run ended the record (solved, or a contradiction), or
+    /// was stopped by a limit (`stopped`).
+    Ended { why: &'static str, stopped: bool },
     Hits {
         givens: Bits,
         state: Box<State>,
@@ -95,6 +114,8 @@ struct Total {
     conclusions: u64,
     nodes: u64,
     cpu: f64,
+    /// Searches stopped by a limit.
+    stopped: u64,
 }
 
 fn texts(kind: ConclusionKind, b: &Bits) -> Vec<String> {
@@ -128,26 +149,42 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
         .num_threads(super::worker_threads(Some(args.jobs.unwrap_or(0))))
         .build()
         .map_err(|e| e.to_string())?;
+    let workers = pool.current_num_threads().max(1);
+    let max_memory = Some(args.max_memory / workers);
     let (source, mut recs) = records(&args.input)?;
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let mut totals = vec![Total::default(); set.rules.len()];
-    let (mut searched, mut ended, mut bad) = (0usize, 0usize, 0usize);
+    let (mut searched, mut ended, mut after_stopped, mut bad) = (0usize, 0usize, 0usize, 0usize);
     let work = |p: &ruledoku::input::Puzzle| -> Searched {
         let mut state = State::from_masks(&p.masks, &p.givens);
         if let Some(a) = &after {
-            let run = Runner::new(a).tally(state);
+            let run = Runner::new(a)
+                .limits(Limits {
+                    max_steps: None,
+                    max_time: args.max_seconds,
+                })
+                .max_memory(max_memory)
+                .tally(state);
             match run.stop {
-                ruledoku::engine::StopReason::Solved => return Searched::Ended("solved"),
-                ruledoku::engine::StopReason::Contradiction => {
-                    return Searched::Ended("contradiction");
+                StopReason::Solved | StopReason::Contradiction => {
+                    return Searched::Ended {
+                        why: run.stop.name(),
+                        stopped: false,
+                    };
                 }
-                _ => {}
+                StopReason::TimeLimit | StopReason::MemoryLimit | StopReason::StepLimit => {
+                    return Searched::Ended {
+                        why: run.stop.name(),
+                        stopped: true,
+                    };
+                }
+                StopReason::Stuck => {}
             }
             // The run's givens are the values it started from.
             let givens = State::from_masks(&p.masks, &p.givens).values;
             state = run.state;
-            return search(&set.rules, givens, state);
+            return search(&set.rules, givens, state, args.max_seconds, max_memory);
         }
         if p.format.is_candidates() {
             for c in 0..81 {
@@ -159,7 +196,13 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
                 }
             }
         }
-        search(&set.rules, state.values, state)
+        search(
+            &set.rules,
+            state.values,
+            state,
+            args.max_seconds,
+            max_memory,
+        )
     };
     each_record(&pool, &mut recs, &source, &mut out, work, |out, r| {
         pb.inc(1);
@@ -171,8 +214,12 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
             Ok(x) => x,
         };
         let (givens, state, hits, costs) = match s {
-            Searched::Ended(why) => {
-                ended += 1;
+            Searched::Ended { why, stopped } => {
+                if stopped {
+                    after_stopped += 1;
+                } else {
+                    ended += 1;
+                }
                 let line = if args.json {
                     json!({"line": p.line, "puzzle": p.text, "ended": why}).to_string()
                 } else {
@@ -195,6 +242,10 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
         }
         for h in &hits {
             let t = &mut totals[h.rule];
+            t.stopped += u64::from(h.stop.is_some());
+            if h.matches == 0 {
+                continue;
+            }
             t.states_hit += 1;
             t.matches += h.matches as u64;
             t.conclusions += (h.elim.len() + h.assert.len()) as u64;
@@ -203,12 +254,16 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
             let rules: Vec<_> = hits
                 .iter()
                 .map(|h| {
-                    json!({
+                    let mut o = json!({
                         "rule": set.rules[h.rule].head.name,
                         "matches": h.matches,
                         "eliminations": texts(ConclusionKind::Eliminate, &h.elim),
                         "assertions": texts(ConclusionKind::Assert, &h.assert),
-                    })
+                    });
+                    if let Some(stop) = h.stop {
+                        o["stopped"] = stop.name().into();
+                    }
+                    o
                 })
                 .collect();
             let line = json!({
@@ -224,15 +279,19 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
             for h in &hits {
                 let mut c = texts(ConclusionKind::Eliminate, &h.elim);
                 c.extend(texts(ConclusionKind::Assert, &h.assert));
+                let count = match h.matches {
+                    0 => "no match".to_string(),
+                    1 => "1 match".to_string(),
+                    n => format!("{n} matches"),
+                };
+                let stopped = h
+                    .stop
+                    .map_or(String::new(), |s| format!(" (stopped: {})", s.name()));
                 text += &format!(
-                    "{} {} {}: {}\n",
+                    "{} {} {count}{stopped}{}{}\n",
                     p.line,
                     set.rules[h.rule].head.name,
-                    if h.matches == 1 {
-                        "1 match".to_string()
-                    } else {
-                        format!("{} matches", h.matches)
-                    },
+                    if c.is_empty() { "" } else { ": " },
                     c.join(", ")
                 );
             }
@@ -244,7 +303,7 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
         return Err(e.into());
     }
     out.finish()?;
-    if searched + ended == 0 {
+    if searched + ended + after_stopped == 0 {
         note(&if bad == 0 {
             no_puzzle(&source)
         } else {
@@ -253,13 +312,23 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
         return Ok(Status::Invalid);
     }
     note(&format!(
-        "{}: {} searched{}{}",
+        "{}: {} searched{}{}{}{}",
         set.name,
         counted(searched, "state"),
         if ended > 0 {
             format!(", {ended} ended by --after (solved or contradictory)")
         } else {
             String::new()
+        },
+        if after_stopped > 0 {
+            format!(", {after_stopped} whose --after run was stopped by a limit")
+        } else {
+            String::new()
+        },
+        match totals.iter().map(|t| t.stopped).sum::<u64>() {
+            0 => String::new(),
+            1 => ", 1 search stopped by a limit".to_string(),
+            n => format!(", {n} searches stopped by a limit"),
         },
         if bad > 0 {
             format!(", {} not usable", counted(bad, "record"))
@@ -269,9 +338,10 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
     ));
     if args.stats {
         let mut t = format!(
-            "{:<34} {:>8} {:>8} {:>8} {:>11} {:>12}{}\n",
+            "{:<34} {:>8} {:>8} {:>8} {:>8} {:>11} {:>12}{}\n",
             "rule",
             "searches",
+            "stopped",
             "states",
             "matches",
             "conclusions",
@@ -284,9 +354,10 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
         );
         for (r, x) in set.rules.iter().zip(&totals) {
             t += &format!(
-                "{:<34} {:>8} {:>8} {:>8} {:>11} {:>12}{}\n",
+                "{:<34} {:>8} {:>8} {:>8} {:>8} {:>11} {:>12}{}\n",
                 r.head.name,
                 x.searches,
+                x.stopped,
                 x.states_hit,
                 x.matches,
                 x.conclusions,
@@ -308,8 +379,14 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
 }
 
 /// Every rule's matches at `state`, with what each search cost.
-fn search(rules: &[std::sync::Arc<ruledoku::rule::Rule>], givens: Bits, state: State) -> Searched {
-    let mut m = Matcher::new(rules, givens);
+fn search(
+    rules: &[std::sync::Arc<ruledoku::rule::Rule>],
+    givens: Bits,
+    state: State,
+    per_search: Option<Duration>,
+    max_memory: Option<usize>,
+) -> Searched {
+    let mut m = Matcher::new(rules, givens).limits(per_search, max_memory);
     let mut hits = Vec::new();
     let mut costs = Vec::with_capacity(rules.len());
     for (i, r) in rules.iter().enumerate() {
@@ -319,7 +396,7 @@ fn search(rules: &[std::sync::Arc<ruledoku::rule::Rule>], givens: Bits, state: S
             nodes,
             cpu: super::thread_cpu_seconds() - t0,
         });
-        if found.count == 0 {
+        if found.count == 0 && found.stop.is_none() {
             continue;
         }
         hits.push(RuleHits {
@@ -327,6 +404,7 @@ fn search(rules: &[std::sync::Arc<ruledoku::rule::Rule>], givens: Bits, state: S
             matches: found.count,
             elim: found.eliminated,
             assert: found.asserted,
+            stop: found.stop,
         });
     }
     Searched::Hits {

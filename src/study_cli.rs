@@ -85,7 +85,7 @@ pub struct SubsumeArgs {
 const MAX_MEBIBYTES: usize = 1 << 20;
 
 /// A number of MiB, 1 to [`MAX_MEBIBYTES`], in bytes.
-fn mebibytes(s: &str) -> Result<usize, String> {
+pub(crate) fn mebibytes(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=MAX_MEBIBYTES).contains(&n) => Ok(n << 20),
         _ => Err(format!(

@@ -124,10 +124,10 @@ fn stats_count_every_search_and_what_it_matched() {
     );
     assert_eq!(rows.len(), 2);
     assert_eq!(
-        rows[0][..5],
-        ["als-xz-doubly-linked", "17", "3", "25", "23"]
+        rows[0][..6],
+        ["als-xz-doubly-linked", "17", "0", "3", "25", "23"]
     );
-    assert_eq!(rows[1][..5], ["als-xz", "17", "16", "156", "75"]);
+    assert_eq!(rows[1][..6], ["als-xz", "17", "0", "16", "156", "75"]);
     // One text line per state and rule with a match.
     assert_eq!(
         run.stdout
@@ -211,4 +211,127 @@ fn eliminations_agree_with_hodoku_on_sample_states() {
     }
     assert_eq!(lines, 20);
     assert_eq!(got, want);
+}
+
+/// CSP-Rules-Examples' Tridagons #20958: its whips of every length, all of
+/// them, would hold more than 24 GB (a search for every match has no first
+/// match to stop at).
+const HARD_20958: &str =
+    "1....6.8.......2..6...72.14275......369......841.67....8..2167..1...8.4.....4.1.8";
+
+#[test]
+fn a_search_over_the_memory_cap_stops_and_says_so() {
+    let run = ruledoku([
+        "rules",
+        "matches",
+        "--rules",
+        "rules/whips.rules",
+        "--max-memory",
+        "8",
+        "-j",
+        "1",
+        "--stats",
+        "--no-time",
+        HARD_20958,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    // Whips of length 1 to 36, one line for each with a match or stopped:
+    // the short ones end, the long ones stop at 8 MiB.
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("(stopped: ")).count(),
+        lines
+            .iter()
+            .filter(|l| l.contains("(stopped: memory-limit)"))
+            .count()
+    );
+    assert!(lines.contains(&"1 whip[36] no match (stopped: memory-limit)"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("1 whip[2] 10 matches: ") && !l.contains("stopped")),
+        "{}",
+        run.stdout
+    );
+    let stopped = lines.iter().filter(|l| l.contains("(stopped: ")).count();
+    assert!(stopped >= 10, "{}", run.stdout);
+    let summary = run.stderr.lines().next().unwrap();
+    assert_eq!(
+        summary,
+        format!("whips: 1 state searched, {stopped} searches stopped by a limit")
+    );
+    // The --stats table counts them per rule.
+    let row36: Vec<&str> = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("whip[36] "))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(row36[..4], ["whip[36]", "1", "1", "0"]);
+}
+
+#[test]
+fn a_search_past_its_time_stops_and_says_so_in_json() {
+    let run = ruledoku([
+        "rules",
+        "matches",
+        "--rules",
+        "rules/whips.rules",
+        "--max-seconds",
+        "0.05",
+        "--json",
+        "-j",
+        "1",
+        HARD_20958,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    let rules = v["rules"].as_array().unwrap();
+    let last = rules.last().unwrap();
+    assert_eq!(last["rule"], "whip[36]");
+    assert_eq!(last["stopped"], "time-limit");
+    // A search that ended has no "stopped".
+    assert_eq!(rules[0]["rule"], "whip[2]");
+    assert!(rules[0].get("stopped").is_none());
+}
+
+#[test]
+fn limits_are_checked() {
+    for (opt, bad) in [("--max-memory", "0"), ("--max-seconds", "-1")] {
+        let run = ruledoku([
+            "rules",
+            "matches",
+            "--rules",
+            "rules/whips.rules",
+            opt,
+            bad,
+            HARD_20958,
+        ]);
+        assert_eq!(run.code, Some(2), "{opt} {bad}: {}", run.stderr);
+        assert!(run.stderr.contains(opt), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn an_after_run_stopped_by_a_limit_is_reported_not_searched() {
+    let run = ruledoku([
+        "rules",
+        "matches",
+        "--rules",
+        DEATH_BLOSSOM,
+        "--after",
+        "w-sfin",
+        "--max-seconds",
+        "0.2",
+        "-j",
+        "1",
+        HARD_20958,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout, "1 ended: time-limit\n");
+    assert_eq!(
+        run.stderr,
+        "death-blossom: 0 states searched, 1 whose --after run was stopped by a limit\n"
+    );
 }

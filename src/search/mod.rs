@@ -295,6 +295,21 @@ impl SearchCx {
         self.memory_limit = limit;
     }
 
+    /// Starts the clock afresh for a new search when none is running: a new
+    /// deadline, no stop, no work and no memory counted (the work limit,
+    /// the memory cap and the givens stay). For a caller that runs searches
+    /// one by one, each with its own time (`rules matches`).
+    pub fn restart(&mut self, deadline: Option<Instant>) {
+        let work_limit = self.clock.work_limit;
+        self.clock = Clock {
+            deadline,
+            work_limit,
+            limited: deadline.is_some() || work_limit.is_some(),
+            ..Clock::default()
+        };
+        self.memory = 0;
+    }
+
     /// The deadline searches in this context stop at.
     pub fn deadline(&self) -> Option<Instant> {
         self.clock.deadline
