@@ -692,6 +692,11 @@ fn options_of(
         "max_seconds".into(),
         json!(opts.max_seconds.map(|d| d.as_secs_f64())),
     );
+    o.insert("max_memory_mib".into(), json!(opts.max_memory >> 20));
+    o.insert(
+        "max_cpu_seconds".into(),
+        json!(opts.max_cpu_seconds.map(|d| d.as_secs_f64())),
+    );
     o.insert("no_time".into(), json!(opts.no_time));
     o.insert("stats".into(), json!(opts.stats));
     o.insert("verify".into(), json!(opts.verify));

@@ -66,6 +66,15 @@ impl StopReason {
 pub struct Limits {
     pub max_steps: Option<usize>,
     pub max_time: Option<Duration>,
+    /// A cap on the memory a search may hold (bytes, as searches count it:
+    /// [`SearchCx::hold`]); a search over it stops the run
+    /// ([`StopReason::MemoryLimit`]). [`Runner::max_memory`], when set,
+    /// takes its place.
+    pub max_memory: Option<usize>,
+    /// The CPU time the run's thread may spend (a limit that does not
+    /// depend on the machine's load, unlike `max_time`); past it the run
+    /// stops with [`StopReason::TimeLimit`].
+    pub max_cpu: Option<Duration>,
 }
 
 /// One applied match: which rule, what it concluded, how it was graded,
@@ -492,7 +501,8 @@ impl<'a> Runner<'a> {
         let mut cx = SearchCx::new(deadline);
         // The run's givens: the values it starts from.
         cx.set_givens(state.values);
-        cx.set_memory_limit(self.max_memory);
+        cx.set_memory_limit(self.max_memory.or(self.limits.max_memory));
+        cx.set_cpu_limit(self.limits.max_cpu);
         cx.trial = trial::Scratch::for_rules(set.rules.iter().map(|r| &*r.searcher));
         let keep = obs.wants_steps();
         // Statistics read every search's nodes, which an outcome-only
@@ -514,7 +524,7 @@ impl<'a> Runner<'a> {
             if self.limits.max_steps.is_some_and(|m| made >= m) {
                 break StopReason::StepLimit;
             }
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if deadline.is_some_and(|d| Instant::now() >= d) || cx.past_cpu_limit() {
                 break StopReason::TimeLimit;
             }
             // Found in place (a match is large: moving it costs a copy).
@@ -831,6 +841,8 @@ mod tests {
             let limits = Limits {
                 max_steps,
                 max_time: None,
+                max_memory: None,
+                max_cpu: None,
             };
             for line in text.lines().skip(1).take(puzzles) {
                 let p = crate::input::parse_puzzle(&line[..81]).unwrap();

@@ -276,6 +276,8 @@ pub fn filter(args: &FilterArgs) -> Result<Status, Fail> {
     let limits = Limits {
         max_steps: None,
         max_time: args.max_seconds,
+        max_memory: None,
+        max_cpu: None,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(worker_threads(Some(args.jobs.unwrap_or(0))))

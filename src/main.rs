@@ -204,6 +204,17 @@ struct RunOpts {
     /// Stop each puzzle after this many seconds (a number greater than 0, e.g. 0.5; at most 1e9).
     #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true)]
     max_seconds: Option<Duration>,
+    /// Stop each puzzle after its worker thread has spent this many seconds
+    /// of CPU (`time-limit`, as --max-seconds): a limit that does not depend
+    /// on what else the machine runs, for studies on shared machines.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, allow_negative_numbers = true)]
+    max_cpu_seconds: Option<Duration>,
+    /// The memory the searches of all workers may hold together, in MiB
+    /// (each worker has its share): a puzzle whose search would hold more
+    /// stops there (`memory-limit`) and the batch goes on. Whips of length
+    /// 20 and more on a hard puzzle may hold gigabytes.
+    #[arg(long, value_name = "MIB", default_value = "8192", value_parser = study_cli::mebibytes, allow_negative_numbers = true)]
+    max_memory: usize,
     /// Worker threads (output stays in input order); 0 = one per available
     /// core. More threads than available cores cannot help: -j is capped at
     /// their number, with a note on standard error.
@@ -335,6 +346,8 @@ impl RunOpts {
         let limits = Limits {
             max_steps: self.max_steps,
             max_time: self.max_seconds,
+            max_memory: Some(self.max_memory / workers_sharing(self.jobs)),
+            max_cpu: self.max_cpu_seconds,
         };
         Ok((set, limits))
     }
@@ -389,6 +402,17 @@ fn whole(s: &str, least: usize) -> Result<usize, String> {
 /// The worker threads for `-j`: one without it, one per available core for
 /// `-j 0`, and never more than the available cores (the work is all
 /// computation: more threads only add switching), saying so when capped.
+/// The workers `-j` gives (as [`worker_threads`], without its note): the
+/// number that share `--max-memory`.
+fn workers_sharing(jobs: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    match jobs {
+        None => 1,
+        Some(0) => cores,
+        Some(n) => n.min(cores),
+    }
+}
+
 fn worker_threads(jobs: Option<usize>) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     match jobs {
@@ -1567,26 +1591,7 @@ impl Clocks {
     }
 }
 
-/// CPU seconds used by the calling thread so far.
-#[cfg(unix)]
-fn thread_cpu_seconds() -> f64 {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `t` is a valid `timespec` to write; the clock id is a constant.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
-    if ok {
-        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
-    } else {
-        0.0
-    }
-}
-
-#[cfg(not(unix))]
-fn thread_cpu_seconds() -> f64 {
-    0.0
-}
+use ruledoku::search::thread_cpu_seconds;
 
 #[cfg(test)]
 mod chunking_tests {

@@ -163,6 +163,8 @@ pub fn matches(args: &MatchesArgs) -> Result<Status, Fail> {
                 .limits(Limits {
                     max_steps: None,
                     max_time: args.max_seconds,
+                    max_memory: None,
+                    max_cpu: None,
                 })
                 .max_memory(max_memory)
                 .tally(state);

@@ -292,6 +292,8 @@ pub fn subsume(args: &SubsumeArgs) -> Result<Status, Fail> {
     let limits = Limits {
         max_steps: None,
         max_time: args.max_seconds,
+        max_memory: None,
+        max_cpu: None,
     };
     let max_memory = Some(args.max_memory / workers);
     let (source, recs) = match args.ty.model()? {
@@ -635,6 +637,15 @@ pub struct ClassifyArgs {
     /// Stop each run after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_negative_numbers = true)]
     max_seconds: Option<Duration>,
+    /// Stop each run after its worker thread has spent this many seconds of
+    /// CPU (as --max-seconds, whatever else the machine runs).
+    #[arg(long, value_name = "SECONDS", value_parser = super::seconds, allow_negative_numbers = true)]
+    max_cpu_seconds: Option<Duration>,
+    /// The memory the searches of all workers may hold together, in MiB
+    /// (each worker has its share): a run whose search would hold more
+    /// stops there, as at `--max-seconds`.
+    #[arg(long, value_name = "MIB", default_value = "8192", value_parser = mebibytes, allow_negative_numbers = true)]
+    max_memory: usize,
     /// Worker threads (default: one per available core).
     #[arg(long, short = 'j', value_name = "N", value_parser = super::count, allow_negative_numbers = true)]
     jobs: Option<usize>,
@@ -704,8 +715,15 @@ pub fn classify(args: &ClassifyArgs) -> Result<Status, Fail> {
     let limits = Limits {
         max_steps: None,
         max_time: args.max_seconds,
+        max_memory: None,
+        max_cpu: None,
     };
     let pool = pool(args.jobs)?;
+    let limits = Limits {
+        max_memory: Some(args.max_memory / pool.current_num_threads().max(1)),
+        max_cpu: args.max_cpu_seconds,
+        ..limits
+    };
     let pb = progress(None);
     let mut out = Results::new(&pb);
     let mut tables: Vec<LadderTable> = ladders.iter().map(LadderTable::new).collect();

@@ -408,6 +408,70 @@ fn max_seconds_stops_a_long_evaluation() {
     assert_eq!(run.stdout, format!("{}: ok, 1 rule\n", file.display()));
 }
 
+/// `--max-memory` bounds what a run's searches hold: CSP-Rules-Examples'
+/// Tridagons #20958 has no whip shorter than 14, and looking for them held
+/// 1.6 GB after 60 s (and grew on). Over the cap, the puzzle stops with
+/// `memory-limit` and the batch goes on to the next.
+#[test]
+fn max_memory_stops_a_run_and_the_batch_goes_on() {
+    let hard = "1....6.8.......2..6...72.14275......369......841.67....8..2167..1...8.4.....4.1.8";
+    let input = format!("{hard}\n{FIRST}\n");
+    let run = ruledoku_stdin(
+        [
+            "rate",
+            "--no-time",
+            "--rules",
+            "w-sfin",
+            "--max-memory",
+            "16",
+            "-",
+        ],
+        &input,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert!(
+        lines[0].starts_with(&format!("1 {hard} memory-limit ")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines[1].starts_with(&format!("2 {FIRST} solved ")),
+        "{}",
+        run.stdout
+    );
+    for bad in ["0", "-5", "1.5", "many", "99999999999"] {
+        let run = ruledoku(["rate", "--max-memory", bad, FIRST]);
+        assert_eq!(run.code, Some(2), "--max-memory {bad}: {}", run.stderr);
+        assert!(run.stderr.contains("--max-memory"), "{}", run.stderr);
+    }
+}
+
+/// `--max-cpu-seconds` counts the worker's CPU time, not the wall clock:
+/// the same puzzle stops at the same point whatever else runs.
+#[test]
+fn max_cpu_seconds_stops_a_run_by_its_cpu_time() {
+    let hard = "1....6.8.......2..6...72.14275......369......841.67....8..2167..1...8.4.....4.1.8";
+    let run = ruledoku([
+        "rate",
+        "--rules",
+        "w-sfin",
+        "--max-cpu-seconds",
+        "0.5",
+        "--json",
+        hard,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["stop"], "time-limit", "{}", run.stdout);
+    for bad in ["0", "-1", "inf", "x"] {
+        let run = ruledoku(["rate", "--max-cpu-seconds", bad, FIRST]);
+        assert_eq!(run.code, Some(2), "--max-cpu-seconds {bad}: {}", run.stderr);
+        assert!(run.stderr.contains("--max-cpu-seconds"), "{}", run.stderr);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // 6. The HTML page: bounded, whole or not at all
 

@@ -46,6 +46,8 @@ impl Drawn {
             limits: Limits {
                 max_steps,
                 max_time: None,
+                max_memory: None,
+                max_cpu: None,
             },
             patterns: true,
             max_memory: None,

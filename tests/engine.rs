@@ -66,6 +66,8 @@ fn limits_stop_the_run_with_a_reason() {
         Limits {
             max_steps: Some(5),
             max_time: None,
+            max_memory: None,
+            max_cpu: None,
         },
     );
     assert_eq!((run.stop, run.steps.len()), (StopReason::StepLimit, 5));
@@ -75,6 +77,8 @@ fn limits_stop_the_run_with_a_reason() {
         Limits {
             max_steps: None,
             max_time: Some(Duration::ZERO),
+            max_memory: None,
+            max_cpu: None,
         },
     );
     assert_eq!((run.stop, run.steps.len()), (StopReason::TimeLimit, 0));
@@ -133,6 +137,8 @@ fn the_time_limit_stops_a_slow_rule_inside_its_search() {
         Limits {
             max_steps: None,
             max_time: Some(Duration::from_millis(200)),
+            max_memory: None,
+            max_cpu: None,
         },
     );
     assert_eq!(run.stop, StopReason::TimeLimit);

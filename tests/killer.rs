@@ -121,6 +121,8 @@ fn wikipedia_figures() -> (
         limits: Limits {
             max_steps: None,
             max_time: None,
+            max_memory: None,
+            max_cpu: None,
         },
         patterns: true,
         max_memory: None,

@@ -88,6 +88,8 @@ fn the_published_x_sudoku_is_solved_and_drawn_with_its_diagonals() {
         limits: Limits {
             max_steps: Some(0),
             max_time: None,
+            max_memory: None,
+            max_cpu: None,
         },
         patterns: true,
         max_memory: None,
@@ -141,6 +143,8 @@ fn start_figure(m: &Arc<Model>, givens: &[Option<usize>]) -> Figure {
         limits: Limits {
             max_steps: Some(0),
             max_time: None,
+            max_memory: None,
+            max_cpu: None,
         },
         patterns: true,
         max_memory: None,

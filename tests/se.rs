@@ -247,6 +247,8 @@ fn select_and_decimal_levels() {
         Limits {
             max_steps: Some(1),
             max_time: None,
+            max_memory: None,
+            max_cpu: None,
         },
     );
     let step = &run.steps[0];
@@ -374,6 +376,8 @@ fn a_twelve_cell_loop_is_found_as_se_finds_it() {
         Limits {
             max_steps: Some(2),
             max_time: None,
+            max_memory: None,
+            max_cpu: None,
         },
     );
     let got: Vec<(String, String, usize)> = (run.steps.iter())

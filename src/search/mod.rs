@@ -40,7 +40,7 @@ use crate::grid::state::State;
 use crate::rating::Rating;
 use std::fmt;
 use std::ops::ControlFlow;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What a match concludes about its candidates (defined with the board
 /// that applies it).
@@ -165,6 +165,9 @@ const TICKS_PER_CLOCK: u64 = 4096;
 #[derive(Debug, Default)]
 pub struct Clock {
     deadline: Option<Instant>,
+    /// The thread's CPU time ([`thread_cpu_seconds`]) at which searches
+    /// stop as at the deadline.
+    cpu_deadline: Option<f64>,
     /// Work after which searches stop as at the deadline (looked at with
     /// the clock, so a search may pass it by a few thousand units).
     work_limit: Option<u64>,
@@ -197,6 +200,8 @@ impl Clock {
             self.halt(Stop::Deadline);
         } else if self.work_limit.is_some_and(|m| self.work >= m) {
             self.halt(Stop::Work);
+        } else if self.cpu_deadline.is_some_and(|d| thread_cpu_seconds() >= d) {
+            self.halt(Stop::Deadline);
         }
     }
 
@@ -308,6 +313,22 @@ impl SearchCx {
             ..Clock::default()
         };
         self.memory = 0;
+    }
+
+    /// Searches in this context also stop when the thread has spent `limit`
+    /// more CPU time (from now): a limit that does not depend on what else
+    /// the machine runs. A run is made on one thread.
+    pub fn set_cpu_limit(&mut self, limit: Option<Duration>) {
+        self.clock.cpu_deadline = limit.map(|t| thread_cpu_seconds() + t.as_secs_f64());
+        self.clock.limited |= limit.is_some();
+    }
+
+    /// Has the CPU time given by [`SearchCx::set_cpu_limit`] been spent?
+    /// (Looked at between steps; searches look at it with the clock.)
+    pub fn past_cpu_limit(&self) -> bool {
+        self.clock
+            .cpu_deadline
+            .is_some_and(|d| thread_cpu_seconds() >= d)
     }
 
     /// The deadline searches in this context stop at.
@@ -601,4 +622,27 @@ pub fn search_filtered<S: Searcher + ?Sized>(
         return ControlFlow::Break(());
     }
     ControlFlow::Continue(())
+}
+
+/// The CPU time the calling thread has used, in seconds (0 where the
+/// system does not tell).
+#[cfg(unix)]
+pub fn thread_cpu_seconds() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid `timespec` to write; the clock id is a constant.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if ok {
+        t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+    } else {
+        0.0
+    }
+}
+
+/// The CPU time the calling thread has used (not told here: 0).
+#[cfg(not(unix))]
+pub fn thread_cpu_seconds() -> f64 {
+    0.0
 }

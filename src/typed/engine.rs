@@ -245,7 +245,8 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
     let start = Instant::now();
     let deadline = opts.limits.max_time.and_then(|t| start.checked_add(t));
     let mut cx = SearchCx::new(deadline);
-    cx.set_memory_limit(opts.max_memory);
+    cx.set_memory_limit(opts.max_memory.or(opts.limits.max_memory));
+    cx.set_cpu_limit(opts.limits.max_cpu);
     let mut st = State::start(frame);
     let mut steps: Vec<TypedStep> = Vec::new();
     let mut hardest: Option<usize> = None;
@@ -262,7 +263,7 @@ fn play<const W: usize>(frame: &Frame<W>, set: &TypedSet, opts: Options) -> Type
         if opts.limits.max_steps.is_some_and(|m| steps.len() >= m) {
             break StopReason::StepLimit;
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if deadline.is_some_and(|d| Instant::now() >= d) || cx.past_cpu_limit() {
             break StopReason::TimeLimit;
         }
         let mut found: Option<(usize, Found<W>)> = None;

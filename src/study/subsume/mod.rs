@@ -320,6 +320,8 @@ impl Study<'_> {
             .limits(Limits {
                 max_steps: None,
                 max_time: left,
+                max_memory: None,
+                max_cpu: None,
             })
             .max_memory(self.max_memory)
             .outcome_only(true)

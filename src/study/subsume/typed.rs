@@ -387,6 +387,8 @@ impl TypedStudy<'_> {
                 limits: Limits {
                     max_steps: None,
                     max_time: left,
+                    max_memory: None,
+                    max_cpu: None,
                 },
                 max_memory: self.max_memory,
                 ..Default::default()
