@@ -188,6 +188,9 @@ pub fn forcing_whips(state: &State, or: &Bits, n: i64) -> Bits {
 enum OrPlace {
     /// The last variable: an OR_k-contrad-whip.
     Last,
+    /// The last variable, every guardian linked to a right-linking
+    /// candidate (none to the target only): CSP-Rules' OR_k-contrad-whip.
+    StrictLast,
     /// A variable before the last: an OR_k-whip.
     Inner,
 }
@@ -214,13 +217,18 @@ fn refuted_from(state: &State, or: &Bits, z: usize, n: usize, place: OrPlace) ->
             }
         };
         for (last, rights, cover, used) in &frontier {
-            if !used {
+            if place == OrPlace::StrictLast {
+                // Every guardian linked to a right-linking candidate.
+                if !rights.is_empty() && or.iter().all(|g| !links(g).and(rights).is_empty()) {
+                    return true;
+                }
+            } else if !used {
                 let open = or.minus(cover);
                 match (open.len(), place) {
                     // Every guardian false: the disjunction is the last
                     // variable, the (k + 1)th.
                     (0, OrPlace::Last) => return true,
-                    (0, OrPlace::Inner) => {}
+                    (0, _) => {}
                     // All but one false: that one is the next R.
                     (1, OrPlace::Inner) => {
                         if let Some(g) = right_linking(&open, z, rights) {
@@ -290,4 +298,14 @@ pub fn contrad_whips(state: &State, or: &Bits, n: i64) -> Bits {
 /// last (see the module's documentation).
 pub fn or_whips(state: &State, or: &Bits, n: i64) -> Bits {
     refuted(state, or, n, OrPlace::Inner)
+}
+
+/// The OR_k-contrad-whips as CSP-Rules defines them: those of
+/// [`contrad_whips`] in which every guardian is linked to a right-linking
+/// candidate of the partial whip, none to the target only (CSP-Rules'
+/// `ORk-contrad-whip[N]` rules ask a link to a member of the chain's
+/// right-linking candidates for each guardian). A subset of
+/// [`contrad_whips`]' eliminations at each length.
+pub fn strict_contrad_whips(state: &State, or: &Bits, n: i64) -> Bits {
+    refuted(state, or, n, OrPlace::StrictLast)
 }
