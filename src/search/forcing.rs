@@ -1,7 +1,7 @@
 //! Whips from a disjunction (CSP-Rules' `OR_k-forcing-whips`,
 //! `OR_k-contrad-whips` and `OR_k-whips`): the generic machinery behind
-//! the pattern functions `forcing_whips(G, N)`, `contrad_whips(G, N)` and
-//! `or_whips(G, N)`.
+//! the pattern functions `forcing_whips(G, N)`, `contrad_whips(G, N)`,
+//! `strict_contrad_whips(G, N)` and `or_whips(G, N)`.
 //!
 //! A pattern rule that proves "one of the candidates of G is true" (the
 //! guardians of an impossible pattern: Berthier's anti-tridagon) hands G to
@@ -23,7 +23,7 @@
 //! It records, for each candidate, the shortest partial whip that makes it
 //! true.
 //!
-//! The other two start from the target `Z` instead, as a whip does, and
+//! The others start from the target `Z` instead, as a whip does, and
 //! use the disjunction as one of the whip's variables (its candidates
 //! are the guardians): a partial whip from `Z` (every variable's other
 //! candidates linked to `Z` or to an earlier right-linking candidate) up
@@ -33,8 +33,10 @@
 //! are, goes on from `g` as its next right-linking candidate, and an
 //! *OR_k-whip* ends, as a whip, in a variable whose left-linking
 //! candidate is linked to the last right-linking one and whose every
-//! candidate is linked to `Z` or to a right-linking one. Both count the
-//! disjunction as one variable. The search is breadth-first from each
+//! candidate is linked to `Z` or to a right-linking one. CSP-Rules'
+//! OR_k-contrad-whips are stricter (`strict_contrad_whips`): every
+//! guardian is linked to a right-linking candidate, none to `Z` only.
+//! All count the disjunction as one variable. The search is breadth-first from each
 //! target over partial chains kept once per (last `R`, set of `R`s,
 //! disjunction used or not), at most [`MAX_TARGET_FRONTIER`] a depth.
 //!
