@@ -237,12 +237,12 @@ fn or3_strict_contrad_whip_26529() {
     assert_eq!(
         steps(&p, "OR"),
         [format!(
-            "OR3-contrad-whip[4]: {trid} ==> r6c8 ≠ 8, r6c7 ≠ 3, r6c7 ≠ 2, r6c3 ≠ 2, r6c1 ≠ 2, r4c7 ≠ 2, r3c9 ≠ 6, r3c9 ≠ 5, r3c9 ≠ 1, r3c8 ≠ 2, r3c7 ≠ 4, r3c6 ≠ 4, r3c5 ≠ 6, r3c5 ≠ 5, r3c5 ≠ 3, r3c5 ≠ 1, r3c4 ≠ 4, r2c9 ≠ 8, r2c7 ≠ 6, r2c7 ≠ 5, r2c7 ≠ 1, r2c5 ≠ 2, r1c7 ≠ 4, r1c5 ≠ 8"
+            "OR3-ctr-whip[4]: {trid} ==> r6c8 ≠ 8, r6c7 ≠ 3, r6c7 ≠ 2, r6c3 ≠ 2, r6c1 ≠ 2, r4c7 ≠ 2, r3c9 ≠ 6, r3c9 ≠ 5, r3c9 ≠ 1, r3c8 ≠ 2, r3c7 ≠ 4, r3c6 ≠ 4, r3c5 ≠ 6, r3c5 ≠ 5, r3c5 ≠ 3, r3c5 ≠ 1, r3c4 ≠ 4, r2c9 ≠ 8, r2c7 ≠ 6, r2c7 ≠ 5, r2c7 ≠ 1, r2c5 ≠ 2, r1c7 ≠ 4, r1c5 ≠ 8"
         )]
     );
     assert_eq!(
         rating(&p),
-        "rating: ORCW[4] (level 4, hardest rule: OR3-contrad-whip[4])"
+        "rating: ORCW[4] (level 4, hardest rule: OR3-ctr-whip[4])"
     );
 }
 
