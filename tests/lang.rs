@@ -125,7 +125,7 @@ rule b{N} for N in 2..=3 {
             (
                 4,
                 18,
-                "unknown function `frob`, expected one of cands, digits, cells, rows, columns, blocks, houses, vars, linked, forcing_whips, contrad_whips, or_whips, peers, first, last, count, within, row, column, block, band, stack, digit, value, given, below, above, rise, run, cell, number, area, cages"
+                "unknown function `frob`, expected one of cands, digits, cells, rows, columns, blocks, houses, vars, linked, forcing_whips, contrad_whips, strict_contrad_whips, or_whips, peers, first, last, count, within, row, column, block, band, stack, digit, value, given, below, above, rise, run, cell, number, area, cages"
             ),
             (5, 15, "unknown name `W`"),
             (

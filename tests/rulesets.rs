@@ -115,14 +115,14 @@ fn a_bare_name_is_a_built_in_set_and_a_path_needs_its_spelling() {
     assert_eq!(run.code, Some(2));
     assert_eq!(
         run.stderr,
-        "error: unknown rule set `mine` (built-in sets: advanced, advanced-als, advanced-colouring, advanced-single-digit, advanced-uniqueness, b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, killer-sums, lassos, se, se-chaining, se-corrected, sfin, singles, te, te2, tw, typed, w, w-sfin, w-trid, w-trid-orcw, w-trid-orw, z); \
+        "error: unknown rule set `mine` (built-in sets: advanced, advanced-als, advanced-colouring, advanced-single-digit, advanced-uniqueness, b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, killer-sums, lassos, se, se-chaining, se-corrected, sfin, singles, te, te2, tw, typed, w, w-sfin, w-trid, w-trid-orcw, w-trid-orcw-csp, w-trid-orw, w-trid-orw-csp, w-trid-orw-fw-last, z); \
          to use the path `mine`, write `./mine` (a path has a `/` or an extension)\n"
     );
     let run = ruledoku_in(dir.path(), ["solve", "--rules", "sfn", FSHT]);
     assert_eq!(run.code, Some(2));
     assert_eq!(
         run.stderr,
-        "error: unknown rule set `sfn` (built-in sets: advanced, advanced-als, advanced-colouring, advanced-single-digit, advanced-uniqueness, b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, killer-sums, lassos, se, se-chaining, se-corrected, sfin, singles, te, te2, tw, typed, w, w-sfin, w-trid, w-trid-orcw, w-trid-orw, z); did you mean `sfin`?\n"
+        "error: unknown rule set `sfn` (built-in sets: advanced, advanced-als, advanced-colouring, advanced-single-digit, advanced-uniqueness, b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, killer-sums, lassos, se, se-chaining, se-corrected, sfin, singles, te, te2, tw, typed, w, w-sfin, w-trid, w-trid-orcw, w-trid-orcw-csp, w-trid-orw, w-trid-orw-csp, w-trid-orw-fw-last, z); did you mean `sfin`?\n"
     );
     for spec in ["./mine", "mine/", "x.rules", "./x.rules"] {
         let run = ruledoku_in(dir.path(), ["rules", "list", "--rules", spec]);
@@ -399,7 +399,7 @@ fn plus_joins_specs_on_the_command_line() {
         ("+basic", "`+basic`: empty part: `+` joins two rule sets\n"),
         (
             "basic+nope",
-            "unknown rule set `nope` (built-in sets: advanced, advanced-als, advanced-colouring, advanced-single-digit, advanced-uniqueness, b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, killer-sums, lassos, se, se-chaining, se-corrected, sfin, singles, te, te2, tw, typed, w, w-sfin, w-trid, w-trid-orcw, w-trid-orw, z)\n",
+            "unknown rule set `nope` (built-in sets: advanced, advanced-als, advanced-colouring, advanced-single-digit, advanced-uniqueness, b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, killer-sums, lassos, se, se-chaining, se-corrected, sfin, singles, te, te2, tw, typed, w, w-sfin, w-trid, w-trid-orcw, w-trid-orcw-csp, w-trid-orw, w-trid-orw-csp, w-trid-orw-fw-last, z)\n",
         ),
     ] {
         assert_eq!(check(d, spec), (message.to_string(), Some(1)), "{spec}");
@@ -666,7 +666,7 @@ fn odd_set_files_get_clear_errors() {
         ),
         (
             "baredir.yaml",
-            "baredir.yaml: `files:` entry `no-rules-here`: unknown rule set `no-rules-here` (built-in sets: advanced, advanced-als, advanced-colouring, advanced-single-digit, advanced-uniqueness, b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, killer-sums, lassos, se, se-chaining, se-corrected, sfin, singles, te, te2, tw, typed, w, w-sfin, w-trid, w-trid-orcw, w-trid-orw, z); to use the path `no-rules-here`, write `./no-rules-here` (a path has a `/` or an extension)",
+            "baredir.yaml: `files:` entry `no-rules-here`: unknown rule set `no-rules-here` (built-in sets: advanced, advanced-als, advanced-colouring, advanced-single-digit, advanced-uniqueness, b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, killer-sums, lassos, se, se-chaining, se-corrected, sfin, singles, te, te2, tw, typed, w, w-sfin, w-trid, w-trid-orcw, w-trid-orcw-csp, w-trid-orw, w-trid-orw-csp, w-trid-orw-fw-last, z); to use the path `no-rules-here`, write `./no-rules-here` (a path has a `/` or an extension)",
         ),
         (
             "tilde.yaml",
@@ -678,7 +678,7 @@ fn odd_set_files_get_clear_errors() {
         ),
         (
             "joined.yaml",
-            "joined.yaml: `files:` entry `singles+sfin`: unknown rule set `singles+sfin` (built-in sets: advanced, advanced-als, advanced-colouring, advanced-single-digit, advanced-uniqueness, b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, killer-sums, lassos, se, se-chaining, se-corrected, sfin, singles, te, te2, tw, typed, w, w-sfin, w-trid, w-trid-orcw, w-trid-orw, z); `+` joins sets on the command line only: list each under `files:`",
+            "joined.yaml: `files:` entry `singles+sfin`: unknown rule set `singles+sfin` (built-in sets: advanced, advanced-als, advanced-colouring, advanced-single-digit, advanced-uniqueness, b, basic, bc, filter-fast, filter-slow, gb, gbc, gtw, gw, gz, killer-sums, lassos, se, se-chaining, se-corrected, sfin, singles, te, te2, tw, typed, w, w-sfin, w-trid, w-trid-orcw, w-trid-orcw-csp, w-trid-orw, w-trid-orw-csp, w-trid-orw-fw-last, z); `+` joins sets on the command line only: list each under `files:`",
         ),
         (
             "nested.yaml",

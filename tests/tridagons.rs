@@ -224,7 +224,94 @@ fn or3_contrad_whip_26529() {
     );
 }
 
-/// `contrad_whips` and `or_whips` check their arguments as
+/// #26529 with CSP-Rules' own contrad-whips (`strict_contrad_whips`, the
+/// set `w-trid-orcw-csp`: every guardian linked to a right-linking
+/// candidate): the contrad-whip is of length 4 and the run is rated
+/// ORCW[4], as the file's name (`OR3CW4`) says; its eliminations include
+/// CSP-Rules' four (r3c5≠1, 3, 5, 6 by r3n2{c5 c8} - r6c8{n2 n8} -
+/// r6c9{n8 n4} - OR3).
+#[test]
+fn or3_strict_contrad_whip_26529() {
+    let p = path_with("w-trid-orcw-csp", &puzzle("#26529-"));
+    let trid = "{n1 n5 n6} in {r1c1 r1c8 r2c2 r2c7 r3c3 r3c9 r7c3 r7c8 r8c1 r8c9 r9c2 r9c7}, guardians {n8r1c8 n2r2c7 n4r3c9}";
+    assert_eq!(
+        steps(&p, "OR"),
+        [format!(
+            "OR3-ctr-whip[4]: {trid} ==> r6c8 ≠ 8, r6c7 ≠ 3, r6c7 ≠ 2, r6c3 ≠ 2, r6c1 ≠ 2, r4c7 ≠ 2, r3c9 ≠ 6, r3c9 ≠ 5, r3c9 ≠ 1, r3c8 ≠ 2, r3c7 ≠ 4, r3c6 ≠ 4, r3c5 ≠ 6, r3c5 ≠ 5, r3c5 ≠ 3, r3c5 ≠ 1, r3c4 ≠ 4, r2c9 ≠ 8, r2c7 ≠ 6, r2c7 ≠ 5, r2c7 ≠ 1, r2c5 ≠ 2, r1c7 ≠ 4, r1c5 ≠ 8"
+        )]
+    );
+    assert_eq!(
+        rating(&p),
+        "rating: ORCW[4] (level 4, hardest rule: OR3-ctr-whip[4])"
+    );
+}
+
+const TRID_20958: &str = "{n3 n5 n9} in {r1c5 r1c9 r2c6 r2c8 r3c4 r3c7 r7c4 r7c9 r8c5 r8c7 r9c6 r9c8}, guardians {n4r2c6 n2r9c8}";
+
+/// #20958 (`W4+OR2W3`): the paths part at the first OR_k-chain, after
+/// the hidden pair of row 2. With the forcing whips first (CSP-Rules'
+/// default order, `w-trid-orw-csp`) it is an OR2-forcing-whip[3], as in
+/// the file's first run; the file's second run (OR2-whips[3] ==> r4c6≠4,
+/// r6c8≠2, r9c2≠2, r5c4≠5, r5c5≠5) was made with the forcing whips last,
+/// which `w-trid-orw-fw-last` reproduces. Both are rated W[5]: CSP-Rules'
+/// two paths in the file have a biv-chain[5] (r9c1≠5) too.
+#[test]
+fn or2_whips_20958() {
+    let elims = "r9c2 ≠ 2, r8c3 ≠ 7, r6c8 ≠ 2, r5c5 ≠ 5, r5c4 ≠ 5, r4c6 ≠ 4, r1c3 ≠ 2";
+    let p = path_with("w-trid-orw-csp", &puzzle("#20958-"));
+    assert_eq!(
+        steps(&p, "OR"),
+        [format!("OR2-forcing-whip[3]: {TRID_20958} ==> {elims}")]
+    );
+    assert_eq!(rating(&p), "rating: W[5] (level 5, hardest rule: whip[5])");
+    let p = path_with("w-trid-orw-fw-last", &puzzle("#20958-"));
+    assert_eq!(
+        steps(&p, "OR"),
+        [format!("OR2-whip[3]: {TRID_20958} ==> {elims}")]
+    );
+    assert_eq!(rating(&p), "rating: W[5] (level 5, hardest rule: whip[5])");
+}
+
+const TRID_34498: &str =
+    "{n1 n3 n8} in {r4c2 r4c9 r5c1 r5c7 r6c3 r6c8 r7c3 r7c9 r8c2 r8c8 r9c1 r9c7}";
+
+/// #34498 (`W8+OR3W1`): the paths part at the first whip[8]: both
+/// programs reach the same state (after whip[7] ==> r6c5≠7), where
+/// CSP-Rules' whip[8] eliminates r6c3≠7 and ours r5c1≠9 (two whips[8] of
+/// that state; CSP-Rules' path applies both). Ours leaves four guardians
+/// and an OR4-forcing-whip[2] ==> r7c2≠7; from CSP-Rules' state (r6c3≠7
+/// gone) the same rules give CSP-Rules' OR3 relation and its
+/// length-1 chain (CSP-Rules' `OR3-whip[1]`), rated W8 as the file says.
+#[test]
+fn or3_forcing_whip_1_34498() {
+    let p = path(&puzzle("#34498-"));
+    let fw = steps(&p, "OR");
+    assert_eq!(
+        fw,
+        [format!(
+            "OR4-forcing-whip[2]: {TRID_34498}, guardians {{n7r4c2 n7r6c3 n7r7c3 n7r9c1}} ==> r7c2 ≠ 7"
+        )]
+    );
+    let i = p.lines().position(|l| l.starts_with("OR4")).unwrap();
+    assert!(
+        p.lines().nth(i - 1).unwrap().starts_with("whip[8]: ")
+            && p.lines().nth(i - 1).unwrap().ends_with("==> r5c1 ≠ 9"),
+        "{p}"
+    );
+    assert_eq!(hardest(&p), (8, Some((2, 4))));
+    // CSP-Rules' state after its whip[8] ==> r6c3≠7 (pencil marks).
+    let state = "1.3....8.123....8.1.3....8..2.4.........5.........6.........7..1.34...8.........9...4......23.5.7....3..67..1...............8.........9.23........3.56.....3.56...1......8912..5..891....6.8...3.........4..7...2.4..7..12.....8.1..45..8.1...56.8..2.......1.3...78....4...........78.1.3...7......5.........6...........91.3....8.1.3....89.....6..9....5.....2...6.891.3.....912.....8.1.3....8.......7.....4.....1.3...7891.3..67891.3....8....4.6.891.34....91.34..78.....5....1.3....8..2...........5....1.3...78.1.3...78....4..78......6...1.34..78.........9.2.......1.3....8......6...1.3....8.........9....5.....2.......1.3....8....4.....1.3....8.......7..1.3...78....4......2.............7891.3...7.91.3...78.1.3....8.....56.......56...";
+    let p = path(state);
+    assert_eq!(
+        steps(&p, "OR"),
+        [format!(
+            "OR3-forcing-whip[1]: {TRID_34498}, guardians {{n7r4c2 n7r7c3 n7r9c1}} ==> r7c2 ≠ 7"
+        )]
+    );
+    assert_eq!(hardest(&p), (8, Some((1, 3))));
+}
+
+/// `contrad_whips`, `strict_contrad_whips` and `or_whips` check their arguments as
 /// `forcing_whips` does, naming themselves.
 #[test]
 fn contrad_and_or_whips_arguments() {
@@ -233,7 +320,7 @@ fn contrad_and_or_whips_arguments() {
             "rule t {{\n    complexity 1\n    let C: cell\n    let E = {cond}\n    where |E| > 0\n    eliminate E\n}}\n"
         )
     };
-    for f in ["contrad_whips", "or_whips"] {
+    for f in ["contrad_whips", "strict_contrad_whips", "or_whips"] {
         let es = errors(&rule(&format!("{f}(cands(C), C)")));
         assert_eq!(es.len(), 1, "{es:?}");
         assert!(

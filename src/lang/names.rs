@@ -61,8 +61,8 @@ pub enum Fun {
     Houses,
     Vars,
     Linked,
-    /// `forcing_whips(G, N)`, `contrad_whips(G, N)`, `or_whips(G, N)`:
-    /// what chains of that kind of N variables at most from the
+    /// `forcing_whips(G, N)`, `contrad_whips(G, N)`,
+    /// `strict_contrad_whips(G, N)`, `or_whips(G, N)`: what chains of that kind of N variables at most from the
     /// disjunction G eliminate (`search::forcing`).
     OrWhips(OrChain),
     Peers,
@@ -152,6 +152,11 @@ pub const FUNCTIONS: &[Builtin] = &[
         name: "contrad_whips",
         arity: 2,
         fun: Fun::OrWhips(OrChain::Contrad),
+    },
+    Builtin {
+        name: "strict_contrad_whips",
+        arity: 2,
+        fun: Fun::OrWhips(OrChain::StrictContrad),
     },
     Builtin {
         name: "or_whips",

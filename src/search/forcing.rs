@@ -1,7 +1,7 @@
 //! Whips from a disjunction (CSP-Rules' `OR_k-forcing-whips`,
 //! `OR_k-contrad-whips` and `OR_k-whips`): the generic machinery behind
-//! the pattern functions `forcing_whips(G, N)`, `contrad_whips(G, N)` and
-//! `or_whips(G, N)`.
+//! the pattern functions `forcing_whips(G, N)`, `contrad_whips(G, N)`,
+//! `strict_contrad_whips(G, N)` and `or_whips(G, N)`.
 //!
 //! A pattern rule that proves "one of the candidates of G is true" (the
 //! guardians of an impossible pattern: Berthier's anti-tridagon) hands G to
@@ -23,7 +23,7 @@
 //! It records, for each candidate, the shortest partial whip that makes it
 //! true.
 //!
-//! The other two start from the target `Z` instead, as a whip does, and
+//! The others start from the target `Z` instead, as a whip does, and
 //! use the disjunction as one of the whip's variables (its candidates
 //! are the guardians): a partial whip from `Z` (every variable's other
 //! candidates linked to `Z` or to an earlier right-linking candidate) up
@@ -33,8 +33,10 @@
 //! are, goes on from `g` as its next right-linking candidate, and an
 //! *OR_k-whip* ends, as a whip, in a variable whose left-linking
 //! candidate is linked to the last right-linking one and whose every
-//! candidate is linked to `Z` or to a right-linking one. Both count the
-//! disjunction as one variable. The search is breadth-first from each
+//! candidate is linked to `Z` or to a right-linking one. CSP-Rules'
+//! OR_k-contrad-whips are stricter (`strict_contrad_whips`): every
+//! guardian is linked to a right-linking candidate, none to `Z` only.
+//! All count the disjunction as one variable. The search is breadth-first from each
 //! target over partial chains kept once per (last `R`, set of `R`s,
 //! disjunction used or not), at most [`MAX_TARGET_FRONTIER`] a depth.
 //!
@@ -188,6 +190,9 @@ pub fn forcing_whips(state: &State, or: &Bits, n: i64) -> Bits {
 enum OrPlace {
     /// The last variable: an OR_k-contrad-whip.
     Last,
+    /// The last variable, every guardian linked to a right-linking
+    /// candidate (none to the target only): CSP-Rules' OR_k-contrad-whip.
+    StrictLast,
     /// A variable before the last: an OR_k-whip.
     Inner,
 }
@@ -214,13 +219,18 @@ fn refuted_from(state: &State, or: &Bits, z: usize, n: usize, place: OrPlace) ->
             }
         };
         for (last, rights, cover, used) in &frontier {
-            if !used {
+            if place == OrPlace::StrictLast {
+                // Every guardian linked to a right-linking candidate.
+                if !rights.is_empty() && or.iter().all(|g| !links(g).and(rights).is_empty()) {
+                    return true;
+                }
+            } else if !used {
                 let open = or.minus(cover);
                 match (open.len(), place) {
                     // Every guardian false: the disjunction is the last
                     // variable, the (k + 1)th.
                     (0, OrPlace::Last) => return true,
-                    (0, OrPlace::Inner) => {}
+                    (0, _) => {}
                     // All but one false: that one is the next R.
                     (1, OrPlace::Inner) => {
                         if let Some(g) = right_linking(&open, z, rights) {
@@ -290,4 +300,14 @@ pub fn contrad_whips(state: &State, or: &Bits, n: i64) -> Bits {
 /// last (see the module's documentation).
 pub fn or_whips(state: &State, or: &Bits, n: i64) -> Bits {
     refuted(state, or, n, OrPlace::Inner)
+}
+
+/// The OR_k-contrad-whips as CSP-Rules defines them: those of
+/// [`contrad_whips`] in which every guardian is linked to a right-linking
+/// candidate of the partial whip, none to the target only (CSP-Rules'
+/// `ORk-contrad-whip[N]` rules ask a link to a member of the chain's
+/// right-linking candidates for each guardian). A subset of
+/// [`contrad_whips`]' eliminations at each length.
+pub fn strict_contrad_whips(state: &State, or: &Bits, n: i64) -> Bits {
+    refuted(state, or, n, OrPlace::StrictLast)
 }

@@ -931,6 +931,7 @@ impl TOp {
                 let f = match kind {
                     OrChain::Forcing => crate::search::forcing::forcing_whips,
                     OrChain::Contrad => crate::search::forcing::contrad_whips,
+                    OrChain::StrictContrad => crate::search::forcing::strict_contrad_whips,
                     OrChain::Whip => crate::search::forcing::or_whips,
                 };
                 f(cx.state, &or, n)

@@ -192,9 +192,10 @@ pub enum Op {
     Project(Elem, Box<Op>),
     /// Live candidates nrc-linked to every candidate of a set.
     Linked(Box<Op>),
-    /// `forcing_whips(G, N)`, `contrad_whips(G, N)`, `or_whips(G, N)`:
-    /// the live candidates outside G that chains of that kind, of N
-    /// variables at most, from the disjunction G eliminate.
+    /// `forcing_whips(G, N)`, `contrad_whips(G, N)`,
+    /// `strict_contrad_whips(G, N)`, `or_whips(G, N)`: the live candidates
+    /// outside G that chains of that kind, of N variables at most, from the
+    /// disjunction G eliminate.
     OrWhips(OrChain, Box<Op>, Box<Op>),
     /// Cells sharing a house with every cell of a set.
     Peers(Box<Op>),
@@ -314,6 +315,10 @@ pub enum OrChain {
     /// `contrad_whips`: a partial whip from the target after which every
     /// member of G is false (the disjunction is the last variable).
     Contrad,
+    /// `strict_contrad_whips`: the same with every member of G linked to
+    /// a right-linking candidate, none to the target only (CSP-Rules'
+    /// definition).
+    StrictContrad,
     /// `or_whips`: a whip from the target with the disjunction as one of
     /// its variables before the last.
     Whip,
@@ -325,6 +330,7 @@ impl OrChain {
         match self {
             OrChain::Forcing => "forcing_whips",
             OrChain::Contrad => "contrad_whips",
+            OrChain::StrictContrad => "strict_contrad_whips",
             OrChain::Whip => "or_whips",
         }
     }
