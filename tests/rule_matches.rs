@@ -224,7 +224,10 @@ fn eliminations_agree_with_hodoku_on_sample_states() {
 fn hidden_rectangles_take_in_hodokus_missing_candidate_rectangles() {
     use std::collections::{BTreeMap, BTreeSet};
     let words = |s: &str| -> BTreeSet<String> {
-        s.split(' ').filter(|w| *w != "-").map(str::to_string).collect()
+        s.split(' ')
+            .filter(|w| *w != "-")
+            .map(str::to_string)
+            .collect()
     };
     let mut hodoku: BTreeMap<u64, BTreeSet<String>> = BTreeMap::new();
     let mut want: BTreeMap<u64, BTreeSet<String>> = BTreeMap::new();
@@ -264,7 +267,11 @@ fn hidden_rectangles_take_in_hodokus_missing_candidate_rectangles() {
         }
     }
     for (line, theirs) in &hodoku {
-        assert!(theirs.is_subset(&got[line]), "state {line}: HoDoKu's {theirs:?}, ours {:?}", got[line]);
+        assert!(
+            theirs.is_subset(&got[line]),
+            "state {line}: HoDoKu's {theirs:?}, ours {:?}",
+            got[line]
+        );
     }
     assert_eq!(got, want);
 }
