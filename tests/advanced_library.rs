@@ -143,6 +143,12 @@ fn sue_de_coq() {
 /// steps of the two puzzles below) that are steps of a rule whose name
 /// starts with `rule`.
 fn steps_before_colouring(puzzle: &str, rule: &str) -> Vec<String> {
+    steps_in_advanced_without(&colouring_and_chains(), puzzle, rule)
+}
+
+/// The colouring rules and those of grouped-chains.rules and
+/// nice-loops.rules.
+fn colouring_and_chains() -> Vec<String> {
     let colouring = [
         "simple-colouring-wrap",
         "simple-colouring-trap",
@@ -153,11 +159,7 @@ fn steps_before_colouring(puzzle: &str, rule: &str) -> Vec<String> {
         "3d-medusa-empty-cell",
     ]
     .map(String::from);
-    steps_in_advanced_without(
-        &[&colouring[..], &alternating_chains()].concat(),
-        puzzle,
-        rule,
-    )
+    [&colouring[..], &alternating_chains()].concat()
 }
 
 /// The rules of grouped-chains.rules and nice-loops.rules (every length).
@@ -206,13 +208,17 @@ fn xy_chain() {
 
 /// ALS-XZ: a bivalue cell (an ALS of one cell) and an ALS of five cells
 /// in row 8, restricted common 7 (r7c9's 7 sees r8c8's and r8c9's),
-/// eliminating 8 (in `advanced`, colouring and the grouped chains and loops take
-/// this puzzle first).
+/// eliminating 8 (in `advanced`, colouring, the grouped chains and loops
+/// and the Hidden Rectangle take this puzzle first).
 #[test]
 fn als_xz() {
     let p = "1...5...9..67...2..8.1......1.....7.5..6..29.9.7..1......9..64.6.2......8..5.7...";
+    // The Hidden Rectangle {5 7} r7c2 r7c9 r8c2 r8c9 (a corner beside the
+    // bivalue r7c2 lacks 5) would take this puzzle first.
+    let mut excluded = colouring_and_chains();
+    excluded.push("hidden-rectangle".to_string());
     assert_eq!(
-        steps_before_colouring(p, "als-xz"),
+        steps_in_advanced_without(&excluded, p, "als-xz"),
         [
             "als-xz: {r7c9}{n7 n8} {r8c4 r8c5 r8c6 r8c8 r8c9}{n1 n3 n4 n5 n7 n8} x=n7 z=n8 ==> r8c7 ≠ 8"
         ]
@@ -554,26 +560,26 @@ fn advanced_set_is_sound_on_2000_cbg_puzzles() {
 /// Steps per library rule of the `advanced` set over the first 2,000
 /// puzzles of cbg-000 (`--stats`), in the set's order.
 const EXPECTED_STEPS: &[(&str, usize)] = &[
-    ("skyscraper-in-rows", 263),
-    ("skyscraper-in-columns", 179),
-    ("2-string-kite", 842),
+    ("skyscraper-in-rows", 262),
+    ("skyscraper-in-columns", 180),
+    ("2-string-kite", 841),
     ("turbot-fish-rn", 102),
     ("turbot-fish-cn", 99),
     ("empty-rectangle-column-pair", 130),
-    ("empty-rectangle-row-pair", 133),
-    ("w-wing-rn", 510),
-    ("w-wing-cn", 243),
+    ("empty-rectangle-row-pair", 132),
+    ("w-wing-rn", 509),
+    ("w-wing-cn", 244),
     ("w-wing-bn", 56),
     ("unique-rectangle-type-1", 58),
     ("unique-rectangle-type-2", 14),
     ("unique-rectangle-type-3-with-1-cells", 0),
-    ("unique-rectangle-type-3-with-2-cells", 14),
+    ("unique-rectangle-type-3-with-2-cells", 13),
     ("unique-rectangle-type-3-with-3-cells", 5),
     ("unique-rectangle-type-4", 57),
     ("unique-rectangle-type-5", 0),
     ("unique-rectangle-type-6-in-rows", 19),
     ("unique-rectangle-type-6-in-columns", 0),
-    ("hidden-rectangle", 239),
+    ("hidden-rectangle", 270),
     ("avoidable-rectangle-type-1", 3),
     ("avoidable-rectangle-type-2", 0),
     ("bug-plus-1", 16),
@@ -597,9 +603,9 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("simple-colouring-trap", 16),
     ("multi-colouring-2", 0),
     ("multi-colouring-1", 16),
-    ("3d-medusa-wrap", 127),
-    ("3d-medusa-trap", 425),
-    ("3d-medusa-empty-cell", 27),
+    ("3d-medusa-wrap", 125),
+    ("3d-medusa-trap", 420),
+    ("3d-medusa-empty-cell", 26),
     ("grouped-x-chain[2]", 7),
     ("grouped-x-chain[3]", 51),
     ("grouped-x-chain[4]", 1),
@@ -612,7 +618,7 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("grouped-x-chain[11]", 0),
     ("grouped-x-chain[12]", 0),
     ("xy-chain[3]", 0),
-    ("xy-chain[4]", 109),
+    ("xy-chain[4]", 105),
     ("xy-chain[5]", 98),
     ("xy-chain[6]", 54),
     ("xy-chain[7]", 28),
@@ -633,10 +639,10 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("continuous-nice-loop[11]", 0),
     ("continuous-nice-loop[12]", 0),
     ("grouped-aic[2]", 0),
-    ("grouped-aic[3]", 585),
-    ("grouped-aic[4]", 499),
+    ("grouped-aic[3]", 580),
+    ("grouped-aic[4]", 495),
     ("grouped-aic[5]", 152),
-    ("grouped-aic[6]", 43),
+    ("grouped-aic[6]", 42),
     ("grouped-aic[7]", 8),
     ("grouped-aic[8]", 3),
     ("grouped-aic[9]", 1),
@@ -645,7 +651,7 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("grouped-aic[12]", 0),
     ("als-xz-doubly-linked", 4),
     ("als-xz", 35),
-    ("als-xy-wing", 44),
+    ("als-xy-wing", 43),
     ("als-chain[3]", 23),
     ("als-chain[4]", 28),
     ("als-chain[5]", 8),
