@@ -379,6 +379,7 @@ pub const CHAIN_ENDS: Words<Ending> = Words(&[
     ("linked-to-target", Ending::LinkedToTarget),
     ("lasso", Ending::Lasso),
     ("loop", Ending::Loop),
+    ("back-to-start", Ending::BackToStart),
 ]);
 
 /// A trial rule's `increment` clause.

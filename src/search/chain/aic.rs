@@ -1,7 +1,8 @@
 //! Alternating inference chains whose nodes may be groups on either side of
 //! a link and at either end (`nodes groups`), and loops of them (`ends
-//! loop`): HoDoKu's grouped X-chains, grouped AICs and Continuous Nice
-//! Loops; and chains whose nodes are a digit's candidates in an almost
+//! loop`), and chains from a candidate back to itself (`ends
+//! back-to-start`): HoDoKu's grouped X-chains, grouped AICs, Continuous
+//! Nice Loops and Discontinuous Nice Loops; and chains whose nodes are a digit's candidates in an almost
 //! locked set (`nodes als`, [`AlsGraph`]): HoDoKu's ALS chains. A search of its own, over a graph of the state built once per
 //! search; the breadth-first search of whips and bivalue chains ([`super::bfs`])
 //! is not involved, so what it costs is not changed by these rules.
@@ -24,18 +25,28 @@
 //! candidate linked to every candidate of both ends of one of its weak
 //! links is false: in a house, the digit in cells that see both ends; in a
 //! cell that the loop leaves by another digit than it entered, the cell's
-//! other candidates.
+//! other candidates. A chain `Z = N2 - … = Z` from a candidate back to
+//! itself shows that `Z` false makes `Z` true: `Z` is true, its cell's
+//! other candidates are false.
 //!
 //! The search is breadth-first over the nodes, false and true: a target's
 //! chains start from the nodes weakly linked to it (false when it is
-//! true), a loop's from each node in turn (false), and each node is
-//! reached once per polarity, so what is found is a shortest walk. A rule
-//! of length `n` reports a target (a loop start) whose shortest walk has
-//! `n` variables, when its nodes are pairwise disjoint and, for a chain,
-//! none holds the target (a shorter walk, or one that is not such a chain,
-//! leaves the target to the rule of its own length or to none). Every
-//! step of a walk is an implication, so what it concludes is sound
-//! whatever the walk.
+//! true), a loop's from each node in turn (false), a chain back to its
+//! start from each candidate (false), and each node is reached once per
+//! polarity, so what is found is a shortest walk. When none of a target's
+//! (a start's) shortest walks is a chain (pairwise disjoint nodes, none
+//! holding the target but a chain back to its start's own ends), a
+//! depth-first search ([`Shortest`]) looks for its shortest chain, pruned
+//! by the breadth-first distances from the starts, which are also the
+//! distances to the ends (every link goes both ways, and a target's
+//! chains start and end on the same nodes); it tries at most
+//! [`SHORTEST_STEPS`] strong links per target, past which the target is
+//! left. A rule of length `n` reports a target whose shortest chain has
+//! `n` variables (a shorter one leaves the target to the rule of its
+//! length). Loops keep their shortest walks only: a loop start whose
+//! shortest walks repeat a node is left to none. ALS chains (`nodes als`)
+//! keep their shortest walks only too. Every step of a walk is an
+//! implication, so what it concludes is sound whatever the walk.
 
 use super::{ALS_BASE, ChainEvidence, ChainSearch, Ending, G_BASE, Link, SEGMENTS};
 use crate::grid::bits::Bits;
@@ -482,6 +493,9 @@ pub(super) fn search(
     let g = Graph::new(search, state);
     let mut marks = Marks::new(g.ids.len());
     let one_digit = search.spec.one_digit;
+    if search.spec.ending == Ending::BackToStart {
+        return back_to_start(search, cx, state, &g, &mut marks, f);
+    }
     if search.spec.ending == Ending::Loop {
         let mut reported: HashSet<Vec<(usize, usize)>> = HashSet::new();
         for s in 0..g.ids.len() {
@@ -566,7 +580,7 @@ pub(super) fn search(
             continue;
         }
         if chain.is_none() {
-            let mut dfs = Shortest::new(&g, z, digit, n);
+            let mut dfs = Shortest::new(&g, z, false, digit, n);
             match dfs.run() {
                 Outcome::Chain(walk) => {
                     let all = disjoint(&walk, live).filter(|all| !all.contains(z));
@@ -605,6 +619,88 @@ pub(super) fn search(
     ControlFlow::Continue(())
 }
 
+/// Runs the search of `search` with `ends back-to-start`: for each live
+/// candidate whose cell holds others, the breadth-first search from it
+/// false back to it true (its shortest walk; when that is not a chain,
+/// its shortest chain, depth-first). A rule of length `n` reports the
+/// candidate when its shortest chain has `n` variables, with its cell's
+/// other candidates as conclusions.
+fn back_to_start(
+    search: &ChainSearch,
+    cx: &mut SearchCx,
+    state: &State,
+    g: &Graph,
+    marks: &mut Marks,
+    f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let n = search.spec.length;
+    let live = &state.cands;
+    for z in live.iter() {
+        let zi = g.index[z];
+        if cx.tick_n(g.strong[zi as usize].len() as u32 + 1) {
+            return ControlFlow::Break(());
+        }
+        let conclusions = state
+            .var_cands(var(Space::Rc, cand_cell(z)))
+            .minus(&Bits::single(z));
+        if conclusions.is_empty() {
+            continue;
+        }
+        let digit = search.spec.one_digit.then_some(g.digit[zi as usize]);
+        let (depth, ends) = marks.ends(g, &[zi], digit, (2, n), |t| t == zi as usize);
+        if depth == 0 {
+            continue;
+        }
+        let mut chain = ends
+            .first()
+            .map(|&t| marks.walk(g, t))
+            .filter(|walk| back_chain(walk, live));
+        if chain.is_some() && depth < n {
+            continue;
+        }
+        if chain.is_none() {
+            let mut dfs = Shortest::new(g, z, true, digit, n);
+            if let Outcome::Chain(walk) = dfs.run() {
+                chain = Some(walk).filter(|walk| back_chain(walk, live));
+            }
+            if cx.tick_n(dfs.steps) {
+                return ControlFlow::Break(());
+            }
+        }
+        let Some(walk) = chain else {
+            continue;
+        };
+        let found = Found {
+            kind: ConclusionKind::Eliminate,
+            conclusions,
+            grade: None,
+            evidence: Evidence::Chain(ChainEvidence {
+                target: z,
+                links: walk,
+                als: Vec::new(),
+            }),
+        };
+        f(found)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Is `walk` a chain from a candidate back to itself: its last node its
+/// first, its other nodes pairwise disjoint and apart from the first?
+fn back_chain(walk: &[Link], live: &Bits) -> bool {
+    let (Some(first), Some(last)) = (walk.first(), walk.last()) else {
+        return false;
+    };
+    if last.right != Some(first.left) {
+        return false;
+    }
+    let mut open = walk.to_vec();
+    if let Some(l) = open.last_mut() {
+        l.right = None;
+    }
+    disjoint(&open, live).is_some()
+}
+
 /// The most steps (strong links tried) the depth-first search of one
 /// target's shortest chain may take; past it the target is given up (left
 /// to no rule), so that a state's search stays bounded.
@@ -621,12 +717,18 @@ enum Outcome {
 
 /// The depth-first search of a target's shortest chain, when none of its
 /// shortest walks is one (they repeat a node or hold the target): the
-/// chains whose nodes are pairwise disjoint and
+/// chains (from the target back to itself, with `back`) whose nodes are pairwise disjoint and
 /// free of the target, of `n` variables or fewer, pruned by the
 /// breadth-first distances (a lower bound on what a chain still needs).
 struct Shortest<'a> {
     g: &'a Graph,
     z: usize,
+    /// The target's node.
+    zi: u32,
+    /// Does the chain go from the target back to itself (`ends
+    /// back-to-start`: its one start and end), rather than from a node
+    /// linked to it to another?
+    back: bool,
     digit: Option<u8>,
     n: usize,
     /// The variables a chain may still have (`n`, then `n - 1` once one of
@@ -647,14 +749,15 @@ struct Shortest<'a> {
 }
 
 impl<'a> Shortest<'a> {
-    fn new(g: &'a Graph, z: usize, digit: Option<u8>, n: usize) -> Shortest<'a> {
+    fn new(g: &'a Graph, z: usize, back: bool, digit: Option<u8>, n: usize) -> Shortest<'a> {
         let ok = |j: usize| digit.is_none_or(|d| g.digit[j] == d);
         let nodes = g.ids.len();
         // Distances to each node false (`dist[0]`) and true (`dist[1]`).
         let mut dist = [vec![u8::MAX; nodes], vec![u8::MAX; nodes]];
-        let zi = g.index[z] as usize;
+        let zi = g.index[z];
         let mut falses: Vec<u32> = Vec::new();
-        for &j in &g.weak[zi] {
+        let starts = if back { std::slice::from_ref(&zi) } else { &g.weak[zi as usize][..] };
+        for &j in starts {
             if ok(j as usize) && dist[0][j as usize] == u8::MAX {
                 dist[0][j as usize] = 0;
                 falses.push(j);
@@ -685,6 +788,8 @@ impl<'a> Shortest<'a> {
         Shortest {
             g,
             z,
+            zi,
+            back,
             digit,
             n,
             limit: n,
@@ -703,8 +808,13 @@ impl<'a> Shortest<'a> {
     /// The shortest chain, if it has `n` variables.
     fn run(&mut self) -> Outcome {
         let g = self.g;
-        let zi = g.index[self.z] as usize;
-        for &s in &g.weak[zi] {
+        let zi = self.zi;
+        let starts = if self.back {
+            std::slice::from_ref(&zi)
+        } else {
+            &g.weak[self.zi as usize][..]
+        };
+        for &s in starts {
             let su = s as usize;
             if !self.ok(su) || usize::from(self.rest[0][su]) > self.limit {
                 continue;
@@ -739,10 +849,18 @@ impl<'a> Shortest<'a> {
             }
             let tu = t as usize;
             let tc = &g.cands[tu];
-            if !self.ok(tu) || tc.intersects(&all) || tc.contains(self.z) {
+            // Back to the start, the end is the start's node (its
+            // candidates are in `all`); else a node linked to the target.
+            let end = if self.back {
+                t == self.zi
+            } else {
+                g.wlinks[tu].contains(self.z)
+            };
+            if !self.ok(tu) || !(end && self.back) && (tc.intersects(&all) || tc.contains(self.z))
+            {
                 continue;
             }
-            if g.wlinks[tu].contains(self.z) {
+            if end {
                 if k < self.n {
                     self.shorter = true;
                     return ControlFlow::Break(());
