@@ -767,8 +767,10 @@ fn basic_stuck(puzzle: &str) -> State {
 /// chain: on cbg-000 #40 where `basic` stops (the comparison's state 40),
 /// HoDoKu eliminates r5c5 ≠ 4 by the AIC `r4c5 =4= r4c8 -9- … r7c9 =4=
 /// r5c9`; r5c5's shortest walks repeat a node, and the depth-first search
-/// finds a chain of 5 strong links with pairwise disjoint nodes, both of
-/// its ends (4 in r4c5 and in r5c9) seeing r5c5.
+/// finds a chain of 5 strong links with pairwise disjoint nodes (the last
+/// line: HoDoKu's, 4 of r4c8 weakly linked to its 9), both of its ends
+/// (4 in r4c5 and in r5c9) seeing r5c5. Before, this rule had the first
+/// four matches only.
 #[test]
 fn grouped_aic_shortest_chain_past_a_shortest_walk() {
     let s = basic_stuck(
@@ -776,14 +778,23 @@ fn grouped_aic_shortest_chain_past_a_shortest_walk() {
     );
     assert_eq!(
         matches_of("advanced/grouped-chains.rules", "grouped-aic[5]", &s),
-        ["GAIC5"]
+        [
+            "c1n7{r3 r5} - r5c5{n7 n4} - c9n4{r5 r7} - r7n8{c9 c4} - r8n8{c4 c1} ==> n8r3c1",
+            "c1n7{r3 r5} - r5c5{n7 n4} - c9n4{r5 r7} - b9n8{r7c9 r9c7} - c2n8{r9 r3} ==> n8r3c1 n7r3c2",
+            "r4c8{n9 n4} - c9n4{r5 r7} - r7c6{n4 n2} - r7c7{n2 n9} - r5n9{c7 c2} ==> n9r4c2",
+            "r3c1{n7 n8} - c2n8{r3 r9} - b9n8{r9c7 r7c9} - c9n4{r7 r5} - r5c5{n4 n7} ==> n7r5c1",
+            "r5c1{n3 n7} - r5c5{n7 n4} - c9n4{r5 r7} - b9n8{r7c9 r9c7} - r9c2{n8 n3} ==> n3r5c2 n3r8c1",
+            "r4n4{c5 c8} - c8n9{r4 r8} - r7c7{n9 n2} - r7c6{n2 n4} - c9n4{r7 r5} ==> n4r5c5",
+        ]
     );
 }
 
 /// Discontinuous Nice Loop, both links at the start strong (cbg-000 #3
 /// where `basic` stops, the comparison's state 3): HoDoKu's `r1c7 =7= r1c2
 /// -7- r3c1 =7= r7c1 =3= r4c1 -3- r4c7 =3= r2c7 =7= r1c7 => r1c7<>2,
-/// r1c7<>9`. r1c7 not 7 would make it 7, so it is 7 and loses 2 and 9.
+/// r1c7<>9`. r1c7 not 7 would make it 7, so it is 7 and loses 2 and 9
+/// (the first line, HoDoKu's chain); the second is the same loop from
+/// r2c4 (7 in block 2: r2c4 or r3c5).
 #[test]
 fn discontinuous_nice_loop() {
     let s = basic_stuck(
@@ -791,7 +802,10 @@ fn discontinuous_nice_loop() {
     );
     assert_eq!(
         matches_of("advanced/nice-loops.rules", "discontinuous-nice-loop[5]", &s),
-        ["DNL5"]
+        [
+            "r1n7{c7 c2} - c1n7{r3 r7} - c1n3{r7 r4} - c7n3{r4 r2} - c7n7{r2 r1} ==> n2r1c7 n9r1c7",
+            "r2n7{c4 c7} - c7n3{r2 r4} - c1n3{r4 r7} - c1n7{r7 r3} - b2n7{r3c5 r2c4} ==> n2r2c4 n9r2c4",
+        ]
     );
 }
 
@@ -801,7 +815,9 @@ fn discontinuous_nice_loop() {
 /// second, a group (`c5n5{r1 r456}`, weakly linked to r5c4 in block 5:
 /// r4c6 and r5c6 lose 5), 9 in row 5 and block 5 (r5c6), and a weak link
 /// inside r1c5 (5 and 9: its 6 is false); then a loop with two weak links
-/// inside cells (r2c4 and r9c2 lose 1) and one in block 1 (r3c2 ≠ 7).
+/// inside cells (r2c4 and r9c2 lose 1) and one in block 1 (r3c2 ≠ 7);
+/// then, after the file's Discontinuous Nice Loops have placed more, two
+/// loops of 4 (one with two groups of block 5).
 #[test]
 fn continuous_nice_loop() {
     let p3 = ".23..6.8......91...8.1..4..2.......7...8.....678.1......7.3.2...3...4.7....5.1.6.";
@@ -817,6 +833,8 @@ fn continuous_nice_loop() {
         [
             "continuous-nice-loop[3]: c5n5{r1 r456} - r5c4{n5 n9} - c5n9{r5 r1} ==> r5c6 ≠ 9, r5c6 ≠ 5, r4c6 ≠ 5, r1c5 ≠ 6",
             "continuous-nice-loop[5]: r2n7{c2 c4} - r2n6{c4 c3} - c2n6{r1 r9} - c2n8{r9 r3} - r3c1{n8 n7} ==> r9c2 ≠ 1, r3c2 ≠ 7, r2c4 ≠ 1",
+            "continuous-nice-loop[4]: r4c3{n4 n5} - b5n5{r4c5 r5c456} - r5c8{n5 n4} - b5n4{r5c5 r4c456} ==> r4c9 ≠ 5, r4c9 ≠ 4, r4c8 ≠ 5",
+            "continuous-nice-loop[4]: c3n4{r4 r6} - c9n4{r6 r9} - r9n8{c9 c6} - r4c6{n8 n4} ==> r6c8 ≠ 4, r4c5 ≠ 4",
         ]
     );
 }

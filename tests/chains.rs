@@ -185,8 +185,11 @@ fn check_chain(search: &ChainSearch, before: &State, ev: &Evidence) -> Result<()
                         ));
                     }
                 }
-                Ending::Loop => {
-                    return Err("loops are checked in tests/advanced_library.rs".to_string());
+                Ending::Loop | Ending::BackToStart => {
+                    return Err(
+                        "loops and chains back to their start are checked in tests/advanced_library.rs"
+                            .to_string(),
+                    );
                 }
                 Ending::Lasso => {
                     // rl: an earlier left-linking candidate; lr: linked to
