@@ -168,9 +168,9 @@ fn alternating_chains() -> Vec<String> {
         "continuous-nice-loop",
         "discontinuous-nice-loop",
     ]
-        .iter()
-        .flat_map(|f| (2..=12).map(move |n| format!("{f}[{n}]")))
-        .collect()
+    .iter()
+    .flat_map(|f| (2..=12).map(move |n| format!("{f}[{n}]")))
+    .collect()
 }
 
 /// The lines of the path of a puzzle with `advanced` less the rules
@@ -801,7 +801,11 @@ fn discontinuous_nice_loop() {
         "..345..8.4.6.........1...65.1.5.8.7....3...919...........8.....6....7.3...1.3..57",
     );
     assert_eq!(
-        matches_of("advanced/nice-loops.rules", "discontinuous-nice-loop[5]", &s),
+        matches_of(
+            "advanced/nice-loops.rules",
+            "discontinuous-nice-loop[5]",
+            &s
+        ),
         [
             "r1n7{c7 c2} - c1n7{r3 r7} - c1n3{r7 r4} - c7n3{r4 r2} - c7n7{r2 r1} ==> n2r1c7 n9r1c7",
             "r2n7{c4 c7} - c7n3{r2 r4} - c1n3{r4 r7} - c1n7{r7 r3} - b2n7{r3c5 r2c4} ==> n2r2c4 n9r2c4",

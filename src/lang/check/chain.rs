@@ -252,8 +252,7 @@ pub fn check_chain(
             show_last_right: matches!(
                 ending,
                 Ending::LinkedToTarget | Ending::Loop | Ending::BackToStart
-            )
-                && !extras.z
+            ) && !extras.z
                 && !extras.t,
             groups: matches!(nodes, Nodes::RightGroups | Nodes::Groups),
             left_groups: nodes == Nodes::Groups,

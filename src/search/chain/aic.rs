@@ -756,7 +756,11 @@ impl<'a> Shortest<'a> {
         let mut dist = [vec![u8::MAX; nodes], vec![u8::MAX; nodes]];
         let zi = g.index[z];
         let mut falses: Vec<u32> = Vec::new();
-        let starts = if back { std::slice::from_ref(&zi) } else { &g.weak[zi as usize][..] };
+        let starts = if back {
+            std::slice::from_ref(&zi)
+        } else {
+            &g.weak[zi as usize][..]
+        };
         for &j in starts {
             if ok(j as usize) && dist[0][j as usize] == u8::MAX {
                 dist[0][j as usize] = 0;
@@ -856,8 +860,7 @@ impl<'a> Shortest<'a> {
             } else {
                 g.wlinks[tu].contains(self.z)
             };
-            if !self.ok(tu) || !(end && self.back) && (tc.intersects(&all) || tc.contains(self.z))
-            {
+            if !self.ok(tu) || !(end && self.back) && (tc.intersects(&all) || tc.contains(self.z)) {
                 continue;
             }
             if end {
