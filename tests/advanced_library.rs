@@ -164,10 +164,15 @@ fn colouring_and_chains() -> Vec<String> {
 
 /// The rules of grouped-chains.rules and nice-loops.rules (every length).
 fn alternating_chains() -> Vec<String> {
-    ["grouped-x-chain", "grouped-aic", "continuous-nice-loop"]
-        .iter()
-        .flat_map(|f| (2..=12).map(move |n| format!("{f}[{n}]")))
-        .collect()
+    [
+        "grouped-x-chain",
+        "grouped-aic",
+        "continuous-nice-loop",
+        "discontinuous-nice-loop",
+    ]
+    .iter()
+    .flat_map(|f| (2..=12).map(move |n| format!("{f}[{n}]")))
+    .collect()
 }
 
 /// The lines of the path of a puzzle with `advanced` less the rules
@@ -560,38 +565,38 @@ fn advanced_set_is_sound_on_2000_cbg_puzzles() {
 /// Steps per library rule of the `advanced` set over the first 2,000
 /// puzzles of cbg-000 (`--stats`), in the set's order.
 const EXPECTED_STEPS: &[(&str, usize)] = &[
-    ("skyscraper-in-rows", 262),
-    ("skyscraper-in-columns", 180),
-    ("2-string-kite", 841),
+    ("skyscraper-in-rows", 265),
+    ("skyscraper-in-columns", 178),
+    ("2-string-kite", 837),
     ("turbot-fish-rn", 102),
-    ("turbot-fish-cn", 99),
-    ("empty-rectangle-column-pair", 130),
-    ("empty-rectangle-row-pair", 132),
-    ("w-wing-rn", 509),
-    ("w-wing-cn", 244),
-    ("w-wing-bn", 56),
-    ("unique-rectangle-type-1", 58),
-    ("unique-rectangle-type-2", 14),
+    ("turbot-fish-cn", 97),
+    ("empty-rectangle-column-pair", 131),
+    ("empty-rectangle-row-pair", 128),
+    ("w-wing-rn", 512),
+    ("w-wing-cn", 243),
+    ("w-wing-bn", 54),
+    ("unique-rectangle-type-1", 56),
+    ("unique-rectangle-type-2", 17),
     ("unique-rectangle-type-3-with-1-cells", 0),
     ("unique-rectangle-type-3-with-2-cells", 13),
-    ("unique-rectangle-type-3-with-3-cells", 5),
-    ("unique-rectangle-type-4", 57),
+    ("unique-rectangle-type-3-with-3-cells", 6),
+    ("unique-rectangle-type-4", 59),
     ("unique-rectangle-type-5", 0),
     ("unique-rectangle-type-6-in-rows", 19),
     ("unique-rectangle-type-6-in-columns", 0),
-    ("hidden-rectangle", 270),
+    ("hidden-rectangle", 234),
     ("avoidable-rectangle-type-1", 3),
-    ("avoidable-rectangle-type-2", 0),
-    ("bug-plus-1", 16),
+    ("avoidable-rectangle-type-2", 1),
+    ("bug-plus-1", 17),
     ("sue-de-coq-row-2-1-1", 20),
-    ("sue-de-coq-column-2-1-1", 33),
+    ("sue-de-coq-column-2-1-1", 29),
     ("sue-de-coq-row-2-1-2", 9),
     ("sue-de-coq-row-2-2-1", 9),
-    ("sue-de-coq-column-2-1-2", 22),
-    ("sue-de-coq-column-2-2-1", 10),
+    ("sue-de-coq-column-2-1-2", 21),
+    ("sue-de-coq-column-2-2-1", 12),
     ("sue-de-coq-row-2-2-2", 3),
     ("sue-de-coq-column-2-2-2", 3),
-    ("sue-de-coq-row-3-1-1", 4),
+    ("sue-de-coq-row-3-1-1", 2),
     ("sue-de-coq-column-3-1-1", 14),
     ("sue-de-coq-row-3-1-2", 4),
     ("sue-de-coq-row-3-2-1", 1),
@@ -600,15 +605,15 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("sue-de-coq-row-3-2-2", 2),
     ("sue-de-coq-column-3-2-2", 2),
     ("simple-colouring-wrap", 0),
-    ("simple-colouring-trap", 16),
+    ("simple-colouring-trap", 15),
     ("multi-colouring-2", 0),
-    ("multi-colouring-1", 16),
-    ("3d-medusa-wrap", 125),
-    ("3d-medusa-trap", 420),
-    ("3d-medusa-empty-cell", 26),
+    ("multi-colouring-1", 18),
+    ("3d-medusa-wrap", 120),
+    ("3d-medusa-trap", 406),
+    ("3d-medusa-empty-cell", 24),
     ("grouped-x-chain[2]", 7),
-    ("grouped-x-chain[3]", 51),
-    ("grouped-x-chain[4]", 1),
+    ("grouped-x-chain[3]", 45),
+    ("grouped-x-chain[4]", 3),
     ("grouped-x-chain[5]", 0),
     ("grouped-x-chain[6]", 0),
     ("grouped-x-chain[7]", 0),
@@ -618,33 +623,44 @@ const EXPECTED_STEPS: &[(&str, usize)] = &[
     ("grouped-x-chain[11]", 0),
     ("grouped-x-chain[12]", 0),
     ("xy-chain[3]", 0),
-    ("xy-chain[4]", 105),
-    ("xy-chain[5]", 98),
-    ("xy-chain[6]", 54),
-    ("xy-chain[7]", 28),
-    ("xy-chain[8]", 13),
+    ("xy-chain[4]", 109),
+    ("xy-chain[5]", 100),
+    ("xy-chain[6]", 52),
+    ("xy-chain[7]", 25),
+    ("xy-chain[8]", 11),
     ("xy-chain[9]", 6),
     ("xy-chain[10]", 0),
     ("xy-chain[11]", 0),
     ("xy-chain[12]", 0),
     ("continuous-nice-loop[2]", 0),
-    ("continuous-nice-loop[3]", 9),
-    ("continuous-nice-loop[4]", 56),
-    ("continuous-nice-loop[5]", 50),
-    ("continuous-nice-loop[6]", 13),
-    ("continuous-nice-loop[7]", 10),
-    ("continuous-nice-loop[8]", 1),
-    ("continuous-nice-loop[9]", 3),
+    ("discontinuous-nice-loop[2]", 0),
+    ("continuous-nice-loop[3]", 8),
+    ("discontinuous-nice-loop[3]", 0),
+    ("continuous-nice-loop[4]", 53),
+    ("discontinuous-nice-loop[4]", 49),
+    ("continuous-nice-loop[5]", 43),
+    ("discontinuous-nice-loop[5]", 152),
+    ("continuous-nice-loop[6]", 11),
+    ("discontinuous-nice-loop[6]", 109),
+    ("continuous-nice-loop[7]", 4),
+    ("discontinuous-nice-loop[7]", 45),
+    ("continuous-nice-loop[8]", 0),
+    ("discontinuous-nice-loop[8]", 7),
+    ("continuous-nice-loop[9]", 0),
+    ("discontinuous-nice-loop[9]", 5),
     ("continuous-nice-loop[10]", 0),
+    ("discontinuous-nice-loop[10]", 5),
     ("continuous-nice-loop[11]", 0),
+    ("discontinuous-nice-loop[11]", 1),
     ("continuous-nice-loop[12]", 0),
+    ("discontinuous-nice-loop[12]", 0),
     ("grouped-aic[2]", 0),
-    ("grouped-aic[3]", 580),
-    ("grouped-aic[4]", 495),
-    ("grouped-aic[5]", 152),
-    ("grouped-aic[6]", 42),
-    ("grouped-aic[7]", 8),
-    ("grouped-aic[8]", 3),
+    ("grouped-aic[3]", 211),
+    ("grouped-aic[4]", 209),
+    ("grouped-aic[5]", 86),
+    ("grouped-aic[6]", 25),
+    ("grouped-aic[7]", 7),
+    ("grouped-aic[8]", 2),
     ("grouped-aic[9]", 1),
     ("grouped-aic[10]", 0),
     ("grouped-aic[11]", 0),
@@ -740,13 +756,78 @@ fn grouped_aic() {
     );
 }
 
+/// The state where the `basic` set stops on a puzzle (the states of the
+/// HoDoKu comparison, docs/advanced.md, "Compared with HoDoKu").
+fn basic_stuck(puzzle: &str) -> State {
+    let set = ruleset::load("basic").unwrap();
+    let p = input::parse_puzzle(puzzle).unwrap();
+    engine::run(
+        &set,
+        State::from_masks(&p.masks, &p.givens),
+        Limits::default(),
+    )
+    .state
+}
+
+/// A target whose shortest walk is not a chain still gets its shortest
+/// chain: on cbg-000 #40 where `basic` stops (the comparison's state 40),
+/// HoDoKu eliminates r5c5 ≠ 4 by the AIC `r4c5 =4= r4c8 -9- … r7c9 =4=
+/// r5c9`; r5c5's shortest walks repeat a node, and the depth-first search
+/// finds a chain of 5 strong links with pairwise disjoint nodes (the last
+/// line: HoDoKu's, 4 of r4c8 weakly linked to its 9), both of its ends
+/// (4 in r4c5 and in r5c9) seeing r5c5. Before, this rule had the first
+/// four matches only.
+#[test]
+fn grouped_aic_shortest_chain_past_a_shortest_walk() {
+    let s = basic_stuck(
+        "...4...8.4.67...2...9.2..65..1.........6...5....2.83.76......7..47.1....9.25....1",
+    );
+    assert_eq!(
+        matches_of("advanced/grouped-chains.rules", "grouped-aic[5]", &s),
+        [
+            "c1n7{r3 r5} - r5c5{n7 n4} - c9n4{r5 r7} - r7n8{c9 c4} - r8n8{c4 c1} ==> n8r3c1",
+            "c1n7{r3 r5} - r5c5{n7 n4} - c9n4{r5 r7} - b9n8{r7c9 r9c7} - c2n8{r9 r3} ==> n8r3c1 n7r3c2",
+            "r4c8{n9 n4} - c9n4{r5 r7} - r7c6{n4 n2} - r7c7{n2 n9} - r5n9{c7 c2} ==> n9r4c2",
+            "r3c1{n7 n8} - c2n8{r3 r9} - b9n8{r9c7 r7c9} - c9n4{r7 r5} - r5c5{n4 n7} ==> n7r5c1",
+            "r5c1{n3 n7} - r5c5{n7 n4} - c9n4{r5 r7} - b9n8{r7c9 r9c7} - r9c2{n8 n3} ==> n3r5c2 n3r8c1",
+            "r4n4{c5 c8} - c8n9{r4 r8} - r7c7{n9 n2} - r7c6{n2 n4} - c9n4{r7 r5} ==> n4r5c5",
+        ]
+    );
+}
+
+/// Discontinuous Nice Loop, both links at the start strong (cbg-000 #3
+/// where `basic` stops, the comparison's state 3): HoDoKu's `r1c7 =7= r1c2
+/// -7- r3c1 =7= r7c1 =3= r4c1 -3- r4c7 =3= r2c7 =7= r1c7 => r1c7<>2,
+/// r1c7<>9`. r1c7 not 7 would make it 7, so it is 7 and loses 2 and 9
+/// (the first line, HoDoKu's chain); the second is the same loop from
+/// r2c4 (7 in block 2: r2c4 or r3c5).
+#[test]
+fn discontinuous_nice_loop() {
+    let s = basic_stuck(
+        "..345..8.4.6.........1...65.1.5.8.7....3...919...........8.....6....7.3...1.3..57",
+    );
+    assert_eq!(
+        matches_of(
+            "advanced/nice-loops.rules",
+            "discontinuous-nice-loop[5]",
+            &s
+        ),
+        [
+            "r1n7{c7 c2} - c1n7{r3 r7} - c1n3{r7 r4} - c7n3{r4 r2} - c7n7{r2 r1} ==> n2r1c7 n9r1c7",
+            "r2n7{c4 c7} - c7n3{r2 r4} - c1n3{r4 r7} - c1n7{r7 r3} - b2n7{r3c5 r2c4} ==> n2r2c4 n9r2c4",
+        ]
+    );
+}
+
 /// Continuous Nice Loops (cbg-000 puzzles 3 and 14, basic set first):
 /// every weak link concludes. In the first, 9 in block 7 (r8c1) and 3 in
 /// row 6 (r6c8, r6c9); r9c7's weak link is inside a bivalue cell. In the
 /// second, a group (`c5n5{r1 r456}`, weakly linked to r5c4 in block 5:
 /// r4c6 and r5c6 lose 5), 9 in row 5 and block 5 (r5c6), and a weak link
 /// inside r1c5 (5 and 9: its 6 is false); then a loop with two weak links
-/// inside cells (r2c4 and r9c2 lose 1) and one in block 1 (r3c2 ≠ 7).
+/// inside cells (r2c4 and r9c2 lose 1) and one in block 1 (r3c2 ≠ 7);
+/// then, after the file's Discontinuous Nice Loops have placed more, two
+/// loops of 4 (one with two groups of block 5).
 #[test]
 fn continuous_nice_loop() {
     let p3 = ".23..6.8......91...8.1..4..2.......7...8.....678.1......7.3.2...3...4.7....5.1.6.";
@@ -762,6 +843,8 @@ fn continuous_nice_loop() {
         [
             "continuous-nice-loop[3]: c5n5{r1 r456} - r5c4{n5 n9} - c5n9{r5 r1} ==> r5c6 ≠ 9, r5c6 ≠ 5, r4c6 ≠ 5, r1c5 ≠ 6",
             "continuous-nice-loop[5]: r2n7{c2 c4} - r2n6{c4 c3} - c2n6{r1 r9} - c2n8{r9 r3} - r3c1{n8 n7} ==> r9c2 ≠ 1, r3c2 ≠ 7, r2c4 ≠ 1",
+            "continuous-nice-loop[4]: r4c3{n4 n5} - b5n5{r4c5 r5c456} - r5c8{n5 n4} - b5n4{r5c5 r4c456} ==> r4c9 ≠ 5, r4c9 ≠ 4, r4c8 ≠ 5",
+            "continuous-nice-loop[4]: c3n4{r4 r6} - c9n4{r6 r9} - r9n8{c9 c6} - r4c6{n8 n4} ==> r6c8 ≠ 4, r4c5 ≠ 4",
         ]
     );
 }

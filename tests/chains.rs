@@ -185,8 +185,11 @@ fn check_chain(search: &ChainSearch, before: &State, ev: &Evidence) -> Result<()
                         ));
                     }
                 }
-                Ending::Loop => {
-                    return Err("loops are checked in tests/advanced_library.rs".to_string());
+                Ending::Loop | Ending::BackToStart => {
+                    return Err(
+                        "loops and chains back to their start are checked in tests/advanced_library.rs"
+                            .to_string(),
+                    );
                 }
                 Ending::Lasso => {
                     // rl: an earlier left-linking candidate; lr: linked to
@@ -405,7 +408,7 @@ fn chain_rule_clauses_are_checked() {
             (
                 4,
                 7,
-                "unknown ending `circle`, expected contradiction, linked-to-target, lasso or loop"
+                "unknown ending `circle`, expected contradiction, linked-to-target, lasso, loop or back-to-start"
                     .to_string()
             ),
             (
@@ -450,7 +453,41 @@ fn chain_rule_clauses_are_checked() {
         [(
             4,
             2,
-            "`nodes groups` ends linked to its target (`ends linked-to-target`) or on itself (`ends loop`)"
+            "`nodes groups` ends linked to its target (`ends linked-to-target`), on itself (`ends loop`) or on its first candidate (`ends back-to-start`)"
+                .to_string()
+        )]
+    );
+    // A chain back to its start: alternating, two variables at least, and
+    // its conclusion is its cell's other candidates (no `targets`).
+    assert_eq!(
+        errs("chain c {\n complexity 1\n length 1\n others t\n targets all\n ends back-to-start\n}\n"),
+        [
+            (
+                1,
+                7,
+                "`ends back-to-start` needs a length of 2 or more: a chain from a candidate back to itself has two variables at least"
+                    .to_string()
+            ),
+            (
+                4,
+                2,
+                "`ends back-to-start` needs `others none`: an alternating chain's variables hold its two nodes only"
+                    .to_string()
+            ),
+            (
+                5,
+                2,
+                "`ends back-to-start` has no `targets` clause: the chain proves its first candidate, so the cell's other candidates are what it concludes"
+                    .to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        errs("chain c {\n complexity 1\n length 3\n nodes als\n ends back-to-start\n}\n"),
+        [(
+            4,
+            2,
+            "`nodes als` ends linked to its target (`ends linked-to-target`): an ALS chain concludes what sees both of its ends (loops of almost locked sets are not searched)"
                 .to_string()
         )]
     );

@@ -177,8 +177,10 @@ fn brute<const W: usize>(c: &TypedChain, frame: &Frame<W>, st: &State<W>, z: usi
                                             !self.rights.contains(r) && !self.lefts.contains(r)
                                         })
                                 }
-                                Ending::Lasso | Ending::Loop => {
-                                    unreachable!("lassos and loops are not enumerated")
+                                Ending::Lasso | Ending::Loop | Ending::BackToStart => {
+                                    unreachable!(
+                                        "lassos, loops and chains back to their start are not enumerated"
+                                    )
                                 }
                             };
                         if ends {

@@ -91,16 +91,22 @@ fn advanced_paths_are_the_classic_ones() {
     // Avoidable Rectangles, Sue de Coq, XY-Chains, Tridagon, Franken and
     // Mutant fish: `decided`, `givens`, `value`, quantifiers, folds, chain
     // rules. The chains with groups on both sides and the loops
-    // (`nodes groups`, `ends loop`: grouped-chains.rules, nice-loops.rules)
+    // (`nodes groups`, `ends loop`, `ends back-to-start`:
+    // grouped-chains.rules, nice-loops.rules)
     // and the ALS generator's rules (ALS-XZ, ALS-XY-Wing, ALS chains,
     // Death Blossom) run on classic Sudoku only, so the set is compared without them.
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("advanced-typed.yaml");
-    let mut names: Vec<String> = ["grouped-x-chain", "grouped-aic", "continuous-nice-loop"]
-        .iter()
-        .flat_map(|f| (2..=12).map(move |n| format!("\"{f}[{n}]\"")))
-        .chain((3..=7).map(|n| format!("\"als-chain[{n}]\"")))
-        .collect();
+    let mut names: Vec<String> = [
+        "grouped-x-chain",
+        "grouped-aic",
+        "continuous-nice-loop",
+        "discontinuous-nice-loop",
+    ]
+    .iter()
+    .flat_map(|f| (2..=12).map(move |n| format!("\"{f}[{n}]\"")))
+    .chain((3..=7).map(|n| format!("\"als-chain[{n}]\"")))
+    .collect();
     names.extend(
         [
             "als-xz-doubly-linked",

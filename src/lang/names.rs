@@ -384,6 +384,7 @@ pub const CHAIN_ENDS: Words<Ending> = Words(&[
     ("linked-to-target", Ending::LinkedToTarget),
     ("lasso", Ending::Lasso),
     ("loop", Ending::Loop),
+    ("back-to-start", Ending::BackToStart),
 ]);
 
 /// A trial rule's `increment` clause.

@@ -173,6 +173,11 @@ pub fn check_chain(
         (nodes == Nodes::Groups, nodes_span, "`nodes groups`"),
         (nodes == Nodes::Als, nodes_span, "`nodes als`"),
         (ending == Some(Ending::Loop), ends_span, "`ends loop`"),
+        (
+            ending == Some(Ending::BackToStart),
+            ends_span,
+            "`ends back-to-start`",
+        ),
     ];
     for (on, span, what) in alternating {
         let Some(span) = span.filter(|_| on) else {
@@ -191,7 +196,7 @@ pub fn check_chain(
         }
         // `nodes als` has its own message (below): it has no loops.
         if matches!(ending, Some(Ending::Contradiction | Ending::Lasso)) && nodes != Nodes::Als {
-            c.err(span, format!("{what} ends linked to its target (`ends linked-to-target`) or on itself (`ends loop`)"));
+            c.err(span, format!("{what} ends linked to its target (`ends linked-to-target`), on itself (`ends loop`) or on its first candidate (`ends back-to-start`)"));
         }
     }
     if let Some(span) = nodes_span.filter(|_| nodes == Nodes::Als) {
@@ -216,6 +221,17 @@ pub fn check_chain(
             );
         }
     }
+    if ending == Some(Ending::BackToStart) {
+        if let Some(sp) = targets_span {
+            c.err(sp, "`ends back-to-start` has no `targets` clause: the chain proves its first candidate, so the cell's other candidates are what it concludes");
+        }
+        if length == Some(1) {
+            c.err(
+                ast.name_span,
+                "`ends back-to-start` needs a length of 2 or more: a chain from a candidate back to itself has two variables at least",
+            );
+        }
+    }
     if !c.errs.is_empty() {
         return Err(c.errs);
     }
@@ -233,8 +249,10 @@ pub fn check_chain(
             linking: linking.unwrap_or(Linking::Previous),
             ending,
             // Bivalue chains print their last cell whole; the others `{Ln .}`.
-            show_last_right: matches!(ending, Ending::LinkedToTarget | Ending::Loop)
-                && !extras.z
+            show_last_right: matches!(
+                ending,
+                Ending::LinkedToTarget | Ending::Loop | Ending::BackToStart
+            ) && !extras.z
                 && !extras.t,
             groups: matches!(nodes, Nodes::RightGroups | Nodes::Groups),
             left_groups: nodes == Nodes::Groups,

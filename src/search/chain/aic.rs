@@ -1,7 +1,8 @@
 //! Alternating inference chains whose nodes may be groups on either side of
 //! a link and at either end (`nodes groups`), and loops of them (`ends
-//! loop`): HoDoKu's grouped X-chains, grouped AICs and Continuous Nice
-//! Loops; and chains whose nodes are a digit's candidates in an almost
+//! loop`), and chains from a candidate back to itself (`ends
+//! back-to-start`): HoDoKu's grouped X-chains, grouped AICs, Continuous
+//! Nice Loops and Discontinuous Nice Loops; and chains whose nodes are a digit's candidates in an almost
 //! locked set (`nodes als`, [`AlsGraph`]): HoDoKu's ALS chains. A search of its own, over a graph of the state built once per
 //! search; the breadth-first search of whips and bivalue chains ([`super::bfs`])
 //! is not involved, so what it costs is not changed by these rules.
@@ -24,18 +25,28 @@
 //! candidate linked to every candidate of both ends of one of its weak
 //! links is false: in a house, the digit in cells that see both ends; in a
 //! cell that the loop leaves by another digit than it entered, the cell's
-//! other candidates.
+//! other candidates. A chain `Z = N2 - … = Z` from a candidate back to
+//! itself shows that `Z` false makes `Z` true: `Z` is true, its cell's
+//! other candidates are false.
 //!
 //! The search is breadth-first over the nodes, false and true: a target's
 //! chains start from the nodes weakly linked to it (false when it is
-//! true), a loop's from each node in turn (false), and each node is
-//! reached once per polarity, so what is found is a shortest walk. A rule
-//! of length `n` reports a target (a loop start) whose shortest walk has
-//! `n` variables, when its nodes are pairwise disjoint and, for a chain,
-//! none holds the target (a shorter walk, or one that is not such a chain,
-//! leaves the target to the rule of its own length or to none). Every
-//! step of a walk is an implication, so what it concludes is sound
-//! whatever the walk.
+//! true), a loop's from each node in turn (false), a chain back to its
+//! start from each candidate (false), and each node is reached once per
+//! polarity, so what is found is a shortest walk. When none of a target's
+//! (a start's) shortest walks is a chain (pairwise disjoint nodes, none
+//! holding the target but a chain back to its start's own ends), a
+//! depth-first search ([`Shortest`]) looks for its shortest chain, pruned
+//! by the breadth-first distances from the starts, which are also the
+//! distances to the ends (every link goes both ways, and a target's
+//! chains start and end on the same nodes); it tries at most
+//! [`SHORTEST_STEPS`] strong links per target, past which the target is
+//! left. A rule of length `n` reports a target whose shortest chain has
+//! `n` variables (a shorter one leaves the target to the rule of its
+//! length). Loops keep their shortest walks only: a loop start whose
+//! shortest walks repeat a node is left to none. ALS chains (`nodes als`)
+//! keep their shortest walks only too. Every step of a walk is an
+//! implication, so what it concludes is sound whatever the walk.
 
 use super::{ALS_BASE, ChainEvidence, ChainSearch, Ending, G_BASE, Link, SEGMENTS};
 use crate::grid::bits::Bits;
@@ -338,9 +349,10 @@ impl Marks {
     }
 
     /// The true nodes that end the shortest walks from `starts` (false) of
-    /// `min` variables or more, when these have `n`: those of the first
-    /// true layer from `min` on where `is_end` holds, if it is layer `n`;
-    /// none otherwise.
+    /// `min` variables or more, when these have `n` or fewer: those of the
+    /// first true layer from `min` on where `is_end` holds, with its number
+    /// of variables (`0` and none when no walk of `n` variables or fewer
+    /// ends).
     fn ends(
         &mut self,
         g: &Graph,
@@ -348,7 +360,7 @@ impl Marks {
         digit: Option<u8>,
         (min, n): (usize, usize),
         is_end: impl Fn(usize) -> bool,
-    ) -> Vec<u32> {
+    ) -> (usize, Vec<u32>) {
         self.stamp += 1;
         let s = self.stamp;
         let ok = |j: usize| digit.is_none_or(|d| g.digit[j] == d);
@@ -380,7 +392,7 @@ impl Marks {
                 .filter(|&t| depth >= min && is_end(t as usize))
                 .collect();
             if !ends.is_empty() {
-                return if depth == n { ends } else { Vec::new() };
+                return (depth, ends);
             }
             if depth == n || trues.is_empty() {
                 break;
@@ -397,7 +409,7 @@ impl Marks {
                 }
             }
         }
-        Vec::new()
+        (0, Vec::new())
     }
 
     /// The walk ending at true node `t`, as a chain's links (node ids).
@@ -481,6 +493,9 @@ pub(super) fn search(
     let g = Graph::new(search, state);
     let mut marks = Marks::new(g.ids.len());
     let one_digit = search.spec.one_digit;
+    if search.spec.ending == Ending::BackToStart {
+        return back_to_start(search, cx, state, &g, &mut marks, f);
+    }
     if search.spec.ending == Ending::Loop {
         let mut reported: HashSet<Vec<(usize, usize)>> = HashSet::new();
         for s in 0..g.ids.len() {
@@ -491,9 +506,12 @@ pub(super) fn search(
             let digit = one_digit.then_some(g.digit[s]);
             // A loop has two variables at least (one variable's two nodes
             // are linked both ways).
-            let ends = marks.ends(&g, &[s as u32], digit, (2, n), |t| {
+            let (depth, ends) = marks.ends(&g, &[s as u32], digit, (2, n), |t| {
                 first.is_subset(&g.wlinks[t])
             });
+            if depth != n {
+                continue;
+            }
             for t in ends {
                 let walk = marks.walk(&g, t);
                 let Some(all) = disjoint(&walk, live) else {
@@ -544,39 +562,344 @@ pub(super) fn search(
             return ControlFlow::Break(());
         }
         let digit = one_digit.then_some(g.digit[zi]);
-        let ends = marks.ends(&g, &g.weak[zi], digit, (1, n), |t| g.wlinks[t].contains(z));
-        for t in ends {
-            let walk = marks.walk(&g, t);
-            let Some(all) = disjoint(&walk, live) else {
-                continue;
-            };
-            if all.contains(z) {
-                continue;
-            }
-            let mut conclusions = Bits::single(z);
-            if search.spec.all_targets {
-                let (a, b) = (walk[0].left, walk[walk.len() - 1].right.unwrap_or(0));
-                conclusions =
-                    conclusions.or(&node_wlinks(a, live).and(&node_wlinks(b, live)).minus(&all));
-                if one_digit {
-                    conclusions = conclusions.and(&TABLES.digit[cand_digit(z)]);
-                }
-            }
-            let found = Found {
-                kind: ConclusionKind::Eliminate,
-                conclusions,
-                grade: None,
-                evidence: Evidence::Chain(ChainEvidence {
-                    target: z,
-                    links: walk,
-                    als: Vec::new(),
-                }),
-            };
-            f(found)?;
-            break;
+        let (depth, ends) = marks.ends(&g, &g.weak[zi], digit, (1, n), |t| g.wlinks[t].contains(z));
+        if depth == 0 {
+            continue;
         }
+        // The first of the shortest walks that is a chain; when none is, the
+        // shortest chain, searched depth-first.
+        let mut chain = None;
+        for &t in &ends {
+            let walk = marks.walk(&g, t);
+            if let Some(all) = disjoint(&walk, live).filter(|all| !all.contains(z)) {
+                chain = Some((walk, all));
+                break;
+            }
+        }
+        if chain.is_some() && depth < n {
+            continue;
+        }
+        if chain.is_none() {
+            let mut dfs = Shortest::new(&g, z, false, digit, n);
+            match dfs.run() {
+                Outcome::Chain(walk) => {
+                    let all = disjoint(&walk, live).filter(|all| !all.contains(z));
+                    chain = all.map(|all| (walk, all));
+                }
+                Outcome::None => {}
+            }
+            if cx.tick_n(dfs.steps) {
+                return ControlFlow::Break(());
+            }
+        }
+        let Some((walk, all)) = chain else {
+            continue;
+        };
+        let mut conclusions = Bits::single(z);
+        if search.spec.all_targets {
+            let (a, b) = (walk[0].left, walk[walk.len() - 1].right.unwrap_or(0));
+            conclusions =
+                conclusions.or(&node_wlinks(a, live).and(&node_wlinks(b, live)).minus(&all));
+            if one_digit {
+                conclusions = conclusions.and(&TABLES.digit[cand_digit(z)]);
+            }
+        }
+        let found = Found {
+            kind: ConclusionKind::Eliminate,
+            conclusions,
+            grade: None,
+            evidence: Evidence::Chain(ChainEvidence {
+                target: z,
+                links: walk,
+                als: Vec::new(),
+            }),
+        };
+        f(found)?;
     }
     ControlFlow::Continue(())
+}
+
+/// Runs the search of `search` with `ends back-to-start`: for each live
+/// candidate whose cell holds others, the breadth-first search from it
+/// false back to it true (its shortest walk; when that is not a chain,
+/// its shortest chain, depth-first). A rule of length `n` reports the
+/// candidate when its shortest chain has `n` variables, with its cell's
+/// other candidates as conclusions.
+fn back_to_start(
+    search: &ChainSearch,
+    cx: &mut SearchCx,
+    state: &State,
+    g: &Graph,
+    marks: &mut Marks,
+    f: &mut dyn FnMut(Found) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let n = search.spec.length;
+    let live = &state.cands;
+    for z in live.iter() {
+        let zi = g.index[z];
+        if cx.tick_n(g.strong[zi as usize].len() as u32 + 1) {
+            return ControlFlow::Break(());
+        }
+        let conclusions = state
+            .var_cands(var(Space::Rc, cand_cell(z)))
+            .minus(&Bits::single(z));
+        if conclusions.is_empty() {
+            continue;
+        }
+        let digit = search.spec.one_digit.then_some(g.digit[zi as usize]);
+        let (depth, ends) = marks.ends(g, &[zi], digit, (2, n), |t| t == zi as usize);
+        if depth == 0 {
+            continue;
+        }
+        let mut chain = ends
+            .first()
+            .map(|&t| marks.walk(g, t))
+            .filter(|walk| back_chain(walk, live));
+        if chain.is_some() && depth < n {
+            continue;
+        }
+        if chain.is_none() {
+            let mut dfs = Shortest::new(g, z, true, digit, n);
+            if let Outcome::Chain(walk) = dfs.run() {
+                chain = Some(walk).filter(|walk| back_chain(walk, live));
+            }
+            if cx.tick_n(dfs.steps) {
+                return ControlFlow::Break(());
+            }
+        }
+        let Some(walk) = chain else {
+            continue;
+        };
+        let found = Found {
+            kind: ConclusionKind::Eliminate,
+            conclusions,
+            grade: None,
+            evidence: Evidence::Chain(ChainEvidence {
+                target: z,
+                links: walk,
+                als: Vec::new(),
+            }),
+        };
+        f(found)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Is `walk` a chain from a candidate back to itself: its last node its
+/// first, its other nodes pairwise disjoint and apart from the first?
+fn back_chain(walk: &[Link], live: &Bits) -> bool {
+    let (Some(first), Some(last)) = (walk.first(), walk.last()) else {
+        return false;
+    };
+    if last.right != Some(first.left) {
+        return false;
+    }
+    let mut open = walk.to_vec();
+    if let Some(l) = open.last_mut() {
+        l.right = None;
+    }
+    disjoint(&open, live).is_some()
+}
+
+/// The most steps (strong links tried) the depth-first search of one
+/// target's shortest chain may take; past it the target is given up (left
+/// to no rule), so that a state's search stays bounded.
+const SHORTEST_STEPS: u32 = 20_000;
+
+/// What the depth-first search of a target's shortest chain found.
+enum Outcome {
+    /// The first chain found of the length searched, none being shorter.
+    Chain(Vec<Link>),
+    /// No chain of the length searched, or a shorter one (the target is
+    /// another rule's), or the search gave up.
+    None,
+}
+
+/// The depth-first search of a target's shortest chain, when none of its
+/// shortest walks is one (they repeat a node or hold the target): the
+/// chains (from the target back to itself, with `back`) whose nodes are pairwise disjoint and
+/// free of the target, of `n` variables or fewer, pruned by the
+/// breadth-first distances (a lower bound on what a chain still needs).
+struct Shortest<'a> {
+    g: &'a Graph,
+    z: usize,
+    /// The target's node.
+    zi: u32,
+    /// Does the chain go from the target back to itself (`ends
+    /// back-to-start`: its one start and end), rather than from a node
+    /// linked to it to another?
+    back: bool,
+    digit: Option<u8>,
+    n: usize,
+    /// The variables a chain may still have (`n`, then `n - 1` once one of
+    /// `n` is found: only a shorter one matters).
+    limit: usize,
+    /// The fewest variables from each node false (`[0]`) and true (`[1]`)
+    /// to an end node: a walk from a start to a node true, reversed, is a
+    /// walk from that node false to an end, and the starts are the ends
+    /// (the nodes linked to the target), so these are the breadth-first
+    /// distances from the starts to each node true and false.
+    rest: [Vec<u8>; 2],
+    /// The chain so far: each variable's false node, true node, variable.
+    path: Vec<(u32, u32, u16)>,
+    found: Option<Vec<(u32, u32, u16)>>,
+    shorter: bool,
+    /// Strong links tried.
+    steps: u32,
+}
+
+impl<'a> Shortest<'a> {
+    fn new(g: &'a Graph, z: usize, back: bool, digit: Option<u8>, n: usize) -> Shortest<'a> {
+        let ok = |j: usize| digit.is_none_or(|d| g.digit[j] == d);
+        let nodes = g.ids.len();
+        // Distances to each node false (`dist[0]`) and true (`dist[1]`).
+        let mut dist = [vec![u8::MAX; nodes], vec![u8::MAX; nodes]];
+        let zi = g.index[z];
+        let mut falses: Vec<u32> = Vec::new();
+        let starts = if back {
+            std::slice::from_ref(&zi)
+        } else {
+            &g.weak[zi as usize][..]
+        };
+        for &j in starts {
+            if ok(j as usize) && dist[0][j as usize] == u8::MAX {
+                dist[0][j as usize] = 0;
+                falses.push(j);
+            }
+        }
+        let mut trues: Vec<u32> = Vec::new();
+        for depth in 1..=n as u8 {
+            trues.clear();
+            for &f in &falses {
+                for &(j, _) in &g.strong[f as usize] {
+                    if ok(j as usize) && dist[1][j as usize] == u8::MAX {
+                        dist[1][j as usize] = depth;
+                        trues.push(j);
+                    }
+                }
+            }
+            falses.clear();
+            for &t in &trues {
+                for &j in &g.weak[t as usize] {
+                    if ok(j as usize) && dist[0][j as usize] == u8::MAX {
+                        dist[0][j as usize] = depth;
+                        falses.push(j);
+                    }
+                }
+            }
+        }
+        let [to_false, to_true] = dist;
+        Shortest {
+            g,
+            z,
+            zi,
+            back,
+            digit,
+            n,
+            limit: n,
+            rest: [to_true, to_false],
+            path: Vec::with_capacity(n),
+            found: None,
+            shorter: false,
+            steps: 0,
+        }
+    }
+
+    fn ok(&self, j: usize) -> bool {
+        self.digit.is_none_or(|d| self.g.digit[j] == d)
+    }
+
+    /// The shortest chain, if it has `n` variables.
+    fn run(&mut self) -> Outcome {
+        let g = self.g;
+        let zi = self.zi;
+        let starts = if self.back {
+            std::slice::from_ref(&zi)
+        } else {
+            &g.weak[self.zi as usize][..]
+        };
+        for &s in starts {
+            let su = s as usize;
+            if !self.ok(su) || usize::from(self.rest[0][su]) > self.limit {
+                continue;
+            }
+            if self.go(s, g.cands[su]).is_break() {
+                break;
+            }
+        }
+        match self.found.take() {
+            Some(path) if !self.shorter && self.steps <= SHORTEST_STEPS => Outcome::Chain(
+                path.into_iter()
+                    .map(|(f, t, v)| Link {
+                        var: v as usize,
+                        left: g.ids[f as usize] as usize,
+                        right: Some(g.ids[t as usize] as usize),
+                    })
+                    .collect(),
+            ),
+            _ => Outcome::None,
+        }
+    }
+
+    /// Goes on from false node `f` (the chain's nodes so far hold `all`);
+    /// breaks when a shorter chain is found or the steps run out.
+    fn go(&mut self, f: u32, all: Bits) -> ControlFlow<()> {
+        let g = self.g;
+        let k = self.path.len() + 1;
+        for &(t, v) in &g.strong[f as usize] {
+            self.steps += 1;
+            if self.steps > SHORTEST_STEPS {
+                return ControlFlow::Break(());
+            }
+            let tu = t as usize;
+            let tc = &g.cands[tu];
+            // Back to the start, the end is the start's node (its
+            // candidates are in `all`); else a node linked to the target.
+            let end = if self.back {
+                t == self.zi
+            } else {
+                g.wlinks[tu].contains(self.z)
+            };
+            if !self.ok(tu) || !(end && self.back) && (tc.intersects(&all) || tc.contains(self.z)) {
+                continue;
+            }
+            if end {
+                if k < self.n {
+                    self.shorter = true;
+                    return ControlFlow::Break(());
+                }
+                if self.found.is_none() {
+                    let mut path = self.path.clone();
+                    path.push((f, t, v));
+                    self.found = Some(path);
+                    self.limit = self.n - 1;
+                }
+                continue;
+            }
+            if k + usize::from(self.rest[1][tu]) > self.limit {
+                continue;
+            }
+            let all = all.or(tc);
+            self.path.push((f, t, v));
+            for &y in &g.weak[tu] {
+                let yu = y as usize;
+                let yc = &g.cands[yu];
+                if !self.ok(yu)
+                    || yc.intersects(&all)
+                    || yc.contains(self.z)
+                    || k + usize::from(self.rest[0][yu]) > self.limit
+                {
+                    continue;
+                }
+                if self.go(y, all.or(yc)).is_break() {
+                    self.path.pop();
+                    return ControlFlow::Break(());
+                }
+            }
+            self.path.pop();
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 /// Runs the search of `search` with `nodes als`: for each target, the
@@ -604,9 +927,12 @@ fn search_als(
         }
         let digit = Some(cand_digit(z) as u8);
         // The first and last nodes hold the target's digit; the others any.
-        let ends = marks.ends(g, starts, None, (1, n), |t| {
+        let (depth, ends) = marks.ends(g, starts, None, (1, n), |t| {
             Some(g.digit[t]) == digit && g.wlinks[t].contains(z)
         });
+        if depth != n {
+            continue;
+        }
         for t in ends {
             let walk = marks.walk_nodes(t);
             let Some((evidence, all)) = ag.chain(&walk, z) else {

@@ -96,6 +96,12 @@ pub enum Ending {
     /// the loop concludes ([`aic`]). Chains without a target: their
     /// evidence's target is [`LOOP_TARGET`].
     Loop,
+    /// A chain from a candidate back to itself (HoDoKu's discontinuous nice
+    /// loop whose two links at the start are strong): the candidate false
+    /// makes it true, so it is true and its cell's other candidates are
+    /// false ([`aic`]). The evidence's target is the candidate, the first
+    /// node and the last.
+    BackToStart,
 }
 
 /// The configuration of a chain search of one length.
@@ -195,7 +201,9 @@ impl ChainSearch {
     /// a loop)
     /// rather than by the breadth-first search of whips and chains?
     pub fn alternating(&self) -> bool {
-        self.spec.left_groups || self.spec.als_nodes || self.spec.ending == Ending::Loop
+        self.spec.left_groups
+            || self.spec.als_nodes
+            || matches!(self.spec.ending, Ending::Loop | Ending::BackToStart)
     }
 
     fn space_ok(&self, v: usize) -> bool {
@@ -260,7 +268,7 @@ impl ChainSearch {
             return None;
         }
         match self.spec.ending {
-            Ending::Lasso | Ending::Loop => None,
+            Ending::Lasso | Ending::Loop | Ending::BackToStart => None,
             Ending::Contradiction => Some((None, EndIf::Always)),
             // The last right-linking candidate is a new one: all the
             // candidates of a chain differ (Berthier's no-loop condition).
@@ -342,7 +350,7 @@ impl ChainSearch {
         let e = self.spec.extras;
         match self.spec.ending {
             Ending::Contradiction => !e.z || e.z_in_first_only,
-            Ending::LinkedToTarget | Ending::Loop => false,
+            Ending::LinkedToTarget | Ending::Loop | Ending::BackToStart => false,
             Ending::Lasso => !e.t,
         }
     }

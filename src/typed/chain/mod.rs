@@ -63,9 +63,12 @@ impl TypedChain {
     /// allows the four classic ones, else the type's spaces of those
     /// names (none: the rule does not apply to the type).
     pub fn of(spec: &ChainSpec, model: &Model) -> Result<TypedChain, Unfit> {
-        if spec.left_groups || spec.als_nodes || spec.ending == Ending::Loop {
+        if spec.left_groups
+            || spec.als_nodes
+            || matches!(spec.ending, Ending::Loop | Ending::BackToStart)
+        {
             return Err(Unfit::Unsupported(
-                "chains with `nodes groups`, `nodes als` or `ends loop` run on classic Sudoku only"
+                "chains with `nodes groups`, `nodes als`, `ends loop` or `ends back-to-start` run on classic Sudoku only"
                     .into(),
             ));
         }
@@ -238,7 +241,7 @@ impl TypedChain {
             return None;
         }
         match self.spec.ending {
-            Ending::Lasso | Ending::Loop => None,
+            Ending::Lasso | Ending::Loop | Ending::BackToStart => None,
             Ending::Contradiction => Some((None, EndIf::Always)),
             // The last right-linking candidate is a new one.
             Ending::LinkedToTarget => match rest.min() {
@@ -258,7 +261,7 @@ impl TypedChain {
         let e = self.spec.extras;
         match self.spec.ending {
             Ending::Contradiction => !e.z || e.z_in_first_only,
-            Ending::LinkedToTarget | Ending::Loop => false,
+            Ending::LinkedToTarget | Ending::Loop | Ending::BackToStart => false,
             Ending::Lasso => !e.t,
         }
     }
