@@ -415,17 +415,12 @@ fn workers_sharing(jobs: Option<usize>) -> usize {
 
 fn worker_threads(jobs: Option<usize>) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    match jobs {
-        None => 1,
-        Some(0) => cores,
-        Some(n) if n > cores => {
-            note(&format!(
-                "note: -j {n} capped at {cores}, the number of available cores"
-            ));
-            cores
-        }
-        Some(n) => n,
+    if let Some(n) = jobs.filter(|&n| n > cores) {
+        note(&format!(
+            "note: -j {n} capped at {cores}, the number of available cores"
+        ));
     }
+    workers_sharing(jobs)
 }
 
 fn main() -> ExitCode {

@@ -604,17 +604,7 @@ pub(super) fn search(
                 conclusions = conclusions.and(&TABLES.digit[cand_digit(z)]);
             }
         }
-        let found = Found {
-            kind: ConclusionKind::Eliminate,
-            conclusions,
-            grade: None,
-            evidence: Evidence::Chain(ChainEvidence {
-                target: z,
-                links: walk,
-                als: Vec::new(),
-            }),
-        };
-        f(found)?;
+        f(eliminated_by_chain(z, walk, conclusions))?;
     }
     ControlFlow::Continue(())
 }
@@ -670,19 +660,24 @@ fn back_to_start(
         let Some(walk) = chain else {
             continue;
         };
-        let found = Found {
-            kind: ConclusionKind::Eliminate,
-            conclusions,
-            grade: None,
-            evidence: Evidence::Chain(ChainEvidence {
-                target: z,
-                links: walk,
-                als: Vec::new(),
-            }),
-        };
-        f(found)?;
+        f(eliminated_by_chain(z, walk, conclusions))?;
     }
     ControlFlow::Continue(())
+}
+
+/// The match of a chain `walk` on candidate `z` (its target, or its start
+/// and end) that eliminates `conclusions`.
+fn eliminated_by_chain(z: usize, walk: Vec<Link>, conclusions: Bits) -> Found {
+    Found {
+        kind: ConclusionKind::Eliminate,
+        conclusions,
+        grade: None,
+        evidence: Evidence::Chain(ChainEvidence {
+            target: z,
+            links: walk,
+            als: Vec::new(),
+        }),
+    }
 }
 
 /// Is `walk` a chain from a candidate back to itself: its last node its
